@@ -1,0 +1,130 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3";
+// otherwise the module version from the build info is used.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// envPrefix names the environment fallback of every flag: --log-level is
+// FLIGHTSERVER_LOG_LEVEL. A flag on the command line wins over the variable.
+const envPrefix = "FLIGHTSERVER_"
+
+type config struct {
+	transport      string
+	addr           string
+	allowedOrigins []string
+	logLevel       zerolog.Level
+	logFormat      string
+	maxBodyBytes   int64
+	readHeader     time.Duration
+	shutdownGrace  time.Duration
+	showVersion    bool
+}
+
+var errHelp = flag.ErrHelp
+
+// parseConfig reads flags, then fills every flag not given from its
+// environment variable, then checks the combination. Any problem is one line
+// that names the flag (or variable) and what it accepts.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var (
+		c       config
+		origins string
+		level   string
+	)
+	fs := flag.NewFlagSet("flightserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.transport, "transport", "stdio", "stdio (for desktop hosts) or http (streamable HTTP at /mcp)")
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "HTTP listen address; keep it on loopback unless a proxy in front authenticates")
+	fs.StringVar(&origins, "allowed-origins", "", "comma-separated browser origins allowed besides the server's own, e.g. http://localhost:6274 for the MCP Inspector")
+	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&c.logFormat, "log-format", "json", "json (one object a line) or console (for people)")
+	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 1<<20, "largest HTTP request body accepted")
+	fs.DurationVar(&c.readHeader, "read-header-timeout", 10*time.Second, "time allowed to read an HTTP request's headers")
+	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish")
+	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: flightserver [flags]\n\nAn MCP server that finds flights. Every flag also reads %s<FLAG> (e.g. %sLOG_LEVEL).\n\n", envPrefix, envPrefix)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q: flightserver takes only flags (see --help)", fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envPrefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v := getenv(name); v != "" && !given[f.Name] && envErr == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
+			}
+		}
+	})
+	if envErr != nil {
+		return c, envErr
+	}
+
+	switch c.transport {
+	case "stdio", "http":
+	default:
+		return c, fmt.Errorf("--transport %q: use stdio or http", c.transport)
+	}
+	if _, _, err := net.SplitHostPort(c.addr); err != nil {
+		return c, fmt.Errorf("--addr %q: want host:port, e.g. 127.0.0.1:8080 (%v)", c.addr, err)
+	}
+	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
+	if err != nil || level == "" || lvl == zerolog.NoLevel {
+		return c, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	c.logLevel = lvl
+	switch c.logFormat {
+	case "json", "console":
+	default:
+		return c, fmt.Errorf("--log-format %q: use json or console", c.logFormat)
+	}
+	if c.maxBodyBytes < 1024 {
+		return c, fmt.Errorf("--max-body-bytes %d: must be at least 1024", c.maxBodyBytes)
+	}
+	if c.readHeader <= 0 || c.shutdownGrace <= 0 {
+		return c, errors.New("--read-header-timeout and --shutdown-grace must be positive durations, e.g. 10s")
+	}
+	for o := range strings.SplitSeq(origins, ",") {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return c, fmt.Errorf("--allowed-origins %q: each origin is scheme://host[:port], e.g. http://localhost:6274", o)
+		}
+		c.allowedOrigins = append(c.allowedOrigins, u.Scheme+"://"+u.Host)
+	}
+	return c, nil
+}

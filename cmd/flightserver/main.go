@@ -1,0 +1,59 @@
+// Command flightserver is an MCP server that finds flights, and the
+// reference for designing fallbacks around what an MCP client may or may not
+// offer. It serves stdio (for desktop hosts) or streamable HTTP (for
+// containers), both protocol eras on either.
+//
+//	flightserver                          # stdio
+//	flightserver --transport http         # http://127.0.0.1:8080/mcp
+//
+// Every flag has an environment fallback (FLIGHTSERVER_<FLAG>); see --help.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if errors.Is(err, errHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "flightserver:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole program with its environment passed in, so tests drive it
+// in-process exactly as main does. stdout belongs to the protocol on stdio:
+// nothing else is ever written there.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.showVersion {
+		_, err := fmt.Fprintln(stdout, "flightserver", buildVersion())
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	srv, err := newMCPServer(cfg, log)
+	if err != nil {
+		return err
+	}
+	log.Info().Str("version", buildVersion()).Str("transport", cfg.transport).Msg("starting")
+	switch cfg.transport {
+	case "http":
+		return serveHTTP(ctx, cfg, srv, log)
+	default:
+		return serveStdio(ctx, srv, log, stdin, stdout)
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/tools"
+)
+
+// newLogger logs to stderr only: on stdio, stdout belongs to the protocol.
+func newLogger(cfg config, stderr io.Writer) zerolog.Logger {
+	var w io.Writer = stderr
+	if cfg.logFormat == "console" {
+		w = zerolog.ConsoleWriter{Out: stderr, NoColor: true}
+	}
+	return zerolog.New(w).Level(cfg.logLevel).With().Timestamp().Logger()
+}
+
+func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
+	catalog, err := flights.Embedded()
+	if err != nil {
+		return nil, fmt.Errorf("load embedded data: %w", err)
+	}
+	return tools.NewServer(tools.Config{Catalog: catalog, Logger: log, Version: buildVersion()})
+}
+
+// serveStdio speaks MCP on stdin/stdout until stdin closes or ctx ends.
+func serveStdio(ctx context.Context, srv *server.MCPServer, log zerolog.Logger, stdin io.Reader, stdout io.Writer) error {
+	stdio := server.NewStdioServer(srv)
+	stdio.SetErrorLogger(tools.StdLogger(log))
+	err := stdio.Listen(ctx, stdin, stdout)
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		log.Info().Msg("stdio closed; exiting")
+		return nil
+	}
+	return fmt.Errorf("stdio: %w", err)
+}
+
+// serveHTTP listens on cfg.addr and serves until ctx ends, then shuts down
+// gracefully.
+func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerolog.Logger) error {
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	httpSrv := &http.Server{
+		// Slow-loris protection. There is deliberately no WriteTimeout: it
+		// would cut off the SSE streams that long calls answer on.
+		ReadHeaderTimeout: cfg.readHeader,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          tools.StdLogger(log),
+	}
+	mcpHTTP := server.NewStreamableHTTPServer(srv,
+		server.WithEndpointPath("/mcp"),
+		server.WithStreamableHTTPServer(httpSrv),
+		server.WithStreamableHTTPLogger(tools.SlogLogger(log)),
+	)
+	httpSrv.Handler = newHandler(mcpHTTP, cfg, log)
+	log.Info().Str("addr", ln.Addr().String()).Str("endpoint", "http://"+ln.Addr().String()+"/mcp").Msg("listening")
+	return serveUntilDone(ctx, httpSrv, ln, mcpHTTP.Shutdown, cfg, log)
+}
+
+// serveUntilDone serves on ln until ctx ends, then stops accepting and lets
+// in-flight calls finish for up to cfg.shutdownGrace.
+func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, shutdown func(context.Context) error, cfg config, log zerolog.Logger) error {
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("http: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info().Dur("grace", cfg.shutdownGrace).Msg("shutting down; letting in-flight calls finish")
+	graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownGrace)
+	defer cancel()
+	if err := shutdown(graceCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-serveErr; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("http: %w", err)
+	}
+	log.Info().Msg("stopped")
+	return nil
+}
+
+// newHandler routes /mcp through the hardening layers and serves /healthz.
+func newHandler(mcpHTTP http.Handler, cfg config, log zerolog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", checkOrigin(cfg.allowedOrigins, log, http.MaxBytesHandler(mcpHTTP, cfg.maxBodyBytes)))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"ok"}`)
+	})
+	return mux
+}
+
+// checkOrigin refuses browser requests from other sites (DNS rebinding, a
+// hostile page posting to a local server), as the MCP transport spec
+// requires. A request without Origin is not from a browser page and passes;
+// one whose Origin is the server's own host, or listed in
+// --allowed-origins, passes; anything else gets 403 on every method,
+// including the GET stream (net/http's CrossOriginProtection checks only
+// unsafe methods).
+func checkOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin == "" || slices.Contains(allowed, strings.TrimSuffix(origin, "/")) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if u, err := url.Parse(origin); err == nil && (u.Scheme == "http" || u.Scheme == "https") && strings.EqualFold(u.Host, r.Host) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		log.Warn().Str("origin", truncate(origin, 100)).Str("remote", r.RemoteAddr).Msg("refused cross-origin request")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"jsonrpc": "2.0", "id": nil,
+			"error": map[string]any{"code": -32600, "message": "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins"},
+		})
+	})
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}

@@ -1,0 +1,20 @@
+// Package data holds the reference data the server ships with: real airports
+// and airlines, embedded in the binary so that every replica and every test
+// sees the same facts without touching the network or the disk.
+//
+// The files are plain CSV so that a reader can check a fact with a glance and
+// a reviewer can see a change in a diff. Parsing and validation live in the
+// flights package; this package only embeds.
+package data
+
+import _ "embed"
+
+// AirportsCSV lists airports: iata,name,city,country,lat,lon,tz (IANA zone).
+//
+//go:embed airports.csv
+var AirportsCSV []byte
+
+// AirlinesCSV lists airlines: iata,name,alliance,hubs (space-separated IATA codes).
+//
+//go:embed airlines.csv
+var AirlinesCSV []byte

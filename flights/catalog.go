@@ -1,0 +1,204 @@
+// Package flights is the domain: airports, airlines, the trip a user asks
+// for, its validation, and the Provider that turns a trip into flights.
+//
+// It knows nothing of MCP or of ranking, so everything here is testable with
+// plain table tests and reusable by any front end.
+package flights
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	// The time zone database is embedded so that local flight times are right
+	// on machines (and distroless images) without /usr/share/zoneinfo.
+	_ "time/tzdata"
+
+	"github.com/flightserver/flightserver/data"
+)
+
+// Airport is a real airport, with the time zone its schedules are written in.
+type Airport struct {
+	Code     string // IATA code, upper case
+	Name     string
+	City     string
+	Country  string // ISO 3166-1 alpha-2
+	Lat, Lon float64
+	TZ       string         // IANA zone name
+	Location *time.Location // loaded from TZ
+}
+
+// Airline is a real airline and the airports it connects passengers through.
+type Airline struct {
+	Code     string // IATA designator
+	Name     string
+	Alliance string // "oneworld", "Star Alliance", "SkyTeam" or "none"
+	Hubs     []string
+}
+
+// Catalog is the validated, indexed reference data. It is immutable after
+// construction and safe for concurrent use.
+type Catalog struct {
+	airports map[string]*Airport
+	codes    []string  // sorted airport codes
+	airlines []Airline // sorted by code
+	byCode   map[string]*Airline
+
+	// Hub index for the provider's routing, built once: every airport that
+	// is some airline's hub, the distances between them, and each airline's
+	// hubs as indexes into that list.
+	hubs       []*Airport
+	hubDistKm  [][]float64
+	airlineHub [][]int // airlineHub[i] are the hubs of airlines[i]
+}
+
+// Embedded returns the catalog built from the data package, parsed once.
+// An error here means the embedded files are broken: a build defect that the
+// tests catch, reported rather than panicking so callers can exit cleanly.
+var Embedded = sync.OnceValues(func() (*Catalog, error) {
+	return NewCatalog(data.AirportsCSV, data.AirlinesCSV)
+})
+
+// NewCatalog parses and cross-checks airport and airline CSV data: codes are
+// unique, coordinates in range, every time zone loads, every hub is a known
+// airport.
+func NewCatalog(airportsCSV, airlinesCSV []byte) (*Catalog, error) {
+	c := &Catalog{airports: map[string]*Airport{}, byCode: map[string]*Airline{}}
+	err := readCSV(airportsCSV, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, func(line int, f []string) error {
+		a := &Airport{Code: f[0], Name: f[1], City: f[2], Country: f[3], TZ: f[6]}
+		if !isCode(a.Code, 3) {
+			return fmt.Errorf("iata %q is not three upper-case letters", a.Code)
+		}
+		if _, dup := c.airports[a.Code]; dup {
+			return fmt.Errorf("airport %s listed twice", a.Code)
+		}
+		var err error
+		if a.Lat, err = strconv.ParseFloat(f[4], 64); err != nil || a.Lat < -90 || a.Lat > 90 {
+			return fmt.Errorf("airport %s: latitude %q is not in [-90, 90]", a.Code, f[4])
+		}
+		if a.Lon, err = strconv.ParseFloat(f[5], 64); err != nil || a.Lon < -180 || a.Lon > 180 {
+			return fmt.Errorf("airport %s: longitude %q is not in [-180, 180]", a.Code, f[5])
+		}
+		if a.Location, err = time.LoadLocation(a.TZ); err != nil {
+			return fmt.Errorf("airport %s: time zone: %w", a.Code, err)
+		}
+		c.airports[a.Code] = a
+		c.codes = append(c.codes, a.Code)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("airports: %w", err)
+	}
+	err = readCSV(airlinesCSV, []string{"iata", "name", "alliance", "hubs"}, func(line int, f []string) error {
+		al := Airline{Code: f[0], Name: f[1], Alliance: f[2], Hubs: strings.Fields(f[3])}
+		if len(al.Code) != 2 {
+			return fmt.Errorf("airline code %q is not two characters", al.Code)
+		}
+		if _, dup := c.byCode[al.Code]; dup {
+			return fmt.Errorf("airline %s listed twice", al.Code)
+		}
+		if !slices.Contains([]string{"oneworld", "Star Alliance", "SkyTeam", "none"}, al.Alliance) {
+			return fmt.Errorf("airline %s: unknown alliance %q", al.Code, al.Alliance)
+		}
+		if len(al.Hubs) == 0 {
+			return fmt.Errorf("airline %s has no hubs", al.Code)
+		}
+		for _, h := range al.Hubs {
+			if c.airports[h] == nil {
+				return fmt.Errorf("airline %s: hub %s is not a known airport", al.Code, h)
+			}
+		}
+		c.airlines = append(c.airlines, al)
+		c.byCode[al.Code] = &c.airlines[len(c.airlines)-1]
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("airlines: %w", err)
+	}
+	slices.Sort(c.codes)
+	slices.SortFunc(c.airlines, func(a, b Airline) int { return strings.Compare(a.Code, b.Code) })
+	for i := range c.airlines { // re-point after sorting moved the elements
+		c.byCode[c.airlines[i].Code] = &c.airlines[i]
+	}
+	c.indexHubs()
+	return c, nil
+}
+
+func (c *Catalog) indexHubs() {
+	index := map[string]int{}
+	c.airlineHub = make([][]int, len(c.airlines))
+	for i, al := range c.airlines {
+		for _, h := range al.Hubs {
+			k, ok := index[h]
+			if !ok {
+				k = len(c.hubs)
+				index[h] = k
+				c.hubs = append(c.hubs, c.airports[h])
+			}
+			c.airlineHub[i] = append(c.airlineHub[i], k)
+		}
+	}
+	c.hubDistKm = make([][]float64, len(c.hubs))
+	for i, a := range c.hubs {
+		c.hubDistKm[i] = make([]float64, len(c.hubs))
+		for j, b := range c.hubs {
+			c.hubDistKm[i][j] = DistanceKm(a, b)
+		}
+	}
+}
+
+func readCSV(b []byte, header []string, row func(line int, fields []string) error) error {
+	r := csv.NewReader(bytes.NewReader(b))
+	r.FieldsPerRecord = len(header)
+	got, err := r.Read()
+	if err != nil {
+		return fmt.Errorf("header: %w", err)
+	}
+	if !slices.Equal(got, header) {
+		return fmt.Errorf("header is %v, want %v", got, header)
+	}
+	for {
+		fields, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line, _ := r.FieldPos(0)
+		if err := row(line, fields); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+	}
+}
+
+func isCode(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, r := range s {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// Airport returns the airport with the given IATA code, or nil.
+func (c *Catalog) Airport(code string) *Airport { return c.airports[code] }
+
+// Airline returns the airline with the given IATA designator, or nil.
+func (c *Catalog) Airline(code string) *Airline { return c.byCode[code] }
+
+// AirportCodes returns every airport code, sorted. The slice is a copy.
+func (c *Catalog) AirportCodes() []string { return slices.Clone(c.codes) }
+
+// Airlines returns every airline, sorted by code. The slice is a copy.
+func (c *Catalog) Airlines() []Airline { return slices.Clone(c.airlines) }

@@ -1,0 +1,93 @@
+// Package ranking is everything about choosing among flights: the filters a
+// trip imposes, the deterministic ranker every call can fall back on, and the
+// trace types (Tier, Outcome, Attempt) that record which way of ranking was
+// tried, what happened and why.
+//
+// It knows nothing of MCP: the tools package decides which tiers a request
+// may use and fills the attempts; this package only ranks.
+package ranking
+
+import (
+	"time"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// Tier is one way of ranking. The tiers form a ladder: the tools package tries
+// them in order and records an Attempt for each.
+type Tier string
+
+// Tiers known to the server.
+const (
+	// Deterministic scores price, stops and duration: always available.
+	Deterministic Tier = "deterministic"
+	// Candidates does not rank: it hands the host's model the top options
+	// to choose from with the user.
+	Candidates Tier = "candidates"
+)
+
+// Outcome says what became of a tier on one call.
+type Outcome string
+
+// Outcomes of an attempt. The Attempt's Reason says the specifics (which
+// capability was missing, what timed out, what the answer got wrong).
+const (
+	// Used: this tier produced the result.
+	Used Outcome = "used"
+	// Skipped: not tried, because it was not available or not asked for.
+	Skipped Outcome = "skipped"
+	// Failed: tried, and it gave no usable answer; the next tier ran.
+	Failed Outcome = "failed"
+)
+
+// Attempt records one tier on one call, so every result can say which path
+// it took and why the others were not taken.
+type Attempt struct {
+	Tier    Tier
+	Outcome Outcome
+	Reason  string
+	Elapsed time.Duration
+}
+
+// Pick is a chosen flight and a one-line reason for people.
+type Pick struct {
+	Flight flights.Flight
+	Reason string
+}
+
+// Ranking is the outcome of ranking one trip's candidates.
+type Ranking struct {
+	// Method is the tier that produced Picks.
+	Method Tier
+	// Ranked is false when Picks are candidates in a neutral order for the
+	// host's model to choose from, not a recommendation.
+	Ranked bool
+	Picks  []Pick
+	// Considered is how many flights passed the trip's filters.
+	Considered int
+	Attempts   []Attempt
+}
+
+// Filter keeps the flights that satisfy the trip's limits: stops, departure
+// window and price. Filters run before any ranking, so no tier can pick a
+// flight the traveller ruled out.
+func Filter(trip flights.Trip, fs []flights.Flight) []flights.Flight {
+	out := make([]flights.Flight, 0, len(fs))
+	for _, f := range fs {
+		if f.Stops() > trip.MaxStops {
+			continue
+		}
+		dep := flights.Clock(f.Depart().Hour()*60 + f.Depart().Minute())
+		if trip.DepartAfter != nil && dep < *trip.DepartAfter {
+			continue
+		}
+		if trip.DepartBefore != nil && dep > *trip.DepartBefore {
+			continue
+		}
+		if trip.MaxPriceUSD > 0 && float64(f.PriceUSD) > trip.MaxPriceUSD {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// argField decodes one named argument and says, when it cannot, what type
+// was expected.
+type argField struct {
+	want string
+	set  func(json.RawMessage) error
+}
+
+func stringArg(dst *string) argField {
+	return argField{"a string", func(r json.RawMessage) error { return json.Unmarshal(r, dst) }}
+}
+
+func intArg(dst **int) argField {
+	return argField{"a whole number", func(r json.RawMessage) error {
+		var f *float64
+		if err := json.Unmarshal(r, &f); err != nil {
+			return err
+		}
+		if f == nil {
+			return nil
+		}
+		if *f != math.Trunc(*f) || math.Abs(*f) > 1e9 {
+			return fmt.Errorf("%g is not a whole number", *f)
+		}
+		n := int(*f)
+		*dst = &n
+		return nil
+	}}
+}
+
+func numberArg(dst **float64) argField {
+	return argField{"a number", func(r json.RawMessage) error { return json.Unmarshal(r, dst) }}
+}
+
+// decodeArgs reads a tool's arguments leniently and completely: every
+// argument with the wrong JSON type and every unknown name becomes a
+// Problem, so a caller learns everything wrong in one round instead of
+// one decode error at a time. JSON null counts as absent.
+func decodeArgs(raw any, fields map[string]argField) flights.Problems {
+	if raw == nil {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return flights.Problems{{Field: "arguments", Problem: "could not be read", Accepted: "a JSON object"}}
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return flights.Problems{{Field: "arguments", Problem: "is not a JSON object", Accepted: "a JSON object of named arguments"}}
+	}
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var ps flights.Problems
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		f, ok := fields[k]
+		if !ok {
+			ps = append(ps, flights.Problem{Field: k, Problem: "is not an argument of this tool", Accepted: "only " + strings.Join(names, ", ")})
+			continue
+		}
+		if err := f.set(m[k]); err != nil {
+			ps = append(ps, flights.Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", compact(m[k]), f.want), Accepted: f.want})
+		}
+	}
+	return ps
+}
+
+// compact shortens a raw JSON value for an error message, so a huge or
+// hostile argument cannot flood the result.
+func compact(r json.RawMessage) string {
+	const max = 40
+	s := string(r)
+	if len(s) > max {
+		return strings.ToValidUTF8(s[:max], "") + "…"
+	}
+	return s
+}
+
+// mergeProblems appends domain problems to decoding problems, dropping a
+// domain complaint about a field that already failed to decode (a mistyped
+// origin would otherwise also be reported "missing").
+func mergeProblems(decoding, domain flights.Problems) flights.Problems {
+	out := slices.Clone(decoding)
+	for _, p := range domain {
+		if !slices.ContainsFunc(decoding, func(d flights.Problem) bool { return d.Field == p.Field }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

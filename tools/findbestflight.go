@@ -1,0 +1,191 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/ranking"
+)
+
+// FindBestFlightName is the tool's name as clients call it.
+const FindBestFlightName = "findBestFlight"
+
+// Strategy is the caller's choice of how to rank.
+type Strategy string
+
+// Strategies findBestFlight accepts.
+const (
+	// Auto walks the ladder: the best tier this request and this server
+	// can use, falling back tier by tier.
+	Auto Strategy = "auto"
+	// StrategyDeterministic ranks by price, stops and duration only.
+	StrategyDeterministic Strategy = "deterministic"
+	// StrategyCandidates returns a shortlist for the host's model to choose from.
+	StrategyCandidates Strategy = "candidates"
+)
+
+var strategies = []Strategy{Auto, StrategyDeterministic, StrategyCandidates}
+
+// FindArgs are findBestFlight's arguments. The JSON names are the tool's
+// public contract (a golden test pins the schema).
+type FindArgs struct {
+	Origin       string   `json:"origin" jsonschema:"departure airport, 3-letter IATA code (e.g. JFK)"`
+	Destination  string   `json:"destination" jsonschema:"arrival airport, 3-letter IATA code (e.g. LHR)"`
+	Date         string   `json:"date" jsonschema:"departure date in the origin's local calendar, YYYY-MM-DD, today up to one year ahead"`
+	Passengers   *int     `json:"passengers,omitempty" jsonschema:"number of travellers, 1-9 (default 1)"`
+	Cabin        string   `json:"cabin,omitempty" jsonschema:"travel class (default economy)"`
+	MaxStops     *int     `json:"maxStops,omitempty" jsonschema:"most connections accepted: 0 for nonstop only (default 2)"`
+	DepartAfter  string   `json:"departAfter,omitempty" jsonschema:"earliest local departure time, HH:MM"`
+	DepartBefore string   `json:"departBefore,omitempty" jsonschema:"latest local departure time, HH:MM"`
+	MaxPrice     *float64 `json:"maxPrice,omitempty" jsonschema:"highest fare per passenger in US dollars"`
+	Strategy     string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
+}
+
+func (a *FindArgs) fields() map[string]argField {
+	return map[string]argField{
+		"origin": stringArg(&a.Origin), "destination": stringArg(&a.Destination), "date": stringArg(&a.Date),
+		"passengers": intArg(&a.Passengers), "cabin": stringArg(&a.Cabin), "maxStops": intArg(&a.MaxStops),
+		"departAfter": stringArg(&a.DepartAfter), "departBefore": stringArg(&a.DepartBefore),
+		"maxPrice": numberArg(&a.MaxPrice), "strategy": stringArg(&a.Strategy),
+	}
+}
+
+func (a *FindArgs) request() flights.Request {
+	return flights.Request{
+		Origin: a.Origin, Destination: a.Destination, Date: a.Date,
+		Passengers: a.Passengers, Cabin: a.Cabin, MaxStops: a.MaxStops,
+		DepartAfter: a.DepartAfter, DepartBefore: a.DepartBefore, MaxPriceUSD: a.MaxPrice,
+	}
+}
+
+const findDescription = `Search about 47 flights for a one-way trip and pick the best three, each with a one-line reason.
+Give origin and destination as 3-letter IATA airport codes and the date as YYYY-MM-DD; the other arguments narrow the search.
+The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
+Flight ids are stable: pass one to other tools to refer to that flight.
+With strategy "candidates" you get a shortlist to choose from with the user instead of a ranking.
+Invalid arguments give an error listing each problem and what is accepted.`
+
+func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
+	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
+	in, err := schemaFor[FindArgs](map[string]func(*jsonschema.Schema){
+		"origin":       all(pattern(`^[A-Za-z]{3}$`)),
+		"destination":  all(pattern(`^[A-Za-z]{3}$`)),
+		"date":         format("date"),
+		"passengers":   integer(flights.MinPassengers, flights.MaxPassengers),
+		"cabin":        enum(flights.Cabins...),
+		"maxStops":     integer(0, flights.MaxStopsLimit),
+		"departAfter":  pattern(hhmm),
+		"departBefore": pattern(hhmm),
+		"maxPrice":     positiveNumber,
+		"strategy":     enum(strategies...),
+	})
+	if err != nil {
+		return mcp.Tool{}, err
+	}
+	out, err := schemaFor[FindResult](nil)
+	if err != nil {
+		return mcp.Tool{}, err
+	}
+	return mcp.NewTool(FindBestFlightName,
+		mcp.WithToolTitle("Find the best flight"),
+		mcp.WithDescription(findDescription),
+		rawInputSchema(in),
+		mcp.WithRawOutputSchema(out),
+		// mcp.NewTool pre-fills the opposite of each of these: a search
+		// changes nothing, twice is the same as once, and it reaches no
+		// outside system.
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	), nil
+}
+
+// findBestFlight handles one call: read and validate the arguments, search,
+// rank by the ladder, render.
+func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	start := time.Now()
+	client := ClientFrom(ctx)
+	log := t.log.With().Str("tool", FindBestFlightName).Str("era", string(client.Era)).Str("client", client.Name).Logger()
+
+	var args FindArgs
+	decoding := decodeArgs(req.Params.Arguments, args.fields())
+	trip, err := t.validator.Validate(args.request())
+	var domain flights.Problems
+	if err != nil && !errors.As(err, &domain) {
+		return nil, fmt.Errorf("validate trip: %w", err)
+	}
+	strategy := Strategy(strings.ToLower(strings.TrimSpace(args.Strategy)))
+	if strategy == "" {
+		strategy = Auto
+	}
+	if !isStrategy(strategy) {
+		domain = append(domain, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%q is not a strategy", args.Strategy), Accepted: strategyList()})
+	}
+	if ps := mergeProblems(decoding, domain); len(ps) > 0 {
+		log.Info().Int("problems", len(ps)).Msg("invalid arguments")
+		return invalidArguments(FindBestFlightName, ps), nil
+	}
+
+	found, err := t.provider.Search(ctx, trip)
+	if err != nil {
+		log.Error().Err(err).Msg("search failed")
+		return mcp.NewToolResultError(fmt.Sprintf("The flight search failed: %v. Try again; if it keeps failing, the server log has details.", err)), nil
+	}
+	r := t.rank(ctx, strategy, trip, found)
+	result := newFindResult(trip, len(found), r)
+	log.Info().Str("method", string(r.Method)).Int("found", len(found)).Int("considered", r.Considered).
+		Dur("elapsed", time.Since(start)).Msg("ranked")
+	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks)), nil
+}
+
+// rank walks the ladder for the strategy. Today it has the deterministic
+// ranker and the candidates shortlist; each tier records an Attempt.
+func (t *Toolset) rank(_ context.Context, strategy Strategy, trip flights.Trip, found []flights.Flight) ranking.Ranking {
+	start := time.Now()
+	var r ranking.Ranking
+	var reason string
+	switch strategy {
+	case StrategyCandidates:
+		r = t.weights.Shortlist(trip, found, t.shortlist)
+		reason = fmt.Sprintf("strategy %q: the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", strategy, len(r.Picks))
+	default:
+		r = t.weights.Rank(trip, found, 3)
+		reason = fmt.Sprintf("scored each flight: fare + $%.0f per stop + $%.0f per hour", t.weights.StopPenaltyUSD, t.weights.HourCostUSD)
+		if strategy == Auto {
+			reason = "the only ranking method this server has configured; " + reason
+		}
+	}
+	r.Attempts = append(r.Attempts, ranking.Attempt{Tier: r.Method, Outcome: ranking.Used, Reason: reason, Elapsed: time.Since(start)})
+	return r
+}
+
+func isStrategy(s Strategy) bool { return slices.Contains(strategies, s) }
+
+func strategyList() string {
+	names := make([]string, len(strategies))
+	for i, s := range strategies {
+		names[i] = string(s)
+	}
+	return "one of " + strings.Join(names, ", ")
+}
+
+// invalidArguments is the isError result for bad arguments: every problem on
+// its own line, so the host's model can fix all of them and call again.
+func invalidArguments(tool string, ps flights.Problems) *mcp.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s was not called: %d problem(s) with the arguments.\n", tool, len(ps))
+	for _, p := range ps {
+		fmt.Fprintf(&b, "- %s\n", p)
+	}
+	b.WriteString("Fix these and call again.")
+	return mcp.NewToolResultError(b.String())
+}
