@@ -8,11 +8,15 @@ import (
 
 // Suggest returns up to n known airport codes closest to what the caller
 // typed, so an error can say "did you mean". A city or airport name ("paris",
-// "heathrow") matches by substring; anything else is compared with every code
-// by edit distance (a swapped pair of letters counts as one edit).
+// "heathrow", even "londn") matches by substring or by a small edit distance
+// to the city; a code-like input is compared with every code by edit
+// distance, where a swapped pair of letters counts as one edit. Only the
+// closest matches are returned: a list of far-off codes would mislead.
 func (c *Catalog) Suggest(typed string, n int) []string {
 	q := strings.ToUpper(strings.TrimSpace(typed))
-	if q == "" || n <= 0 {
+	// Nothing longer than a long city name is worth comparing, and the edit
+	// distance is quadratic: a megabyte of "origin" must not cost seconds.
+	if q == "" || n <= 0 || len(q) > maxSuggestInput {
 		return nil
 	}
 	if len(q) > 3 {
@@ -23,22 +27,32 @@ func (c *Catalog) Suggest(typed string, n int) []string {
 				byName = append(byName, code)
 			}
 		}
-		if len(byName) > 0 {
-			return byName[:min(n, len(byName))]
+		if len(byName) == 0 {
+			byName = closest(c.codes, func(code string) int { return editDistance(q, strings.ToUpper(c.airports[code].City)) }, len(q)/3)
 		}
+		return byName[:min(n, len(byName))]
 	}
+	best := closest(c.codes, func(code string) int { return editDistance(q, code) }, 2)
+	return best[:min(n, len(best))]
+}
+
+const maxSuggestInput = 40
+
+// closest returns the codes at the smallest distance, if it is at most limit,
+// in catalog order.
+func closest(codes []string, dist func(string) int, limit int) []string {
 	type scored struct {
 		code string
-		dist int
+		d    int
 	}
-	all := make([]scored, 0, len(c.codes))
-	for _, code := range c.codes {
-		all = append(all, scored{code, editDistance(q, code)})
+	all := make([]scored, len(codes))
+	for i, code := range codes {
+		all[i] = scored{code, dist(code)}
 	}
-	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(a.dist, b.dist) })
-	out := make([]string, 0, n)
-	for _, s := range all[:min(n, len(all))] {
-		if s.dist > 2 { // nothing close: a list of random codes would mislead
+	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(a.d, b.d) })
+	var out []string
+	for _, s := range all {
+		if s.d > limit || s.d > all[0].d {
 			break
 		}
 		out = append(out, s.code)

@@ -137,9 +137,9 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinera
 	var routings []routing
 	// Widen the detour allowed until the route has a reasonable choice: a
 	// remote pair still gets flights, a busy one only sensible connections.
-	for _, slack := range []float64{1, 1.8, 3, 6} {
+	for _, slack := range []float64{1, 1.5, 2.2, 3.5, 6} {
 		routings = s.routings(o, d, direct, slack)
-		if departures(routings) >= 12 {
+		if departures(routings) >= limit {
 			break
 		}
 	}

@@ -3,6 +3,7 @@ package flights
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -40,7 +41,7 @@ type Clock int
 func ParseClock(s string) (Clock, error) {
 	t, err := time.Parse("15:04", s)
 	if err != nil || len(s) != 5 {
-		return 0, fmt.Errorf("%q is not a time of day in HH:MM (24-hour) form", s)
+		return 0, fmt.Errorf("%s is not a time of day in HH:MM (24-hour) form", Quote(s))
 	}
 	return Clock(t.Hour()*60 + t.Minute()), nil
 }
@@ -130,7 +131,7 @@ func (v Validator) Validate(r Request) (Trip, error) {
 	case strings.TrimSpace(r.Date) == "":
 		add("date", "is missing", dateAccepted)
 	case err != nil:
-		add("date", fmt.Sprintf("%q is not a date in YYYY-MM-DD form", r.Date), dateAccepted)
+		add("date", fmt.Sprintf("%s is not a date in YYYY-MM-DD form", Quote(r.Date)), dateAccepted)
 	default:
 		today := v.today(origin)
 		t.Date = date
@@ -151,7 +152,7 @@ func (v Validator) Validate(r Request) (Trip, error) {
 	if c := strings.TrimSpace(strings.ToLower(r.Cabin)); c != "" {
 		t.Cabin = Cabin(c)
 		if !validCabin(t.Cabin) {
-			add("cabin", fmt.Sprintf("%q is not a cabin", r.Cabin), cabinList())
+			add("cabin", fmt.Sprintf("%s is not a cabin", Quote(r.Cabin)), cabinList())
 		}
 	}
 	if r.MaxStops != nil {
@@ -189,12 +190,11 @@ func (v Validator) airport(field, raw string, add func(field, problem, accepted 
 	if v.Catalog.Airport(code) != nil {
 		return code, true
 	}
-	suggestions := v.Catalog.Suggest(raw, 3)
 	accepted := "a 3-letter IATA code of a known airport"
-	if len(suggestions) > 0 {
+	if suggestions := v.Catalog.Suggest(raw, 3); len(suggestions) > 0 {
 		accepted += "; closest known: " + strings.Join(suggestions, ", ")
 	}
-	add(field, fmt.Sprintf("%q is not a known airport code", raw), accepted)
+	add(field, fmt.Sprintf("%s is not a known airport code", Quote(raw)), accepted)
 	return code, false
 }
 
@@ -224,6 +224,16 @@ func (v Validator) today(origin string) time.Time {
 		t = t.UTC()
 	}
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// Quote quotes a caller's value for a Problem, shortened, so that a huge or
+// hostile argument cannot flood the error that echoes it.
+func Quote(s string) string {
+	const max = 40
+	if len(s) > max {
+		s = strings.ToValidUTF8(s[:max], "") + "…"
+	}
+	return strconv.Quote(s)
 }
 
 func validCabin(c Cabin) bool { return slices.Contains(Cabins, c) }

@@ -73,7 +73,7 @@ func decodeArgs(raw any, fields map[string]argField) flights.Problems {
 	for _, k := range keys {
 		f, ok := fields[k]
 		if !ok {
-			ps = append(ps, flights.Problem{Field: k, Problem: "is not an argument of this tool", Accepted: "only " + strings.Join(names, ", ")})
+			ps = append(ps, flights.Problem{Field: flights.Quote(k), Problem: "is not an argument of this tool", Accepted: "only " + strings.Join(names, ", ")})
 			continue
 		}
 		if err := f.set(m[k]); err != nil {

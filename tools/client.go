@@ -56,7 +56,10 @@ func ClientFrom(ctx context.Context) Client {
 	}
 	c := Client{Era: Legacy, ProtocolVersion: server.RequestProtocolVersion(ctx)}
 	session := server.ClientSessionFromContext(ctx)
-	if session == nil || !session.Initialized() {
+	// An ephemeral session (legacy stateless HTTP, a session id this replica
+	// never saw) reports itself initialized but has no negotiated version:
+	// nothing was declared to it, so nothing about the client is known.
+	if session == nil || !session.Initialized() || c.ProtocolVersion == "" {
 		return c
 	}
 	c.Known = true

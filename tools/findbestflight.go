@@ -128,7 +128,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 		strategy = Auto
 	}
 	if !isStrategy(strategy) {
-		domain = append(domain, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%q is not a strategy", args.Strategy), Accepted: strategyList()})
+		domain = append(domain, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%s is not a strategy", flights.Quote(args.Strategy)), Accepted: strategyList()})
 	}
 	if ps := mergeProblems(decoding, domain); len(ps) > 0 {
 		log.Info().Int("problems", len(ps)).Msg("invalid arguments")
@@ -178,12 +178,20 @@ func strategyList() string {
 	return "one of " + strings.Join(names, ", ")
 }
 
+// maxProblemsShown bounds an error listing: a caller sending thousands of
+// unknown arguments gets a readable answer, not a megabyte.
+const maxProblemsShown = 20
+
 // invalidArguments is the isError result for bad arguments: every problem on
 // its own line, so the host's model can fix all of them and call again.
 func invalidArguments(tool string, ps flights.Problems) *mcp.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s was not called: %d problem(s) with the arguments.\n", tool, len(ps))
-	for _, p := range ps {
+	for i, p := range ps {
+		if i == maxProblemsShown {
+			fmt.Fprintf(&b, "- … and %d more\n", len(ps)-i)
+			break
+		}
 		fmt.Fprintf(&b, "- %s\n", p)
 	}
 	b.WriteString("Fix these and call again.")

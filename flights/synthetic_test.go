@@ -1,0 +1,261 @@
+package flights
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func tripFor(t testing.TB, c *Catalog, origin, dest, date string) Trip {
+	t.Helper()
+	trip, err := Validator{Catalog: c, Now: now}.Validate(Request{Origin: origin, Destination: dest, Date: date})
+	if err != nil {
+		t.Fatalf("trip %s-%s %s: %v", origin, dest, date, err)
+	}
+	return trip
+}
+
+// checkFlights asserts what must hold of any search result.
+func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
+	t.Helper()
+	ids := map[string]bool{}
+	for _, f := range fs {
+		where := fmt.Sprintf("%s-%s %s %s", trip.Origin, trip.Destination, trip.Date.Format(DateLayout), f.ID)
+		if ids[f.ID] {
+			t.Errorf("%s: id repeated", where)
+		}
+		ids[f.ID] = true
+		if o, d, date, err := ParseID(f.ID); err != nil || o != trip.Origin || d != trip.Destination || !date.Equal(trip.Date) {
+			t.Errorf("%s: ParseID = %s %s %v %v", where, o, d, date, err)
+		}
+		if n := len(f.Segments); n < 1 || n > MaxStopsLimit+1 {
+			t.Fatalf("%s: %d segments", where, n)
+		}
+		if f.Segments[0].From != trip.Origin || f.Segments[len(f.Segments)-1].To != trip.Destination {
+			t.Errorf("%s: goes %s to %s", where, f.Segments[0].From, f.Segments[len(f.Segments)-1].To)
+		}
+		if d := f.Depart(); d.Format(DateLayout) != trip.Date.Format(DateLayout) {
+			t.Errorf("%s: departs on %s local", where, d.Format(DateLayout))
+		}
+		if f.PriceUSD <= 0 || f.TotalUSD != f.PriceUSD*trip.Passengers || f.Cabin != trip.Cabin {
+			t.Errorf("%s: price %d total %d cabin %s", where, f.PriceUSD, f.TotalUSD, f.Cabin)
+		}
+		for i, s := range f.Segments {
+			from, to := c.Airport(s.From), c.Airport(s.To)
+			if s.Depart.Location() != from.Location || s.Arrive.Location() != to.Location {
+				t.Errorf("%s: segment %d times not local (%v, %v)", where, i, s.Depart.Location(), s.Arrive.Location())
+			}
+			if got, want := s.Arrive.Sub(s.Depart), BlockTime(from, to); got != want || got <= 0 {
+				t.Errorf("%s: segment %d %s-%s takes %v, want block time %v", where, i, s.From, s.To, got, want)
+			}
+			if km := DistanceKm(from, to); km < minLegKm || km > maxLegKm {
+				t.Errorf("%s: segment %d is %.0f km", where, i, km)
+			}
+			if !strings.HasPrefix(s.FlightNumber, s.Airline) || c.Airline(s.Airline) == nil {
+				t.Errorf("%s: flight number %s of airline %s", where, s.FlightNumber, s.Airline)
+			}
+			if i > 0 {
+				prev := f.Segments[i-1]
+				if prev.To != s.From {
+					t.Errorf("%s: segment %d leaves %s after landing at %s", where, i, s.From, prev.To)
+				}
+				if layover, mct := s.Depart.Sub(prev.Arrive), MinConnectTime(c.Airport(prev.From), from, to); layover < mct {
+					t.Errorf("%s: %v connection at %s, minimum %v", where, layover, s.From, mct)
+				}
+			}
+		}
+	}
+}
+
+// The provider's promises, over a spread of pairs and dates: every pair gets
+// flights, and every flight is physically and commercially plausible.
+func TestSyntheticInvariantsOverManyPairs(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	codes := c.AirportCodes()
+	dates := []string{"2026-12-01", "2027-03-28", "2027-07-04", "2027-11-28"} // includes DST changes in the window
+	pairs := 0
+	for i, o := range codes {
+		for j := i%7 + 1; j < len(codes); j += 7 { // every 7th destination, a different offset per origin
+			d := codes[(i+j)%len(codes)]
+			if o == d {
+				continue
+			}
+			trip := tripFor(t, c, o, d, dates[pairs%len(dates)])
+			fs, err := p.Search(context.Background(), trip)
+			if err != nil {
+				t.Fatalf("Search %s-%s: %v", o, d, err)
+			}
+			if len(fs) == 0 || len(fs) > DefaultMaxResults {
+				t.Errorf("%s-%s: %d flights", o, d, len(fs))
+			}
+			checkFlights(t, c, trip, fs)
+			pairs++
+		}
+	}
+	if pairs < 1000 {
+		t.Errorf("only %d pairs checked", pairs)
+	}
+}
+
+// A typical well-served pair gets about 47 options with nonstops, one-stop
+// and two-stop itineraries, like a real search page.
+func TestSyntheticTypicalPairs(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	for _, pair := range [][2]string{{"JFK", "LHR"}, {"LHR", "JFK"}, {"FRA", "SIN"}, {"ORD", "CDG"}, {"DXB", "BKK"}} {
+		trip := tripFor(t, c, pair[0], pair[1], "2027-01-20")
+		fs, err := p.Search(context.Background(), trip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stops := map[int]int{}
+		for _, f := range fs {
+			stops[f.Stops()]++
+		}
+		if len(fs) < 40 || stops[0] == 0 || stops[1] == 0 || stops[2] == 0 {
+			t.Errorf("%v: %d flights, by stops %v; want about 47 with nonstop, 1- and 2-stop", pair, len(fs), stops)
+		}
+		// Eastbound across the Atlantic is faster than westbound (jet stream).
+		if pair == [2]string{"JFK", "LHR"} {
+			east := BlockTime(c.Airport("JFK"), c.Airport("LHR"))
+			west := BlockTime(c.Airport("LHR"), c.Airport("JFK"))
+			if east >= west || east < 6*time.Hour || west > 9*time.Hour {
+				t.Errorf("JFK-LHR %v, LHR-JFK %v: want 6-9 h, eastbound faster", east, west)
+			}
+		}
+	}
+}
+
+func TestSyntheticIsDeterministic(t *testing.T) {
+	c := mustCatalog(t)
+	trip := tripFor(t, c, "SFO", "NRT", "2027-02-14")
+	a, err := NewSynthetic(c, now, 0).Search(context.Background(), trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewSynthetic(c, now, 0)
+	for range 2 { // the second search is served from the schedule cache
+		b, err := p.Search(context.Background(), trip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Fatal("two searches for the same trip differ")
+		}
+	}
+	// Callers own what they get: changing it does not change the cache.
+	b, _ := p.Search(context.Background(), trip)
+	b[0].Segments[0].FlightNumber = "XX1"
+	c2, _ := p.Search(context.Background(), trip)
+	if c2[0].Segments[0].FlightNumber == "XX1" {
+		t.Error("a caller's change reached the cached schedule")
+	}
+}
+
+// The golden schedule pins ids, flight numbers and times for one trip, so a
+// change to the generator (which would break ids handed out earlier, and
+// agreement between replicas on different versions) is deliberate.
+// Regenerate with: go test ./flights -run Golden -update
+func TestSyntheticGoldenSchedule(t *testing.T) {
+	c := mustCatalog(t)
+	trip := tripFor(t, c, "JFK", "LHR", "2026-12-15")
+	trip.Passengers = 2
+	fs, err := NewSynthetic(c, now, 0).Search(context.Background(), trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%s $%d", f.ID, f.PriceUSD)
+		for _, s := range f.Segments {
+			fmt.Fprintf(&b, " | %s %s %s - %s %s", s.FlightNumber, s.From, s.Depart.Format("2006-01-02T15:04Z07:00"), s.To, s.Arrive.Format("2006-01-02T15:04Z07:00"))
+		}
+		b.WriteString("\n")
+	}
+	golden(t, "schedule-JFK-LHR-2026-12-15.golden", b.String())
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the output; if the change is deliberate, run with -update.\ngot:\n%s", path, got)
+	}
+}
+
+func TestSyntheticPricing(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	trip := tripFor(t, c, "ORD", "CDG", "2026-12-20")
+	prices := map[Cabin][]Flight{}
+	for _, cabin := range Cabins {
+		trip.Cabin = cabin
+		fs, err := p.Search(context.Background(), trip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prices[cabin] = fs
+	}
+	for i, f := range prices[Economy] {
+		for k := 1; k < len(Cabins); k++ {
+			if lower, higher := prices[Cabins[k-1]][i], prices[Cabins[k]][i]; lower.ID != f.ID || higher.PriceUSD <= lower.PriceUSD {
+				t.Fatalf("%s: %s $%d is not dearer than %s $%d", f.ID, Cabins[k], higher.PriceUSD, Cabins[k-1], lower.PriceUSD)
+			}
+		}
+	}
+	// Booking late costs more: the same schedule priced a day before
+	// departure and two months before.
+	it := &itinerary{segments: prices[Economy][0].Segments, directKm: 6650, airline: c.Airline("AA"), priceNoise: 1}
+	if late, early := it.price(Economy, 1), it.price(Economy, 60); late <= early {
+		t.Errorf("a day ahead $%d, two months ahead $%d: want late dearer", late, early)
+	}
+	if short, long := (&itinerary{segments: it.segments, directKm: 500, airline: it.airline, priceNoise: 1}).price(Economy, 30), it.price(Economy, 30); short >= long {
+		t.Errorf("500 km $%d, 6650 km $%d: want longer dearer", short, long)
+	}
+}
+
+func TestSearchRefusesBadInput(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	if _, err := p.Search(context.Background(), Trip{Origin: "JFK", Destination: "ZZZ", Date: time.Now()}); err == nil {
+		t.Error("unknown airport: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Search(ctx, tripFor(t, c, "JFK", "LHR", "2026-12-15")); err == nil {
+		t.Error("cancelled context: no error")
+	}
+}
+
+func TestParseID(t *testing.T) {
+	o, d, date, err := ParseID("JFK-LHR-261215-K3M9P")
+	if err != nil || o != "JFK" || d != "LHR" || date.Format(DateLayout) != "2026-12-15" {
+		t.Errorf("ParseID = %s %s %v %v", o, d, date, err)
+	}
+	for _, bad := range []string{"", "JFK-LHR", "JFK-LHR-261315-K3M9P", "jfk-LHR-261215-K3M9P", "JFK-LHR-261215-K3M9", "JFK-LHR-261215-K3M9P-X"} {
+		if _, _, _, err := ParseID(bad); err == nil {
+			t.Errorf("ParseID(%q): no error", bad)
+		}
+	}
+}

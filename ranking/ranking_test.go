@@ -1,0 +1,182 @@
+package ranking
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+var day = time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC)
+
+// flight builds a flight departing at hh:mm UTC, taking the given hours,
+// with the given stops and fare.
+func flight(id string, hhmm string, hours float64, stops, price int) flights.Flight {
+	c, _ := flights.ParseClock(hhmm)
+	dep := day.Add(time.Duration(c) * time.Minute)
+	arr := dep.Add(time.Duration(hours * float64(time.Hour)))
+	f := flights.Flight{ID: id, PriceUSD: price, TotalUSD: price}
+	legs := stops + 1
+	for i := range legs {
+		from, to := "AAA", "BBB"
+		if i > 0 {
+			from = "HB" + string(rune('A'+i-1))
+		}
+		if i < legs-1 {
+			to = "HB" + string(rune('A'+i))
+		}
+		f.Segments = append(f.Segments, flights.Segment{FlightNumber: "XX1", Airline: "XX", From: from, To: to, Depart: dep, Arrive: arr})
+	}
+	return f
+}
+
+func ids(picks []Pick) string {
+	var out []string
+	for _, p := range picks {
+		out = append(out, p.Flight.ID)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestScore(t *testing.T) {
+	w := Weights{StopPenaltyUSD: 75, HourCostUSD: 20}
+	for _, tc := range []struct {
+		f    flights.Flight
+		want float64
+	}{
+		{flight("a", "08:00", 7, 0, 500), 500 + 140},
+		{flight("b", "08:00", 10, 1, 400), 400 + 75 + 200},
+		{flight("c", "08:00", 15.5, 2, 300), 300 + 150 + 310},
+	} {
+		if got := w.Score(tc.f); got != tc.want {
+			t.Errorf("Score(%s) = %v, want %v", tc.f.ID, got, tc.want)
+		}
+	}
+}
+
+func TestOrderAndTieBreaks(t *testing.T) {
+	w := Weights{StopPenaltyUSD: 75, HourCostUSD: 20}
+	for _, tc := range []struct {
+		name string
+		fs   []flights.Flight
+		want string
+	}{
+		{"lowest score first", []flights.Flight{flight("dear", "08:00", 7, 0, 900), flight("cheap", "08:00", 7, 0, 400)}, "cheap dear"},
+		{"a stop costs $75", []flights.Flight{flight("stop", "08:00", 7, 1, 450), flight("nonstop", "08:00", 7, 0, 500)}, "nonstop stop"},
+		{"an hour costs $20", []flights.Flight{flight("slow", "08:00", 9, 0, 450), flight("fast", "08:00", 7, 0, 480)}, "fast slow"},
+		// Equal scores: shorter duration, then earlier departure, then id.
+		{"tie: shorter first", []flights.Flight{flight("long", "08:00", 8, 0, 480), flight("short", "08:00", 7, 0, 500)}, "short long"},
+		{"tie: earlier first", []flights.Flight{flight("late", "18:00", 7, 0, 500), flight("early", "06:00", 7, 0, 500)}, "early late"},
+		{"tie: id last", []flights.Flight{flight("b", "06:00", 7, 0, 500), flight("a", "06:00", 7, 0, 500)}, "a b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w.Order(tc.fs)
+			var got []string
+			for _, f := range tc.fs {
+				got = append(got, f.ID)
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("order = %v, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFilterRunsBeforeScoring(t *testing.T) {
+	fs := []flights.Flight{
+		flight("nonstop-dawn", "05:30", 7, 0, 300),
+		flight("nonstop-noon", "12:00", 7, 0, 700),
+		flight("onestop-morning", "09:00", 10, 1, 350),
+		flight("twostop-evening", "19:00", 14, 2, 250),
+	}
+	after, before := flights.Clock(6*60), flights.Clock(20*60)
+	for _, tc := range []struct {
+		name string
+		trip flights.Trip
+		want string
+	}{
+		{"no limits", flights.Trip{MaxStops: 2}, "nonstop-dawn onestop-morning twostop-evening nonstop-noon"},
+		{"nonstop only", flights.Trip{MaxStops: 0}, "nonstop-dawn nonstop-noon"},
+		{"at most one stop", flights.Trip{MaxStops: 1}, "nonstop-dawn onestop-morning nonstop-noon"},
+		{"departure window", flights.Trip{MaxStops: 2, DepartAfter: &after, DepartBefore: &before}, "onestop-morning twostop-evening nonstop-noon"},
+		{"price cap is inclusive", flights.Trip{MaxStops: 2, MaxPriceUSD: 350}, "nonstop-dawn onestop-morning twostop-evening"},
+		{"nothing left", flights.Trip{MaxStops: 0, MaxPriceUSD: 100}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := DefaultWeights.Rank(tc.trip, fs, 10)
+			if got := ids(r.Picks); got != tc.want {
+				t.Errorf("ranked %q, want %q", got, tc.want)
+			}
+			if r.Considered != len(r.Picks) || r.Method != Deterministic || !r.Ranked {
+				t.Errorf("considered %d, method %s, ranked %v", r.Considered, r.Method, r.Ranked)
+			}
+		})
+	}
+}
+
+func TestRankGivesBestThreeWithReasons(t *testing.T) {
+	fs := []flights.Flight{
+		flight("a", "08:00", 7, 0, 600), flight("b", "09:00", 11, 1, 470), flight("c", "10:00", 16, 2, 380),
+		flight("d", "11:00", 7.5, 0, 650),
+	}
+	r := DefaultWeights.Rank(flights.Trip{MaxStops: 2}, fs, 3)
+	if len(r.Picks) != 3 || r.Considered != 4 {
+		t.Fatalf("%d picks of %d considered, want 3 of 4", len(r.Picks), r.Considered)
+	}
+	first := r.Picks[0].Reason
+	for _, want := range []string{"$600", "nonstop", "7h00m", "best balance", "fastest", "score 740"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("reason %q lacks %q", first, want)
+		}
+	}
+	if !strings.Contains(r.Picks[1].Reason, "next best (score +") {
+		t.Errorf("second reason %q does not compare with the first", r.Picks[1].Reason)
+	}
+	// Ranking does not reorder or change the caller's slice.
+	if fs[0].ID != "a" || fs[3].ID != "d" {
+		t.Error("Rank reordered its input")
+	}
+}
+
+func TestShortlistIsUnranked(t *testing.T) {
+	var fs []flights.Flight
+	for i := range 15 {
+		fs = append(fs, flight(string(rune('a'+i)), "08:00", 7, 0, 300+10*i))
+	}
+	r := DefaultWeights.Shortlist(flights.Trip{MaxStops: 2}, fs, 10)
+	if r.Method != Candidates || r.Ranked || len(r.Picks) != 10 || r.Considered != 15 {
+		t.Fatalf("method %s ranked %v picks %d considered %d", r.Method, r.Ranked, len(r.Picks), r.Considered)
+	}
+	if r.Picks[0].Reason != "$300, nonstop, 7h00m" {
+		t.Errorf("reason %q, want facts only", r.Picks[0].Reason)
+	}
+	if got := DefaultWeights.Shortlist(flights.Trip{MaxStops: 2}, nil, 10); len(got.Picks) != 0 || got.Considered != 0 {
+		t.Errorf("empty input gave %+v", got)
+	}
+}
+
+// The ranker over a real search result: the best flight is never beaten by
+// another on both price and time with no more stops.
+func TestRankOnSyntheticFlightsIsParetoSane(t *testing.T) {
+	c, err := flights.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+	trip, err := flights.Validator{Catalog: c, Now: now}.Validate(flights.Request{Origin: "LAX", Destination: "SYD", Date: "2027-01-05"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := flights.NewSynthetic(c, now, 0).Search(context.Background(), trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := DefaultWeights.Rank(trip, fs, 3).Picks[0].Flight
+	for _, f := range fs {
+		if f.PriceUSD < best.PriceUSD && f.Duration() < best.Duration() && f.Stops() <= best.Stops() {
+			t.Errorf("%s ($%d, %v, %d stops) dominates the pick %s ($%d, %v, %d stops)", f.ID, f.PriceUSD, f.Duration(), f.Stops(), best.ID, best.PriceUSD, best.Duration(), best.Stops())
+		}
+	}
+}

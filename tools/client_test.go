@@ -1,0 +1,108 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// probeName is a tool registered only by these tests: it reports what
+// ClientFrom saw for the call.
+const probeName = "probeClient"
+
+type probed struct {
+	Era                                  Era
+	Name                                 string
+	Known, Sample, ElicitForm, ListRoots bool
+}
+
+func withProbe(s *server.MCPServer) *server.MCPServer {
+	s.AddTool(mcp.NewTool(probeName), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		c := ClientFrom(ctx)
+		b, err := json.Marshal(probed{c.Era, c.Name, c.Known, c.CanSample(), c.CanElicitForm(), c.CanListRoots()})
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(string(b)), nil
+	})
+	return s
+}
+
+func probe(t *testing.T, c *client.Client) probed {
+	t.Helper()
+	var p probed
+	if err := json.Unmarshal([]byte(text(call(t, c, probeName, nil))), &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestClientFromReadsCapabilitiesInBothEras(t *testing.T) {
+	form := &mcp.ElicitationCapability{Form: &struct{}{}}
+	urlOnly := &mcp.ElicitationCapability{URL: &struct{}{}}
+	roots := &struct {
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{ListChanged: true}
+	for _, tc := range []struct {
+		name string
+		caps mcp.ClientCapabilities
+		want probed
+	}{
+		{"nothing declared", mcp.ClientCapabilities{}, probed{}},
+		{"sampling", mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{}}, probed{Sample: true}},
+		{"empty elicitation means form", mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}, probed{ElicitForm: true}},
+		{"form elicitation", mcp.ClientCapabilities{Elicitation: form}, probed{ElicitForm: true}},
+		{"url-only elicitation is not form", mcp.ClientCapabilities{Elicitation: urlOnly}, probed{}},
+		{"roots", mcp.ClientCapabilities{Roots: roots}, probed{ListRoots: true}},
+		{"everything", mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{}, Elicitation: form, Roots: roots}, probed{Sample: true, ElicitForm: true, ListRoots: true}},
+	} {
+		for _, via := range transports {
+			for _, era := range eras {
+				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
+					c := connect(t, withProbe(newServer(t)), via, era.version, client.WithClientCapabilities(tc.caps))
+					want := tc.want
+					want.Era, want.Name, want.Known = Legacy, "flightserver-test", true
+					if era.name == "modern" {
+						want.Era = Modern
+					}
+					if got := probe(t, c); got != want {
+						t.Errorf("ClientFrom = %+v, want %+v", got, want)
+					}
+				})
+			}
+		}
+	}
+}
+
+// Legacy stateless HTTP keeps no session, so mcp-go reports empty
+// capabilities without an error; ClientFrom must say it cannot know rather
+// than claim the client declared nothing.
+func TestClientFromUnknownOnLegacyStatelessHTTP(t *testing.T) {
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(withProbe(newServer(t)), server.WithStateLess(true)))
+	defer ts.Close()
+	tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125),
+		client.WithClientCapabilities(mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{}}))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := probe(t, c); got.Known || got.Sample || got.Era != Legacy {
+		t.Errorf("ClientFrom = %+v, want legacy, unknown, nothing usable", got)
+	}
+}

@@ -1,0 +1,241 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// The listed definition of every tool, pinned, so a schema change is a
+// reviewed diff. Regenerate with: go test ./tools -run Golden -update
+func TestToolDefinitionsGolden(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125)
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(res.Tools, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tools.golden.json", append(got, '\n'))
+}
+
+var idPattern = regexp.MustCompile(`^[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-HJKMNP-TV-Z]{5}$`)
+
+func TestFindBestFlightEndToEnd(t *testing.T) {
+	for _, via := range transports {
+		for _, era := range eras {
+			t.Run(via+"/"+era.name, func(t *testing.T) {
+				c := connect(t, newServer(t), via, era.version)
+
+				list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(list.Tools) != 1 || list.Tools[0].Name != FindBestFlightName {
+					t.Fatalf("tools = %+v", list.Tools)
+				}
+				a := list.Tools[0].Annotations
+				if !*a.ReadOnlyHint || *a.DestructiveHint || !*a.IdempotentHint || *a.OpenWorldHint {
+					t.Errorf("annotations = %+v, want read-only, not destructive, idempotent, closed world", a)
+				}
+
+				res := call(t, c, FindBestFlightName, map[string]any{"origin": "jfk", "destination": "LHR", "date": "2026-12-15", "passengers": 2})
+				if res.IsError {
+					t.Fatalf("isError: %s", text(res))
+				}
+				var r FindResult
+				decode(t, res, &r)
+				if r.Method != "deterministic" || !r.Ranked || len(r.Flights) != 3 || r.Found < 40 || r.Candidates != r.Found {
+					t.Fatalf("method %s ranked %v flights %d found %d candidates %d", r.Method, r.Ranked, len(r.Flights), r.Found, r.Candidates)
+				}
+				if r.Trip.Origin != "JFK" || r.Trip.Passengers != 2 || r.Trip.Cabin != "economy" || r.Trip.MaxStops != 2 {
+					t.Errorf("trip = %+v", r.Trip)
+				}
+				for i, f := range r.Flights {
+					if !idPattern.MatchString(f.ID) || f.Position != i+1 || f.Reason == "" || f.TotalUSD != 2*f.PriceUSD || len(f.Segments) != f.Stops+1 {
+						t.Errorf("flight %d = %+v", i, f)
+					}
+				}
+				if len(r.Attempts) != 1 || r.Attempts[0].Tier != "deterministic" || r.Attempts[0].Outcome != "used" || r.Attempts[0].Reason == "" {
+					t.Errorf("attempts = %+v", r.Attempts)
+				}
+				// The text for people carries the table and the same summary.
+				txt := text(res)
+				for _, want := range []string{"JFK → LHR", r.Flights[0].ID, r.Summary, "ranked by method deterministic"} {
+					if !strings.Contains(txt, want) {
+						t.Errorf("text lacks %q:\n%s", want, txt)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestFindBestFlightInvalidArguments(t *testing.T) {
+	for _, via := range transports {
+		for _, era := range eras {
+			t.Run(via+"/"+era.name, func(t *testing.T) {
+				c := connect(t, newServer(t), via, era.version)
+				res := call(t, c, FindBestFlightName, map[string]any{
+					"origin": "JKF", "destination": 42, "date": "2020-01-01", "passengers": 2.5, "strategy": "magic", "from": "NYC",
+				})
+				if !res.IsError {
+					t.Fatalf("want isError, got %s", text(res))
+				}
+				txt := text(res)
+				for _, want := range []string{
+					"6 problem(s)",
+					`- "from": is not an argument of this tool`,
+					`- destination: 42 is not a string`,
+					`- passengers: 2.5 is not a whole number`,
+					`- origin: "JKF" is not a known airport code (accepted: a 3-letter IATA code of a known airport; closest known: JFK)`,
+					`- date: 2020-01-01 is in the past`,
+					`- strategy: "magic" is not a strategy (accepted: one of auto, deterministic, candidates)`,
+					"Fix these and call again.",
+				} {
+					if !strings.Contains(txt, want) {
+						t.Errorf("error text lacks %q:\n%s", want, txt)
+					}
+				}
+				// A mistyped field is reported once, not also as "missing".
+				if strings.Contains(txt, "destination: is missing") {
+					t.Errorf("destination reported twice:\n%s", txt)
+				}
+			})
+		}
+	}
+}
+
+func TestFindBestFlightStrategiesAndFilters(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728)
+	base := func() map[string]any {
+		return map[string]any{"origin": "ORD", "destination": "CDG", "date": "2027-01-20"}
+	}
+
+	for _, tc := range []struct {
+		name  string
+		args  map[string]string
+		check func(t *testing.T, r FindResult)
+	}{
+		{"candidates shortlist", map[string]string{"strategy": "candidates"}, func(t *testing.T, r FindResult) {
+			if r.Method != "candidates" || r.Ranked || len(r.Flights) != DefaultShortlist || r.Attempts[0].Tier != "candidates" {
+				t.Errorf("method %s ranked %v flights %d attempts %+v", r.Method, r.Ranked, len(r.Flights), r.Attempts)
+			}
+			if !strings.Contains(r.Summary, "not ranked") {
+				t.Errorf("summary %q does not say the list is unranked", r.Summary)
+			}
+		}},
+		{"explicit deterministic", map[string]string{"strategy": "Deterministic"}, func(t *testing.T, r FindResult) {
+			if r.Method != "deterministic" || !strings.HasPrefix(r.Attempts[0].Reason, "scored each flight") {
+				t.Errorf("method %s attempt %+v", r.Method, r.Attempts[0])
+			}
+		}},
+		{"nonstop only", map[string]string{"maxStops": "0"}, func(t *testing.T, r FindResult) {
+			for _, f := range r.Flights {
+				if f.Stops != 0 {
+					t.Errorf("%s has %d stops", f.ID, f.Stops)
+				}
+			}
+			if r.Candidates >= r.Found || r.Candidates == 0 {
+				t.Errorf("candidates %d of %d", r.Candidates, r.Found)
+			}
+		}},
+		{"window and price", map[string]string{"departAfter": "12:00", "departBefore": "20:00", "maxPrice": "700"}, func(t *testing.T, r FindResult) {
+			for _, f := range r.Flights {
+				if f.PriceUSD > 700 || f.Depart[11:16] < "12:00" || f.Depart[11:16] > "20:00" {
+					t.Errorf("%s departs %s at $%d", f.ID, f.Depart, f.PriceUSD)
+				}
+			}
+		}},
+		{"nothing within limits", map[string]string{"maxPrice": "1"}, func(t *testing.T, r FindResult) {
+			if len(r.Flights) != 0 || r.Candidates != 0 || !strings.Contains(r.Summary, "none within the trip's limits") {
+				t.Errorf("flights %d candidates %d summary %q", len(r.Flights), r.Candidates, r.Summary)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := base()
+			for k, v := range tc.args {
+				var n json.Number = json.Number(v)
+				if _, err := n.Float64(); err == nil {
+					args[k] = n
+				} else {
+					args[k] = v
+				}
+			}
+			res := call(t, c, FindBestFlightName, args)
+			if res.IsError {
+				t.Fatalf("isError: %s", text(res))
+			}
+			var r FindResult
+			decode(t, res, &r)
+			tc.check(t, r)
+		})
+	}
+}
+
+// The same trip gives the same flights and ids from any server instance:
+// what lets a later call (or another replica) resolve an id.
+func TestFindBestFlightIsStableAcrossServers(t *testing.T) {
+	args := map[string]any{"origin": "SYD", "destination": "AKL", "date": "2027-02-01"}
+	var first []string
+	for i := range 2 {
+		res := call(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, args)
+		var r FindResult
+		decode(t, res, &r)
+		var ids []string
+		for _, f := range r.Flights {
+			ids = append(ids, f.ID)
+		}
+		if i == 0 {
+			first = ids
+		} else if fmt.Sprint(ids) != fmt.Sprint(first) {
+			t.Errorf("second server gave %v, first %v", ids, first)
+		}
+	}
+}
+
+// Everything a caller can send is handled: odd JSON shapes give a clear
+// isError, never a crash or a protocol error.
+func TestFindBestFlightHostileArguments(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728)
+	many := map[string]any{}
+	for i := range 5000 {
+		many[fmt.Sprintf("arg%d", i)] = i
+	}
+	for _, args := range []map[string]any{
+		many,
+		nil,
+		{},
+		{"origin": nil, "destination": nil, "date": nil},
+		{"origin": []any{"JFK"}, "destination": map[string]any{"x": 1}, "date": true},
+		{"origin": strings.Repeat("A", 100000), "destination": "LHR", "date": "2026-12-15"},
+		{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "passengers": 1e300},
+		{"origin": "JFK\x00", "destination": "LHR", "date": "2026-12-15"},
+	} {
+		res := call(t, c, FindBestFlightName, args)
+		if !res.IsError || !strings.Contains(text(res), "problem(s) with the arguments") {
+			t.Errorf("args %.80v: isError %v, text %.200q", args, res.IsError, text(res))
+		}
+		if len(text(res)) > 4000 {
+			t.Errorf("args %.80v: %d bytes of error text; hostile input must not be echoed in full", args, len(text(res)))
+		}
+	}
+}
+
+func TestInvalidArgumentsListsEachProblem(t *testing.T) {
+	res := invalidArguments("x", flights.Problems{{Field: "a", Problem: "is bad", Accepted: "good"}, {Field: "b", Problem: "is worse", Accepted: "better"}})
+	want := "x was not called: 2 problem(s) with the arguments.\n- a: is bad (accepted: good)\n- b: is worse (accepted: better)\nFix these and call again."
+	if !res.IsError || text(res) != want {
+		t.Errorf("got %q", text(res))
+	}
+}

@@ -1,0 +1,142 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// today is the fixed clock of these tests.
+var today = func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+
+func newServer(t testing.TB) *server.MCPServer {
+	t.Helper()
+	c, err := flights.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewServer(Config{Catalog: c, Now: today, Logger: zerolog.Nop(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The eras every end-to-end test runs in.
+var eras = []struct {
+	name    string
+	version string
+}{
+	{"legacy", mcp.ProtocolVersion20251125},
+	{"modern", mcp.ProtocolVersion20260728},
+}
+
+// The ways a client reaches the server in these tests; stdio (the real
+// binary) is tested in cmd/flightserver.
+var transports = []string{"inprocess", "http"}
+
+// connect starts a real mcp-go client on the given transport and era and
+// checks the era was actually negotiated.
+func connect(t testing.TB, s *server.MCPServer, via, version string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	opts = append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)
+	var c *client.Client
+	switch via {
+	case "inprocess":
+		var err error
+		if c, err = client.NewInProcessClientWithOptions(s, opts...); err != nil {
+			t.Fatal(err)
+		}
+	case "http":
+		ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+		t.Cleanup(ts.Close)
+		tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c = client.NewClient(tr, opts...)
+	default:
+		t.Fatalf("unknown transport %q", via)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "flightserver-test", Version: "1"}}}); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if got := c.ProtocolVersion(); got != version {
+		t.Fatalf("negotiated %s, want %s", got, version)
+	}
+	return c
+}
+
+func call(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
+	if err != nil {
+		t.Fatalf("call %s: %v", tool, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var s string
+	for _, c := range res.Content {
+		if tc, ok := mcp.AsTextContent(c); ok {
+			s += tc.Text
+		}
+	}
+	return s
+}
+
+// decode reads structuredContent into v the way a client would: from JSON.
+func decode(t testing.TB, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("structuredContent %s: %v", b, err)
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tools -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs; if the change is deliberate, run go test ./tools -update and review the diff.\ngot:\n%s", path, got)
+	}
+}
