@@ -20,6 +20,10 @@ import (
 )
 
 func main() {
+	// A host that closes our stderr (or stdout) before we exit must not
+	// kill us with SIGPIPE mid-write: ignored, the write just fails, and the
+	// stdio loop ends cleanly on its own error.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()

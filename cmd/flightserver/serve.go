@@ -99,7 +99,7 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 // newHandler routes /mcp through the hardening layers and serves /healthz.
 func newHandler(mcpHTTP http.Handler, cfg config, log zerolog.Logger) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkOrigin(cfg.allowedOrigins, log, http.MaxBytesHandler(mcpHTTP, cfg.maxBodyBytes)))
+	mux.Handle("/mcp", checkOrigin(cfg.allowedOrigins, log, limitBody(cfg.maxBodyBytes, mcpHTTP)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"status":"ok"}`)
@@ -126,12 +126,32 @@ func checkOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.H
 			return
 		}
 		log.Warn().Str("origin", truncate(origin, 100)).Str("remote", r.RemoteAddr).Msg("refused cross-origin request")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusForbidden)
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"jsonrpc": "2.0", "id": nil,
-			"error": map[string]any{"code": -32600, "message": "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins"},
-		})
+		writeError(w, http.StatusForbidden, "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins")
+	})
+}
+
+// limitBody refuses a request body over max bytes: at once with 413 when
+// the client announced its length, and by cutting the read short (which
+// mcp-go reports as a parse error) when it did not.
+func limitBody(max int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body of %d bytes is over the limit of %d (--max-body-bytes)", r.ContentLength, max))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// writeError answers with a JSON-RPC error body, so MCP clients show the
+// message instead of a bare status code.
+func writeError(w http.ResponseWriter, status int, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": -32600, "message": message},
 	})
 }
 

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestConfigDefaultsFlagsAndEnvironment(t *testing.T) {
+	c, err := parseConfig(nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.transport != "stdio" || c.addr != "127.0.0.1:8080" || c.logLevel != zerolog.InfoLevel || c.logFormat != "json" || c.maxBodyBytes != 1<<20 {
+		t.Errorf("defaults = %+v", c)
+	}
+
+	c, err = parseConfig([]string{"--addr", "127.0.0.1:9000"}, env(map[string]string{
+		"FLIGHTSERVER_TRANSPORT":       "http",
+		"FLIGHTSERVER_ADDR":            "0.0.0.0:1", // the flag wins
+		"FLIGHTSERVER_LOG_LEVEL":       "DEBUG",
+		"FLIGHTSERVER_ALLOWED_ORIGINS": "http://localhost:6274/, https://app.example",
+	}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.transport != "http" || c.addr != "127.0.0.1:9000" || c.logLevel != zerolog.DebugLevel ||
+		strings.Join(c.allowedOrigins, " ") != "http://localhost:6274 https://app.example" {
+		t.Errorf("config = %+v", c)
+	}
+}
+
+func TestConfigRejectsWithOneLineReason(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--transport", "sse"}, nil, `--transport "sse": use stdio or http`},
+		{[]string{"--addr", "8080"}, nil, `--addr "8080": want host:port`},
+		{[]string{"--log-level", "loud"}, nil, `--log-level "loud"`},
+		{[]string{"--log-format", "xml"}, nil, `--log-format "xml": use json or console`},
+		{[]string{"--max-body-bytes", "10"}, nil, "at least 1024"},
+		{[]string{"--allowed-origins", "localhost:6274"}, nil, "scheme://host[:port]"},
+		{[]string{"--shutdown-grace", "-1s"}, nil, "positive durations"},
+		{[]string{"serve"}, nil, `unexpected argument "serve"`},
+		{[]string{"--no-such-flag"}, nil, "flag provided but not defined"},
+		{nil, map[string]string{"FLIGHTSERVER_MAX_BODY_BYTES": "lots"}, `FLIGHTSERVER_MAX_BODY_BYTES="lots"`},
+	} {
+		t.Run(strings.Join(tc.args, " ")+tc.want, func(t *testing.T) {
+			_, err := parseConfig(tc.args, env(tc.env), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %v, want one line containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunVersionAndBadFlags(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"--version"}, env(nil), nil, &out, io.Discard); err != nil || !strings.HasPrefix(out.String(), "flightserver ") {
+		t.Errorf("--version: %v %q", err, out.String())
+	}
+	if err := run(context.Background(), []string{"--transport", "carrier-pigeon"}, env(nil), nil, io.Discard, io.Discard); err == nil {
+		t.Error("bad transport: no error")
+	}
+	if err := run(context.Background(), []string{"--help"}, env(nil), nil, io.Discard, io.Discard); !errors.Is(err, errHelp) {
+		t.Errorf("--help: %v", err)
+	}
+}
+
+// On SIGINT/SIGTERM (here: the context ending) the server stops accepting
+// connections but lets a call already in flight finish and answer.
+func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		_, _ = io.WriteString(w, "finished")
+	})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serveUntilDone(ctx, srv, ln, srv.Shutdown, config{shutdownGrace: 10 * time.Second}, zerolog.Nop())
+	}()
+
+	answer := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String())
+		if err != nil {
+			answer <- "error: " + err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		answer <- string(b)
+	}()
+	<-started
+	cancel() // the signal arrives while the call is in flight
+	time.Sleep(100 * time.Millisecond)
+	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		t.Error("still accepting new connections during shutdown")
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("server stopped before the in-flight call finished: %v", err)
+	default:
+	}
+	close(release)
+	if got := <-answer; got != "finished" {
+		t.Errorf("in-flight call got %q", got)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("serveUntilDone: %v", err)
+	}
+}

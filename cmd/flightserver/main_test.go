@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// binary is the real flightserver, built once by TestMain, for the tests
+// that drive it as a desktop host would: a subprocess speaking stdio.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "flightserver-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "flightserver")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building flightserver:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var eras = []struct{ name, version string }{
+	{"legacy", mcp.ProtocolVersion20251125},
+	{"modern", mcp.ProtocolVersion20260728},
+}
+
+// A date the server accepts whenever the tests run.
+func travelDate() string { return time.Now().AddDate(0, 1, 0).Format("2006-01-02") }
+
+// exercise lists the tools, makes a good call and a bad one: the minimum a
+// working server must do for a real client.
+func exercise(t *testing.T, c *client.Client, version string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "cmd-test", Version: "1"}}}); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if got := c.ProtocolVersion(); got != version {
+		t.Fatalf("negotiated %s, want %s", got, version)
+	}
+	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil || len(list.Tools) == 0 || list.Tools[0].Name != "findBestFlight" {
+		t.Fatalf("tools/list: %v %+v", err, list)
+	}
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
+		Arguments: map[string]any{"origin": "CDG", "destination": "JFK", "date": travelDate()}}})
+	if err != nil || res.IsError {
+		t.Fatalf("good call: %v %+v", err, res)
+	}
+	var r struct {
+		Method  string `json:"method"`
+		Flights []struct {
+			ID string `json:"id"`
+		} `json:"flights"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &r); err != nil || r.Method != "deterministic" || len(r.Flights) != 3 || !strings.HasPrefix(r.Flights[0].ID, "CDG-JFK-") {
+		t.Fatalf("good call result %s: %v", b, err)
+	}
+	res, err = c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
+		Arguments: map[string]any{"origin": "CDG", "destination": "CDG", "date": "yesterday"}}})
+	if err != nil || !res.IsError {
+		t.Fatalf("bad call: want isError, got %v %+v", err, res)
+	}
+}
+
+func TestStdioBinaryBothEras(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			var stderr syncBuffer
+			tr := transport.NewStdioWithOptions(binary, []string{"FLIGHTSERVER_LOG_LEVEL=debug"}, nil, transport.WithCommandStderrWriter(&stderr))
+			c := client.NewClient(tr, client.WithProtocolVersion(era.version))
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := c.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			exercise(t, c, era.version)
+			if err := c.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+			// Every log line is JSON on stderr; the call was logged.
+			if !strings.Contains(stderr.String(), `"message":"ranked"`) {
+				t.Errorf("stderr has no ranked log line:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// On stdio the protocol owns stdout: every byte the server writes there is
+// a JSON-RPC message, and logs go to stderr.
+func TestStdioStdoutIsProtocolOnly(t *testing.T) {
+	cmd := exec.Command(binary, "--log-level", "debug")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"findBestFlight","arguments":{"origin":"NRT","destination":"SIN","date":"` + travelDate() + `"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findBestFlight","arguments":{"origin":"NRT"}}}`,
+		`this line is not JSON`,
+	}, "\n") + "\n")
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("server did not exit when stdin closed")
+	}
+	ids := map[float64]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var msg struct {
+			JSONRPC string   `json:"jsonrpc"`
+			ID      *float64 `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil || msg.JSONRPC != "2.0" {
+			t.Errorf("stdout line is not JSON-RPC: %q", line)
+			continue
+		}
+		if msg.ID != nil {
+			ids[*msg.ID] = true
+		}
+	}
+	if !ids[1] || !ids[2] || !ids[3] {
+		t.Errorf("responses for ids %v, want 1, 2 and 3", ids)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("stderr line is not a JSON log entry: %q", line)
+		}
+	}
+}
+
+// httpServer runs the whole program with --transport http on a free port.
+type httpServer struct {
+	url    string // http://127.0.0.1:port
+	stop   context.CancelFunc
+	done   chan error
+	stderr *syncBuffer
+}
+
+func startHTTP(t *testing.T, args ...string) *httpServer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	h := &httpServer{stop: cancel, done: make(chan error, 1), stderr: &syncBuffer{}}
+	args = append([]string{"--transport", "http", "--addr", "127.0.0.1:0", "--shutdown-grace", "5s"}, args...)
+	go func() {
+		h.done <- run(ctx, args, func(string) string { return "" }, strings.NewReader(""), io.Discard, io.MultiWriter(pw, h.stderr))
+		pw.Close()
+	}()
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			var line struct {
+				Message, Addr string
+			}
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "listening" {
+				addr <- line.Addr
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		h.url = "http://" + a
+	case err := <-h.done:
+		t.Fatalf("server exited: %v\n%s", err, h.stderr.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not start listening")
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-h.done:
+			if err != nil {
+				t.Errorf("run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("server did not shut down")
+		}
+	})
+	return h
+}
+
+func TestHTTPBothEras(t *testing.T) {
+	h := startHTTP(t)
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			tr, err := transport.NewStreamableHTTP(h.url + "/mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := client.NewClient(tr, client.WithProtocolVersion(era.version))
+			if err := c.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			exercise(t, c, era.version)
+		})
+	}
+}
+
+func post(t *testing.T, url string, headers map[string]string, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+const discover = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+var modernHeaders = map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
+
+func TestHTTPHardening(t *testing.T) {
+	h := startHTTP(t, "--allowed-origins", "http://localhost:6274", "--max-body-bytes", "4096")
+	withOrigin := func(o string) map[string]string {
+		m := map[string]string{"Origin": o}
+		for k, v := range modernHeaders {
+			m[k] = v
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name    string
+		headers map[string]string
+		body    string
+		status  int
+		says    string
+	}{
+		{"no Origin (not a browser)", modernHeaders, discover, 200, `"supportedVersions"`},
+		{"same origin", withOrigin(h.url), discover, 200, `"supportedVersions"`},
+		{"allowed origin", withOrigin("http://localhost:6274"), discover, 200, `"supportedVersions"`},
+		{"cross-site origin", withOrigin("https://evil.example"), discover, 403, "forbidden origin"},
+		{"look-alike origin", withOrigin(h.url + ".evil.example"), discover, 403, "forbidden origin"},
+		{"oversized body", modernHeaders, `{"pad":"` + strings.Repeat("x", 5000) + `"}`, 413, "over the limit of 4096"},
+		{"modern request without _meta", modernHeaders, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, 400, "_meta"},
+		{"modern request without capabilities", modernHeaders, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, 400, "clientCapabilities"},
+		{"not JSON", modernHeaders, `{"jsonrpc":`, 400, "not valid json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := post(t, h.url+"/mcp", tc.headers, tc.body)
+			if status != tc.status || !strings.Contains(body, tc.says) {
+				t.Errorf("status %d body %s; want %d containing %q", status, body, tc.status, tc.says)
+			}
+		})
+	}
+
+	t.Run("cross-site GET stream", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodGet, h.url+"/mcp", nil)
+		req.Header.Set("Origin", "https://evil.example")
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 403 {
+			t.Errorf("status %d, want 403", resp.StatusCode)
+		}
+	})
+
+	t.Run("healthz", func(t *testing.T) {
+		resp, err := http.Get(h.url + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != `{"status":"ok"}` {
+			t.Errorf("healthz: %d %s", resp.StatusCode, b)
+		}
+	})
+}
+
+// A slow-loris client that never finishes its headers is cut off.
+func TestHTTPReadHeaderTimeout(t *testing.T) {
+	h := startHTTP(t, "--read-header-timeout", "200ms")
+	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(h.url, "http://"), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("POST /mcp HTTP/1.1\r\nHost: x\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err = conn.Read(make([]byte, 1024))
+	if err == nil {
+		// The server may answer 408 before closing; either way it must not wait.
+		_, err = conn.Read(make([]byte, 1024))
+	}
+	var ne interface{ Timeout() bool }
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("the server kept a half-sent request open past the header timeout")
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
