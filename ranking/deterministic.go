@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/flightserver/flightserver/flights"
 )
@@ -32,20 +33,28 @@ func (w Weights) Score(f flights.Flight) float64 {
 
 // Order sorts flights best first, in place: by score, then shorter duration,
 // then earlier departure, then id, so that equal scores still give one
-// answer on every machine.
+// answer on every machine. Keys are computed once per flight, not once per
+// comparison.
 func (w Weights) Order(fs []flights.Flight) {
-	slices.SortStableFunc(fs, func(a, b flights.Flight) int {
-		if c := cmp.Compare(w.Score(a), w.Score(b)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Duration(), b.Duration()); c != 0 {
-			return c
-		}
-		if c := a.Depart().Compare(b.Depart()); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
+	type keyed struct { // no pointers: sorting moves plain words
+		score    float64
+		duration time.Duration
+		depart   int64
+		i        int
+	}
+	ks := make([]keyed, len(fs))
+	for i, f := range fs {
+		ks[i] = keyed{w.Score(f), f.Duration(), f.Depart().Unix(), i}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.duration, b.duration),
+			cmp.Compare(a.depart, b.depart), cmp.Compare(fs[a.i].ID, fs[b.i].ID))
 	})
+	sorted := make([]flights.Flight, len(fs))
+	for i, k := range ks {
+		sorted[i] = fs[k.i]
+	}
+	copy(fs, sorted)
 }
 
 // Rank filters the candidates by the trip, orders them and returns the best

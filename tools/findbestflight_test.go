@@ -239,3 +239,29 @@ func TestInvalidArgumentsListsEachProblem(t *testing.T) {
 		t.Errorf("got %q", text(res))
 	}
 }
+
+// The schema check in decode is not vacuous: a result missing a field, or
+// with a field of the wrong type, fails it.
+func TestOutputSchemaRejectsWrongShapes(t *testing.T) {
+	schema, err := outputSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName,
+		map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15"})
+	for name, mutate := range map[string]func(m map[string]any){
+		"unchanged (must pass)": func(map[string]any) {},
+		"missing flights":  func(m map[string]any) { delete(m, "flights") },
+		"ranked as string": func(m map[string]any) { m["ranked"] = "yes" },
+		"extra field":      func(m map[string]any) { m["surprise"] = 1 },
+	} {
+		var m map[string]any
+		b, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(b, &m)
+		mutate(m)
+		err := schema.Validate(m)
+		if pass := strings.HasSuffix(name, "(must pass)"); pass != (err == nil) {
+			t.Errorf("%s: Validate = %v", name, err)
+		}
+	}
+}

@@ -1,12 +1,14 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/flightserver/flightserver/flights"
 )
@@ -109,12 +112,42 @@ func text(res *mcp.CallToolResult) string {
 	return s
 }
 
-// decode reads structuredContent into v the way a client would: from JSON.
+// outputSchema is findBestFlight's published output schema, compiled once.
+var outputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	tool, err := (&Toolset{}).findBestFlightTool()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tool.RawOutputSchema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("output.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("output.json")
+})
+
+// decode checks structuredContent against the tool's published output
+// schema, as a strict client does, and reads it into v the way a client
+// would: from JSON.
 func decode(t testing.TB, res *mcp.CallToolResult, v any) {
 	t.Helper()
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
+	}
+	schema, err := outputSchema()
+	if err != nil {
+		t.Fatalf("output schema: %v", err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(doc); err != nil {
+		t.Fatalf("structuredContent does not match the published output schema: %v\n%s", err, b)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("structuredContent %s: %v", b, err)
