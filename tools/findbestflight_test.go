@@ -251,9 +251,9 @@ func TestOutputSchemaRejectsWrongShapes(t *testing.T) {
 		map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15"})
 	for name, mutate := range map[string]func(m map[string]any){
 		"unchanged (must pass)": func(map[string]any) {},
-		"missing flights":  func(m map[string]any) { delete(m, "flights") },
-		"ranked as string": func(m map[string]any) { m["ranked"] = "yes" },
-		"extra field":      func(m map[string]any) { m["surprise"] = 1 },
+		"missing flights":       func(m map[string]any) { delete(m, "flights") },
+		"ranked as string":      func(m map[string]any) { m["ranked"] = "yes" },
+		"extra field":           func(m map[string]any) { m["surprise"] = 1 },
 	} {
 		var m map[string]any
 		b, _ := json.Marshal(res.StructuredContent)
