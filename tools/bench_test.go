@@ -13,9 +13,19 @@ import (
 // findBestFlight figure is divided by.
 const noopName = "noop"
 
-func withNoop(s *server.MCPServer) *server.MCPServer {
+// cannedName is a second baseline: a tool that returns a findBestFlight
+// result computed once, so the protocol carries the same bytes with none of
+// the work. findBestFlight against it is the cost of our own code; against
+// noop, the cost of our code plus the size of a useful answer.
+const cannedName = "canned"
+
+func withBaselines(b *testing.B, s *server.MCPServer, find map[string]any) *server.MCPServer {
 	s.AddTool(mcp.NewTool(noopName), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
+	})
+	canned := call(b, connect(b, newServer(b), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, find)
+	s.AddTool(mcp.NewTool(cannedName), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return canned, nil
 	})
 	return s
 }
@@ -28,11 +38,11 @@ func BenchmarkRoundTrip(b *testing.B) {
 	find := map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "deterministic"}
 	for _, via := range transports {
 		for _, era := range eras {
-			c := connect(b, withNoop(newServer(b)), via, era.version)
+			c := connect(b, withBaselines(b, newServer(b), find), via, era.version)
 			for _, tool := range []struct {
 				name string
 				args map[string]any
-			}{{noopName, nil}, {FindBestFlightName, find}} {
+			}{{noopName, nil}, {cannedName, nil}, {FindBestFlightName, find}} {
 				b.Run(via+"/"+era.name+"/"+tool.name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {

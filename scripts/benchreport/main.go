@@ -1,0 +1,126 @@
+// Command benchreport turns `go test -bench -benchmem -count N` output into
+// the tables of docs/BENCHMARKS.md: the median of each benchmark, and every
+// figure as a ratio against the baseline measured in the same run (the
+// no-op tool, called the same way), so the numbers compare across machines.
+//
+//	go test -run '^$' -bench . -benchmem -count 5 ./flights ./ranking ./tools | go run ./scripts/benchreport
+//
+// scripts/bench.sh runs exactly that.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A result line: name, iterations, then value/unit pairs.
+var line = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$`)
+
+type samples struct{ ns, bytes, allocs []float64 }
+
+func main() {
+	if err := report(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+}
+
+func report(in io.Reader, out io.Writer) error {
+	runs := map[string]*samples{}
+	var order []string
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		name := strings.TrimPrefix(m[1], "Benchmark")
+		s, ok := runs[name]
+		if !ok {
+			s = &samples{}
+			runs[name] = s
+			order = append(order, name)
+		}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return fmt.Errorf("%s: %q is not a number", name, f[i])
+			}
+			switch f[i+1] {
+			case "ns/op":
+				s.ns = append(s.ns, v)
+			case "B/op":
+				s.bytes = append(s.bytes, v)
+			case "allocs/op":
+				s.allocs = append(s.allocs, v)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("no benchmark results in the input")
+	}
+
+	fmt.Fprintln(out, "| benchmark | runs | median time/op | B/op | allocs/op |")
+	fmt.Fprintln(out, "|---|---|---|---|---|")
+	for _, name := range order {
+		s := runs[name]
+		fmt.Fprintf(out, "| %s | %d | %s | %.0f | %.0f |\n", name, len(s.ns), duration(median(s.ns)), median(s.bytes), median(s.allocs))
+	}
+
+	// Ratios: each round trip against the no-op tool on the same transport
+	// and era; the provider and the ranker against the in-process no-op call.
+	baseline := func(name string) string {
+		if i := strings.LastIndex(name, "/"); strings.HasPrefix(name, "RoundTrip/") && i > 0 {
+			return name[:i] + "/noop"
+		}
+		return "RoundTrip/inprocess/legacy/noop"
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| benchmark | baseline (same run) | time ratio | target |")
+	fmt.Fprintln(out, "|---|---|---|---|")
+	for _, name := range order {
+		base := baseline(name)
+		if name == base || runs[base] == nil || strings.HasSuffix(name, "/noop") {
+			continue
+		}
+		ratio := median(runs[name].ns) / median(runs[base].ns)
+		target := ""
+		if strings.HasPrefix(name, "RoundTrip/") {
+			target = "≤ 1.5x: " + map[bool]string{true: "met", false: "not met"}[ratio <= 1.5]
+		}
+		fmt.Fprintf(out, "| %s | %s | %.2fx | %s |\n", name, base, ratio, target)
+	}
+	return nil
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func duration(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestReportMediansAndRatios(t *testing.T) {
+	in := `goos: linux
+BenchmarkRank-2   	   20000	     30000 ns/op	    9913 B/op	      42 allocs/op
+BenchmarkRank-2   	   20000	     10000 ns/op	    9913 B/op	      42 allocs/op
+BenchmarkRank-2   	   20000	     20000 ns/op	    9913 B/op	      42 allocs/op
+BenchmarkRoundTrip/inprocess/legacy/noop-2    2000   40000 ns/op   7000 B/op   140 allocs/op
+BenchmarkRoundTrip/inprocess/legacy/findBestFlight-2    2000   50000 ns/op   90000 B/op   1300 allocs/op
+BenchmarkRoundTrip/http/modern/noop-2    2000   100000 ns/op   7000 B/op   140 allocs/op
+BenchmarkRoundTrip/http/modern/findBestFlight-2    2000   200000 ns/op   90000 B/op   1300 allocs/op
+PASS
+`
+	var out strings.Builder
+	if err := report(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| Rank | 3 | 20.0 µs | 9913 | 42 |",
+		"| Rank | RoundTrip/inprocess/legacy/noop | 0.50x |  |",
+		"| RoundTrip/inprocess/legacy/findBestFlight | RoundTrip/inprocess/legacy/noop | 1.25x | ≤ 1.5x: met |",
+		"| RoundTrip/http/modern/findBestFlight | RoundTrip/http/modern/noop | 2.00x | ≤ 1.5x: not met |",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	if err := report(strings.NewReader("PASS\n"), &out); err == nil {
+		t.Error("no results: no error")
+	}
+}
