@@ -1,6 +1,6 @@
 module github.com/flightserver/flightserver
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/google/jsonschema-go v0.4.2
