@@ -2,6 +2,10 @@ package tools
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -53,5 +57,44 @@ func BenchmarkRoundTrip(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkWire is the server's side of a round trip: raw JSON-RPC over
+// HTTP, as a load generator sends it, with the response read but not
+// decoded. The mcp-go client in BenchmarkRoundTrip also parses every result
+// (several passes over the JSON), a cost that grows with the answer's size
+// and belongs to the client, not the server.
+func BenchmarkWire(b *testing.B) {
+	find := map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "deterministic"}
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(withBaselines(b, newServer(b), find)))
+	defer ts.Close()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, tool := range []struct{ name, args string }{
+		{noopName, `{}`},
+		{cannedName, `{}`},
+		{FindBestFlightName, `{"origin":"JFK","destination":"LHR","date":"2026-12-15","strategy":"deterministic"}`},
+	} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool.name + `","arguments":` + tool.args + `,` + meta + `}}`
+		b.Run("http/modern/"+tool.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+				req.Header.Set("Mcp-Method", "tools/call")
+				req.Header.Set("Mcp-Name", tool.name)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || n < 50 {
+					b.Fatalf("status %d, %d bytes", resp.StatusCode, n)
+				}
+			}
+		})
 	}
 }

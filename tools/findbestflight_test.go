@@ -7,10 +7,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // The listed definition of every tool, pinned, so a schema change is a
@@ -263,5 +266,33 @@ func TestOutputSchemaRejectsWrongShapes(t *testing.T) {
 		if pass := strings.HasSuffix(name, "(must pass)"); pass != (err == nil) {
 			t.Errorf("%s: Validate = %v", name, err)
 		}
+	}
+}
+
+// The operator's weights reach the ranker: with stops and time free, the
+// best flight is simply the cheapest, and the attempt says which weights.
+func TestFindBestFlightUsesConfiguredWeights(t *testing.T) {
+	c, err := flights.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewServer(Config{Catalog: c, Now: today, Weights: &ranking.Weights{}, Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, connect(t, s, "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName,
+		map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "deterministic"})
+	var r FindResult
+	decode(t, res, &r)
+	all, err := flights.NewSynthetic(c, today, 0).Search(context.Background(), flights.Trip{Origin: "JFK", Destination: "LHR", Date: time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC), Passengers: 1, Cabin: flights.Economy, MaxStops: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheapest := all[0].PriceUSD
+	for _, f := range all {
+		cheapest = min(cheapest, f.PriceUSD)
+	}
+	if r.Flights[0].PriceUSD != cheapest || !strings.Contains(r.Attempts[0].Reason, "fare + $0 per stop + $0 per hour") {
+		t.Errorf("first pick $%d (cheapest $%d), attempt %q", r.Flights[0].PriceUSD, cheapest, r.Attempts[0].Reason)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/url"
 	"runtime/debug"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -41,6 +44,7 @@ type config struct {
 	maxBodyBytes   int64
 	readHeader     time.Duration
 	shutdownGrace  time.Duration
+	weights        ranking.Weights
 	showVersion    bool
 }
 
@@ -56,7 +60,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		level   string
 	)
 	fs := flag.NewFlagSet("flightserver", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package would print the whole usage after every error; a bad
+	// flag gets one line (from main), and the usage only when asked for.
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.transport, "transport", "stdio", "stdio (for desktop hosts) or http (streamable HTTP at /mcp)")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "HTTP listen address; keep it on loopback unless a proxy in front authenticates")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated browser origins allowed besides the server's own, e.g. http://localhost:6274 for the MCP Inspector")
@@ -64,13 +70,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.logFormat, "log-format", "json", "json (one object a line) or console (for people)")
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 1<<20, "largest HTTP request body accepted")
 	fs.DurationVar(&c.readHeader, "read-header-timeout", 10*time.Second, "time allowed to read an HTTP request's headers")
+	fs.Float64Var(&c.weights.StopPenaltyUSD, "stop-penalty-usd", ranking.DefaultWeights.StopPenaltyUSD, "deterministic ranking: dollars added to a flight's score per connection")
+	fs.Float64Var(&c.weights.HourCostUSD, "hour-cost-usd", ranking.DefaultWeights.HourCostUSD, "deterministic ranking: dollars added to a flight's score per hour of travel")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 25*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish (inside Kubernetes' default 30 s termination grace)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: flightserver [flags]\n\nAn MCP server that finds flights. Every flag also reads %s<FLAG> (e.g. %sLOG_LEVEL).\n\n", envPrefix, envPrefix)
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "Usage: flightserver [flags]\n\nAn MCP server that finds flights. Every flag also reads %s<FLAG> (e.g. %sLOG_LEVEL).\n\n", envPrefix, envPrefix)
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+		}
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -111,6 +120,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.maxBodyBytes < 1024 {
 		return c, fmt.Errorf("--max-body-bytes %d: must be at least 1024", c.maxBodyBytes)
+	}
+	for _, w := range []float64{c.weights.StopPenaltyUSD, c.weights.HourCostUSD} {
+		if !(w >= 0) || math.IsInf(w, 0) { // also catches NaN
+			return c, errors.New("--stop-penalty-usd and --hour-cost-usd must be finite amounts, not negative")
+		}
 	}
 	if c.readHeader <= 0 || c.shutdownGrace <= 0 {
 		return c, errors.New("--read-header-timeout and --shutdown-grace must be positive durations, e.g. 10s")

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/ranking"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -23,7 +25,7 @@ func TestConfigDefaultsFlagsAndEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.transport != "stdio" || c.addr != "127.0.0.1:8080" || c.logLevel != zerolog.InfoLevel || c.logFormat != "json" || c.maxBodyBytes != 1<<20 {
+	if c.transport != "stdio" || c.addr != "127.0.0.1:8080" || c.logLevel != zerolog.InfoLevel || c.logFormat != "json" || c.maxBodyBytes != 1<<20 || c.weights != ranking.DefaultWeights {
 		t.Errorf("defaults = %+v", c)
 	}
 
@@ -32,12 +34,13 @@ func TestConfigDefaultsFlagsAndEnvironment(t *testing.T) {
 		"FLIGHTSERVER_ADDR":            "0.0.0.0:1", // the flag wins
 		"FLIGHTSERVER_LOG_LEVEL":       "DEBUG",
 		"FLIGHTSERVER_ALLOWED_ORIGINS": "http://localhost:6274/, https://app.example",
+		"FLIGHTSERVER_HOUR_COST_USD":   "35.5",
 	}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.transport != "http" || c.addr != "127.0.0.1:9000" || c.logLevel != zerolog.DebugLevel ||
-		strings.Join(c.allowedOrigins, " ") != "http://localhost:6274 https://app.example" {
+		strings.Join(c.allowedOrigins, " ") != "http://localhost:6274 https://app.example" || c.weights.HourCostUSD != 35.5 {
 		t.Errorf("config = %+v", c)
 	}
 }
@@ -55,6 +58,8 @@ func TestConfigRejectsWithOneLineReason(t *testing.T) {
 		{[]string{"--max-body-bytes", "10"}, nil, "at least 1024"},
 		{[]string{"--allowed-origins", "localhost:6274"}, nil, "scheme://host[:port]"},
 		{[]string{"--shutdown-grace", "-1s"}, nil, "positive durations"},
+		{[]string{"--stop-penalty-usd", "-5"}, nil, "not negative"},
+		{[]string{"--hour-cost-usd", "NaN"}, nil, "finite amounts"},
 		{[]string{"serve"}, nil, `unexpected argument "serve"`},
 		{[]string{"--no-such-flag"}, nil, "flag provided but not defined"},
 		{nil, map[string]string{"FLIGHTSERVER_MAX_BODY_BYTES": "lots"}, `FLIGHTSERVER_MAX_BODY_BYTES="lots"`},
@@ -76,8 +81,13 @@ func TestRunVersionAndBadFlags(t *testing.T) {
 	if err := run(context.Background(), []string{"--transport", "carrier-pigeon"}, env(nil), nil, io.Discard, io.Discard); err == nil {
 		t.Error("bad transport: no error")
 	}
-	if err := run(context.Background(), []string{"--help"}, env(nil), nil, io.Discard, io.Discard); !errors.Is(err, errHelp) {
-		t.Errorf("--help: %v", err)
+	var help bytes.Buffer
+	if err := run(context.Background(), []string{"--help"}, env(nil), nil, io.Discard, &help); !errors.Is(err, errHelp) || !strings.Contains(help.String(), "-stop-penalty-usd") {
+		t.Errorf("--help: %v\n%s", err, help.String())
+	}
+	var bad bytes.Buffer
+	if err := run(context.Background(), []string{"--bogus"}, env(nil), nil, io.Discard, &bad); err == nil || bad.Len() != 0 {
+		t.Errorf("--bogus: err %v, and it printed %q (the one-line reason is main's to print)", err, bad.String())
 	}
 }
 

@@ -34,7 +34,7 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load embedded data: %w", err)
 	}
-	return tools.NewServer(tools.Config{Catalog: catalog, Logger: log, Version: buildVersion()})
+	return tools.NewServer(tools.Config{Catalog: catalog, Weights: &cfg.weights, Logger: log, Version: buildVersion()})
 }
 
 // serveStdio speaks MCP on stdin/stdout until stdin closes or ctx ends.

@@ -77,10 +77,12 @@ func report(in io.Reader, out io.Writer) error {
 		fmt.Fprintf(out, "| %s | %d | %s | %.0f | %.0f |\n", name, len(s.ns), duration(median(s.ns)), median(s.bytes), median(s.allocs))
 	}
 
-	// Ratios: each round trip against the no-op tool on the same transport
-	// and era; the provider and the ranker against the in-process no-op call.
+	// Ratios: each tool call against the no-op tool called the same way
+	// (same benchmark, transport and era); the provider and the ranker
+	// against the in-process no-op call, to show their share of one.
+	isCall := func(name string) bool { return strings.HasPrefix(name, "RoundTrip/") || strings.HasPrefix(name, "Wire/") }
 	baseline := func(name string) string {
-		if i := strings.LastIndex(name, "/"); strings.HasPrefix(name, "RoundTrip/") && i > 0 {
+		if i := strings.LastIndex(name, "/"); isCall(name) && i > 0 {
 			return name[:i] + "/noop"
 		}
 		return "RoundTrip/inprocess/legacy/noop"
@@ -95,7 +97,7 @@ func report(in io.Reader, out io.Writer) error {
 		}
 		ratio := median(runs[name].ns) / median(runs[base].ns)
 		target := ""
-		if strings.HasPrefix(name, "RoundTrip/") {
+		if isCall(name) && strings.HasSuffix(name, "/findBestFlight") {
 			target = "≤ 1.5x: " + map[bool]string{true: "met", false: "not met"}[ratio <= 1.5]
 		}
 		fmt.Fprintf(out, "| %s | %s | %.2fx | %s |\n", name, base, ratio, target)

@@ -14,6 +14,8 @@ BenchmarkRoundTrip/inprocess/legacy/noop-2    2000   40000 ns/op   7000 B/op   1
 BenchmarkRoundTrip/inprocess/legacy/findBestFlight-2    2000   50000 ns/op   90000 B/op   1300 allocs/op
 BenchmarkRoundTrip/http/modern/noop-2    2000   100000 ns/op   7000 B/op   140 allocs/op
 BenchmarkRoundTrip/http/modern/findBestFlight-2    2000   200000 ns/op   90000 B/op   1300 allocs/op
+BenchmarkWire/http/modern/noop-2    2000   100000 ns/op   7000 B/op   140 allocs/op
+BenchmarkWire/http/modern/canned-2    2000   110000 ns/op   7000 B/op   140 allocs/op
 PASS
 `
 	var out strings.Builder
@@ -25,6 +27,7 @@ PASS
 		"| Rank | RoundTrip/inprocess/legacy/noop | 0.50x |  |",
 		"| RoundTrip/inprocess/legacy/findBestFlight | RoundTrip/inprocess/legacy/noop | 1.25x | ≤ 1.5x: met |",
 		"| RoundTrip/http/modern/findBestFlight | RoundTrip/http/modern/noop | 2.00x | ≤ 1.5x: not met |",
+		"| Wire/http/modern/canned | Wire/http/modern/noop | 1.10x |  |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
