@@ -80,7 +80,9 @@ func report(in io.Reader, out io.Writer) error {
 	// Ratios: each tool call against the no-op tool called the same way
 	// (same benchmark, transport and era); the provider and the ranker
 	// against the in-process no-op call, to show their share of one.
-	isCall := func(name string) bool { return strings.HasPrefix(name, "RoundTrip/") || strings.HasPrefix(name, "Wire/") }
+	isCall := func(name string) bool {
+		return strings.HasPrefix(name, "RoundTrip/") || strings.HasPrefix(name, "Wire/")
+	}
 	baseline := func(name string) string {
 		if i := strings.LastIndex(name, "/"); isCall(name) && i > 0 {
 			return name[:i] + "/noop"
