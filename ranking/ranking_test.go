@@ -160,12 +160,25 @@ func TestShortlistIsUnranked(t *testing.T) {
 // The ranker over a real search result: the best flight is never beaten by
 // another on both price and time with no more stops.
 func TestRankOnSyntheticFlightsIsParetoSane(t *testing.T) {
+	trip, fs := search(t, "LAX", "SYD", "2027-01-05")
+	best := DefaultWeights.Rank(trip, fs, 3).Picks[0].Flight
+	for _, f := range fs {
+		if f.PriceUSD < best.PriceUSD && f.Duration() < best.Duration() && f.Stops() <= best.Stops() {
+			t.Errorf("%s ($%d, %v, %d stops) dominates the pick %s ($%d, %v, %d stops)", f.ID, f.PriceUSD, f.Duration(), f.Stops(), best.ID, best.PriceUSD, best.Duration(), best.Stops())
+		}
+	}
+}
+
+// search is a real search result from the embedded provider, for tests and
+// benchmarks that want realistic flights.
+func search(t testing.TB, origin, destination, date string) (flights.Trip, []flights.Flight) {
+	t.Helper()
 	c, err := flights.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
-	trip, err := flights.Validator{Catalog: c, Now: now}.Validate(flights.Request{Origin: "LAX", Destination: "SYD", Date: "2027-01-05"})
+	trip, err := flights.Validator{Catalog: c, Now: now}.Validate(flights.Request{Origin: origin, Destination: destination, Date: date})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,10 +186,5 @@ func TestRankOnSyntheticFlightsIsParetoSane(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	best := DefaultWeights.Rank(trip, fs, 3).Picks[0].Flight
-	for _, f := range fs {
-		if f.PriceUSD < best.PriceUSD && f.Duration() < best.Duration() && f.Stops() <= best.Stops() {
-			t.Errorf("%s ($%d, %v, %d stops) dominates the pick %s ($%d, %v, %d stops)", f.ID, f.PriceUSD, f.Duration(), f.Stops(), best.ID, best.PriceUSD, best.Duration(), best.Stops())
-		}
-	}
+	return trip, fs
 }
