@@ -19,6 +19,8 @@ type Tier string
 
 // Tiers known to the server.
 const (
+	// ClientSampling asks the client's LLM to rank, through MCP sampling.
+	ClientSampling Tier = "client_sampling"
 	// Deterministic scores price, stops and duration: always available.
 	Deterministic Tier = "deterministic"
 	// Candidates does not rank: it hands the host's model the top options
@@ -59,6 +61,9 @@ type Pick struct {
 type Ranking struct {
 	// Method is the tier that produced Picks.
 	Method Tier
+	// Model is the model that ranked, as reported by the client or
+	// endpoint; empty for deterministic tiers.
+	Model string
 	// Ranked is false when Picks are candidates in a neutral order for the
 	// host's model to choose from, not a recommendation.
 	Ranked bool

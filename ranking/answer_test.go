@@ -1,0 +1,327 @@
+package ranking
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// answerCandidates are twelve flights with real-looking ids, id(0)..id(11),
+// in no particular order of merit.
+func answerCandidates() []flights.Flight {
+	var fs []flights.Flight
+	for i := range 12 {
+		fs = append(fs, flight(id(i), fmt.Sprintf("%02d:15", 6+i), 7+float64(i%4), i%3, 350+25*((i*7)%12)))
+	}
+	return fs
+}
+
+func id(i int) string { return fmt.Sprintf("JFK-LHR-261215-K%04d", i) }
+
+// answer is the JSON object asked for, naming ids with reasons "r1", "r2"...
+func answer(ids ...string) string {
+	var picks []string
+	for i, x := range ids {
+		j, _ := json.Marshal(x)
+		picks = append(picks, fmt.Sprintf(`{"id":%s,"reason":"r%d"}`, j, i+1))
+	}
+	return `{"picks":[` + strings.Join(picks, ",") + `]}`
+}
+
+// show writes picks as "id:reason id:reason", ids shortened to their last
+// five characters.
+func show(picks []LLMPick) string {
+	var out []string
+	for _, p := range picks {
+		out = append(out, p.ID[len(p.ID)-5:]+":"+p.Reason)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestParseAnswer(t *testing.T) {
+	two := answer(id(3), id(0))
+	for _, tc := range []struct {
+		name, text string
+		want       string // picks as show writes them, or
+		err        string // the whole AnswerError reason
+	}{
+		// Good answers, however wrapped.
+		{name: "plain", text: two, want: "K0003:r1 K0000:r2"},
+		{name: "fenced json", text: "```json\n" + two + "\n```", want: "K0003:r1 K0000:r2"},
+		{name: "fenced bare", text: "```\n" + two + "\n```\n", want: "K0003:r1 K0000:r2"},
+		{name: "fence on one line", text: "```json " + two + "```", want: "K0003:r1 K0000:r2"},
+		{name: "unclosed fence", text: "```json\n" + two, want: "K0003:r1 K0000:r2"},
+		{name: "prose around", text: "Here is my ranking:\n\n" + two + "\n\nLet me know if you want more options.", want: "K0003:r1 K0000:r2"},
+		{name: "prose and fence", text: "Sure! I weighed {price, time}.\n```json\n" + two + "\n```\nEnjoy {your trip}.", want: "K0003:r1 K0000:r2"},
+		{name: "fence preferred to prose", text: answer(id(5)) + "\n```json\n" + two + "\n```", want: "K0003:r1 K0000:r2"},
+		{name: "braces in prose first", text: "Weights: {price: high} and {stops: {low}}. " + two, want: "K0003:r1 K0000:r2"},
+		{name: "braces in reasons", text: `{"picks":[{"id":"` + id(1) + `","reason":"best {value} } for money"}]}`, want: "K0001:best {value} } for money"},
+		{name: "object without picks first", text: `{"thinking":"compare {a} with {b}","picks_considered":4} ` + two, want: "K0003:r1 K0000:r2"},
+		{name: "extra fields", text: `{"picks":[{"id":"` + id(2) + `","reason":"fast","score":9.5,"tags":["a"]}],"summary":"ok","version":2}`, want: "K0002:fast"},
+		{name: "nested extras", text: `{"picks":[{"id":"` + id(2) + `","reason":"fast","why":{"a":[{"b":[1,{"c":"]}"}]}]}}],"meta":{"x":{"y":{}}}}`, want: "K0002:fast"},
+		{name: "nested in an object", text: `{"answer":` + two + `}`, want: "K0003:r1 K0000:r2"},
+		{name: "wrapped too deep", text: strings.Repeat(`{"a":`, 40) + two + strings.Repeat("}", 40), want: "K0003:r1 K0000:r2"},
+		{name: "keys in other case", text: `{"Picks":[{"ID":"` + id(2) + `","Reason":"fast"}]}`, want: "K0002:fast"},
+		{name: "id case changed", text: answer(strings.ToLower(id(4))), want: "K0004:r1"},
+		{name: "id with spaces", text: answer("  " + id(4) + "\t"), want: "K0004:r1"},
+		{name: "bare string ids", text: `{"picks":["` + id(6) + `","` + id(7) + `"]}`, want: "K0006: K0007:"},
+		{name: "no reason", text: `{"picks":[{"id":"` + id(6) + `"}]}`, want: "K0006:"},
+		{name: "reason not a string", text: `{"picks":[{"id":"` + id(6) + `","reason":{"text":"x"}}]}`, want: "K0006:"},
+		{name: "reason cleaned", text: `{"picks":[{"id":"` + id(6) + `","reason":"  Cheap\n\tand\u200b fast\u0000\u202e  "}]}`, want: "K0006:Cheap and fast"},
+		{name: "ten read, the rest ignored", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6), id(7), id(8), id(9), "NOT-AN-ID", id(0)),
+			want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6 K0006:r7 K0007:r8 K0008:r9 K0009:r10"},
+		{name: "exactly at the size limit", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes-len(answer(id(1)))), want: "K0001:r1"},
+
+		// Answers that cannot be used.
+		{name: "empty", text: "", err: "answer was empty"},
+		{name: "blank", text: " \n\t ", err: "answer was empty"},
+		{name: "prose only", text: "I would take the morning nonstop.", err: notJSON},
+		{name: "garbage", text: "\x00\xff{{{]]]}}}\"", err: notJSON},
+		{name: "truncated", text: `{"picks":[{"id":"` + id(1) + `","reas`, err: notJSON},
+		{name: "no picks key", text: `{"choices":["` + id(1) + `"]}`, err: notJSON},
+		{name: "picks not a list", text: `{"picks":"` + id(1) + `"}`, err: notJSON},
+		{name: "picks null", text: `{"picks":null}`, err: notJSON},
+		{name: "a list, not an object", text: `["` + id(1) + `"]`, err: notJSON},
+		{name: "nested too deep", text: `{"picks":[{"id":"` + id(1) + `","x":` + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + `}]}`, err: notJSON},
+		{name: "picks empty", text: `{"picks":[]}`, err: "answer named no flights"},
+		{name: "one unknown", text: answer(id(1), "JFK-LHR-261215-XXXXX"), err: `answer named an unknown flight id: "JFK-LHR-261215-XXXXX"`},
+		{name: "unknown ids", text: answer("X9", id(1), "Q1"), err: `answer named unknown flight ids: "X9", "Q1"`},
+		{name: "many unknown ids", text: answer("a", "b", "c", "d", "e", "f", "g"), err: `answer named unknown flight ids: "a", "b", "c", "d", "e" and 2 more`},
+		{name: "hostile unknown id", text: answer("X\n</flights>\x1b[31m" + strings.Repeat("y", 100)), err: `answer named an unknown flight id: "X\n</flights>\x1b[31myyyyyyyyyyyyyyyyyyyyyyy…"`},
+		{name: "twice", text: answer(id(1), id(2), id(1)), err: `answer named flight "` + id(1) + `" twice`},
+		{name: "twice in other case", text: answer(id(1), strings.ToLower(id(1))), err: `answer named flight "` + id(1) + `" twice`},
+		{name: "unknown reported before twice", text: answer(id(1), id(1), "Z"), err: `answer named an unknown flight id: "Z"`},
+		{name: "id a number", text: `{"picks":[{"id":123,"reason":"x"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "id null", text: `{"picks":[{"id":"` + id(1) + `"},{"id":null}]}`, err: `answer pick 2 has no flight id (a string in "id")`},
+		{name: "id missing", text: `{"picks":[{"flight":"` + id(1) + `"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "id blank", text: `{"picks":[{"id":"   "}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "pick a number", text: `{"picks":[7]}`, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "pick a list", text: `{"picks":[["` + id(1) + `"]]}`, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "too long", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes), err: "answer too long (65 KB; at most 64 KB is read)"},
+		{name: "stray braces use up the tries", text: strings.Repeat("{ ", maxDecodeAttempts) + two, err: notJSON},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			picks, err := ParseAnswer(tc.text, answerCandidates())
+			if tc.err != "" {
+				var ae *AnswerError
+				if !errors.As(err, &ae) || ae.Reason != tc.err || err.Error() != tc.err {
+					t.Errorf("got %q, %v\nwant AnswerError %q", show(picks), err, tc.err)
+				}
+				if picks != nil {
+					t.Errorf("an error came with picks %q", show(picks))
+				}
+				return
+			}
+			if err != nil || show(picks) != tc.want {
+				t.Errorf("got %q, %v\nwant %q", show(picks), err, tc.want)
+			}
+		})
+	}
+}
+
+const notJSON = `answer is not the JSON object asked for ({"picks":[{"id":...,"reason":...}]})`
+
+func TestParseAnswerIDsAreTheCandidates(t *testing.T) {
+	cs := answerCandidates()
+	picks, err := ParseAnswer(answer(strings.ToLower(id(3)), " "+id(5)), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if picks[0].ID != id(3) || picks[1].ID != id(5) {
+		t.Errorf("picks carry ids %q, %q; want the candidates' own", picks[0].ID, picks[1].ID)
+	}
+	// When ids differ only in case, only the exact one matches.
+	cs[1].ID = strings.ToLower(cs[0].ID)
+	if _, err := ParseAnswer(answer(strings.ToUpper(id(0)[:5])+strings.ToLower(id(0)[5:])), cs); err == nil {
+		t.Error("an id matching two candidates loosely was accepted")
+	}
+	if picks, err := ParseAnswer(answer(cs[1].ID, cs[0].ID), cs); err != nil || picks[0].ID != cs[1].ID || picks[1].ID != cs[0].ID {
+		t.Errorf("exact ids gave %+v, %v", picks, err)
+	}
+}
+
+func TestParseAnswerLongReason(t *testing.T) {
+	long := strings.Repeat("très ", 100)
+	picks, err := ParseAnswer(`{"picks":[{"id":"`+id(1)+`","reason":"`+long+`"}]}`, answerCandidates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := picks[0].Reason
+	if n := utf8.RuneCountInString(r); n > maxReasonRunes || n < maxReasonRunes-5 || !strings.HasSuffix(r, "…") || !strings.HasPrefix(r, "très très") {
+		t.Errorf("reason of %d runes: %q", n, r)
+	}
+	if strings.Contains(r, " …") {
+		t.Errorf("reason %q keeps a space before the ellipsis", r)
+	}
+}
+
+// Hostile answers cost bounded time: at most maxDecodeAttempts decodes of at
+// most maxAnswerBytes each, whatever the shape.
+func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
+	n := maxAnswerBytes
+	for name, text := range map[string]string{
+		"all open braces":     strings.Repeat("{", n),
+		"braces and spaces":   strings.Repeat("{ ", n/2),
+		"unclosed strings":    strings.Repeat(`{"a":"`, n/6),
+		"deep nesting":        `{"picks":` + strings.Repeat("[", n-20),
+		"deep objects":        strings.Repeat(`{"a":`, n/5),
+		"many fences":         strings.Repeat("```{", n/4),
+		"objects, no picks":   strings.Repeat(`{"a":1}`, n/7),
+		"huge picks list":     `{"picks":[` + strings.Repeat(`"x",`, n/4-4) + `"x"]}`,
+		"unknown ids, long":   `{"picks":[` + strings.Repeat(`"`+strings.Repeat("z", 1000)+`",`, 60) + `"z"]}`,
+		"invalid utf-8 in id": `{"picks":["` + strings.Repeat("\xff", 1000) + `"]}`,
+		"balanced, not json":  strings.Repeat("{", 15) + strings.Repeat("x", n-40) + strings.Repeat("}", 15),
+		"opens, one close":    strings.Repeat("{ ", 50) + strings.Repeat("x", n-200) + "}",
+	} {
+		start := time.Now()
+		picks, err := ParseAnswer(text, answerCandidates())
+		if err == nil {
+			t.Errorf("%s: accepted, %+v", name, picks)
+			continue
+		}
+		if len(err.Error()) > 400 || strings.ContainsAny(err.Error(), "\n\r") {
+			t.Errorf("%s: error of %d bytes, or with a newline: %q", name, len(err.Error()), err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: took %v", name, d)
+		}
+	}
+}
+
+func TestFromAnswer(t *testing.T) {
+	a, b, c, d := flight("A", "08:00", 7, 0, 600), flight("B", "09:00", 11, 1, 470), flight("C", "10:00", 16, 2, 380), flight("D", "11:00", 7.5, 0, 650)
+	cs := []flights.Flight{a, b, c, d} // deterministic order: A B D C (scores 740 765 800 850)
+	for _, tc := range []struct {
+		name  string
+		picks []LLMPick
+		n     int
+		want  []string // "id: reason"
+	}{
+		{"model picks all", []LLMPick{{"C", "cheapest"}, {"B", "one stop"}, {"A", "fast"}}, 3,
+			[]string{"C: cheapest", "B: one stop", "A: fast"}},
+		{"model picks more than n", []LLMPick{{"C", "1"}, {"B", "2"}, {"A", "3"}, {"D", "4"}}, 2,
+			[]string{"C: 1", "B: 2"}},
+		{"completed in the deterministic order", []LLMPick{{"A", "nonstop"}}, 3, []string{
+			"A: nonstop",
+			"B: added from the deterministic order (the model picked only 1): $470, 1 stop (HBA), 11h00m",
+			"D: added from the deterministic order (the model picked only 1): $650, nonstop, 7h30m"}},
+		{"completion skips picked ones", []LLMPick{{"D", "x"}, {"B", "y"}}, 4, []string{
+			"D: x", "B: y",
+			"A: added from the deterministic order (the model picked only 2): $600, nonstop, 7h00m",
+			"C: added from the deterministic order (the model picked only 2): $380, 2 stops (HBA, HBB), 16h00m"}},
+		{"no picks", nil, 2, []string{
+			"A: added from the deterministic order (the model picked none): $600, nonstop, 7h00m",
+			"B: added from the deterministic order (the model picked none): $470, 1 stop (HBA), 11h00m"}},
+		{"n beyond the candidates", []LLMPick{{"C", "z"}}, 10, []string{"C: z",
+			"A: added from the deterministic order (the model picked only 1): $600, nonstop, 7h00m",
+			"B: added from the deterministic order (the model picked only 1): $470, 1 stop (HBA), 11h00m",
+			"D: added from the deterministic order (the model picked only 1): $650, nonstop, 7h30m"}},
+		{"n zero", []LLMPick{{"C", "z"}}, 0, nil},
+		{"empty reason is the facts", []LLMPick{{"B", " \n "}}, 1, []string{"B: $470, 1 stop (HBA), 11h00m"}},
+		{"reasons cleaned", []LLMPick{{"B", "one\nstop\x07,\tcheap"}}, 1, []string{"B: one stop, cheap"}},
+		{"unknown and repeated picks skipped", []LLMPick{{"Q", "?"}, {"B", "b"}, {"B", "again"}, {"b", "case"}}, 2, []string{"B: b",
+			"A: added from the deterministic order (the model picked only 1): $600, nonstop, 7h00m"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := slices.Clone(cs)
+			r := DefaultWeights.FromAnswer(ClientSampling, cs, tc.picks, tc.n)
+			var got []string
+			for _, p := range r.Picks {
+				got = append(got, p.Flight.ID+": "+p.Reason)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("picks\n got %q\nwant %q", got, tc.want)
+			}
+			if r.Method != ClientSampling || !r.Ranked || r.Considered != 4 || r.Model != "" || r.Attempts != nil {
+				t.Errorf("method %s ranked %v considered %d model %q attempts %v", r.Method, r.Ranked, r.Considered, r.Model, r.Attempts)
+			}
+			if !slices.EqualFunc(cs, before, func(x, y flights.Flight) bool { return x.ID == y.ID }) {
+				t.Error("FromAnswer reordered the candidates")
+			}
+		})
+	}
+}
+
+func TestFromAnswerTruncatesReasons(t *testing.T) {
+	cs := answerCandidates()
+	r := DefaultWeights.FromAnswer(ClientSampling, cs, []LLMPick{{id(2), strings.Repeat("ab ", 200)}}, 1)
+	if got := r.Picks[0].Reason; utf8.RuneCountInString(got) > maxReasonRunes || !strings.HasSuffix(got, "b…") {
+		t.Errorf("reason %q", got)
+	}
+}
+
+// ParseAnswer and FromAnswer together on a real search: what the model
+// names comes first, and the rest is the deterministic ranker's.
+func TestAnswerOnARealSearch(t *testing.T) {
+	_, fs := jfkLHRPrompt(t)
+	last := fs[len(fs)-1]
+	picks, err := ParseAnswer("```json\n"+answer(last.ID)+"\n```", fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := DefaultWeights.FromAnswer(ClientSampling, fs, picks, 3)
+	if len(r.Picks) != 3 || r.Picks[0].Flight.ID != last.ID || r.Picks[1].Flight.ID != fs[0].ID || r.Picks[2].Flight.ID != fs[1].ID {
+		t.Errorf("got %s, want %s %s %s", ids(r.Picks), last.ID, fs[0].ID, fs[1].ID)
+	}
+	if r.Considered != len(fs) {
+		t.Errorf("considered %d, want %d", r.Considered, len(fs))
+	}
+}
+
+// FuzzParseAnswer: no input panics; an error is an AnswerError of one short
+// line; picks are candidates, at most ten, none twice, with clean reasons.
+// Seeds are below and in testdata/fuzz/FuzzParseAnswer.
+func FuzzParseAnswer(f *testing.F) {
+	cs := answerCandidates()
+	for _, s := range []string{
+		"", "{}", `{"picks":[]}`, answer(id(1), id(2)), "```json\n" + answer(id(3)) + "\n```",
+		"Sure: " + answer(strings.ToLower(id(4))) + " hope it helps {ok}", answer(id(1), id(1)), answer("X9"),
+		`{"picks":[{"id":1}]}`, `{"picks":["` + id(5) + `"]}`, `{"a":{"picks":[]}} {"picks":[{"id":"` + id(6) + `","reason":"\u0000\n"}]}`,
+	} {
+		f.Add(s)
+	}
+	valid := make(map[string]bool)
+	for _, c := range cs {
+		valid[c.ID] = true
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		picks, err := ParseAnswer(text, cs)
+		if err != nil {
+			var ae *AnswerError
+			if !errors.As(err, &ae) || ae.Reason == "" || len(ae.Reason) > 400 || strings.ContainsAny(ae.Reason, "\n\r") {
+				t.Fatalf("error %T %q", err, err)
+			}
+			if picks != nil {
+				t.Fatalf("error %q came with picks", err)
+			}
+			return
+		}
+		if len(picks) == 0 || len(picks) > maxPicksRead {
+			t.Fatalf("%d picks", len(picks))
+		}
+		seen := make(map[string]bool)
+		for _, p := range picks {
+			if !valid[p.ID] || seen[p.ID] {
+				t.Fatalf("pick %q is not a candidate, or is there twice", p.ID)
+			}
+			seen[p.ID] = true
+			if utf8.RuneCountInString(p.Reason) > maxReasonRunes || !utf8.ValidString(p.Reason) ||
+				strings.IndexFunc(p.Reason, func(r rune) bool { return !unicode.IsGraphic(r) || (r != ' ' && unicode.IsSpace(r)) }) >= 0 ||
+				p.Reason != strings.TrimSpace(p.Reason) {
+				t.Fatalf("reason %q is not clean", p.Reason)
+			}
+		}
+		r := DefaultWeights.FromAnswer(ClientSampling, cs, picks, 3)
+		if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
+			t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
+		}
+	})
+}
