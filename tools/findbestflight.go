@@ -13,6 +13,7 @@ import (
 
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
+	"github.com/flightserver/flightserver/tools/state"
 )
 
 // FindBestFlightName is the tool's name as clients call it.
@@ -30,9 +31,12 @@ const (
 	StrategyDeterministic Strategy = "deterministic"
 	// StrategyCandidates returns a shortlist for the host's model to choose from.
 	StrategyCandidates Strategy = "candidates"
+	// StrategySampling ranks through the client's LLM only, and says so
+	// with an error when it cannot.
+	StrategySampling Strategy = "sampling"
 )
 
-var strategies = []Strategy{Auto, StrategyDeterministic, StrategyCandidates}
+var strategies = []Strategy{Auto, StrategySampling, StrategyDeterministic, StrategyCandidates}
 
 // FindArgs are findBestFlight's arguments. The JSON names are the tool's
 // public contract (a golden test pins the schema).
@@ -46,7 +50,7 @@ type FindArgs struct {
 	DepartAfter  string   `json:"departAfter,omitempty" jsonschema:"earliest local departure time, HH:MM"`
 	DepartBefore string   `json:"departBefore,omitempty" jsonschema:"latest local departure time, HH:MM"`
 	MaxPrice     *float64 `json:"maxPrice,omitempty" jsonschema:"highest fare per passenger in US dollars"`
-	Strategy     string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
+	Strategy     string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
 }
 
 func (a *FindArgs) fields() map[string]argField {
@@ -68,6 +72,7 @@ func (a *FindArgs) request() flights.Request {
 
 const findDescription = `Search about 47 flights for a one-way trip and pick the best three, each with a one-line reason.
 Give origin and destination as 3-letter IATA airport codes and the date as YYYY-MM-DD; the other arguments narrow the search.
+Ranking uses your client's LLM through sampling when the client offers it, and otherwise falls back to price + stops + duration.
 The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
 Flight ids are stable: pass one to other tools to refer to that flight.
 With strategy "candidates" you get a shortlist to choose from with the user instead of a ranking.
@@ -109,12 +114,25 @@ func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
 	), nil
 }
 
-// findBestFlight handles one call: read and validate the arguments, search,
-// rank by the ladder, render.
+// invocation is one findBestFlight call as the ladder sees it.
+type invocation struct {
+	req    mcp.CallToolRequest
+	client Client
+	// argsDigest binds a sealed state to these exact arguments.
+	argsDigest string
+	// resumed is the verified state of a modern retry; nil on a first call.
+	resumed *state.Payload
+}
+
+// findBestFlight handles one call: read and validate the arguments, open the
+// state of a retry, search, rank by the ladder, render. Everything runs
+// under the call budget, so the call always answers in time.
 func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	start := time.Now()
-	client := ClientFrom(ctx)
-	log := t.log.With().Str("tool", FindBestFlightName).Str("era", string(client.Era)).Str("client", client.Name).Logger()
+	ctx, cancel := context.WithTimeout(ctx, t.callBudget)
+	defer cancel()
+	c := invocation{req: req, client: ClientFrom(ctx)}
+	log := t.log.With().Str("tool", FindBestFlightName).Str("era", string(c.client.Era)).Str("client", clean(c.client.Name, 60)).Logger()
 
 	var args FindArgs
 	decoding := decodeArgs(req.Params.Arguments, args.fields())
@@ -135,37 +153,39 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 		return invalidArguments(FindBestFlightName, ps), nil
 	}
 
+	if c.argsDigest, err = state.Digest(req.Params.Arguments); err != nil {
+		return nil, fmt.Errorf("digest arguments: %w", err)
+	}
+	switch {
+	case req.Params.RequestState != "":
+		p, err := t.sealer.Open(req.Params.RequestState, FindBestFlightName, c.argsDigest, samplingStep)
+		if err != nil {
+			log.Warn().Err(err).Msg("refused requestState")
+			return mcp.NewToolResultError(fmt.Sprintf("This retry's requestState cannot be used: %v. "+
+				"Call findBestFlight again without requestState and inputResponses to start over.", err)), nil
+		}
+		c.resumed = &p
+	case len(req.Params.InputResponses) > 0:
+		// Answers without our sealed question prove nothing: ignored.
+		log.Warn().Int("inputResponses", len(req.Params.InputResponses)).Msg("ignored inputResponses sent without requestState")
+	}
+
 	found, err := t.provider.Search(ctx, trip)
 	if err != nil {
 		log.Error().Err(err).Msg("search failed")
 		return mcp.NewToolResultError(fmt.Sprintf("The flight search failed: %v. Try again; if it keeps failing, the server log has details.", err)), nil
 	}
-	r := t.rank(ctx, strategy, trip, found)
+	cands := ranking.Filter(trip, found)
+	t.weights.Order(cands)
+
+	r, early := t.rank(ctx, c, log, strategy, trip, cands)
+	if early != nil { // input_required, or an isError for strategy sampling
+		return early, nil
+	}
 	result := newFindResult(trip, len(found), r)
 	log.Info().Str("method", string(r.Method)).Int("found", len(found)).Int("considered", r.Considered).
 		Dur("elapsed", time.Since(start)).Msg("ranked")
 	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks)), nil
-}
-
-// rank walks the ladder for the strategy. Today it has the deterministic
-// ranker and the candidates shortlist; each tier records an Attempt.
-func (t *Toolset) rank(_ context.Context, strategy Strategy, trip flights.Trip, found []flights.Flight) ranking.Ranking {
-	start := time.Now()
-	var r ranking.Ranking
-	var reason string
-	switch strategy {
-	case StrategyCandidates:
-		r = t.weights.Shortlist(trip, found, t.shortlist)
-		reason = fmt.Sprintf("strategy %q: the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", strategy, len(r.Picks))
-	default:
-		r = t.weights.Rank(trip, found, 3)
-		reason = fmt.Sprintf("scored each flight: fare + $%.0f per stop + $%.0f per hour", t.weights.StopPenaltyUSD, t.weights.HourCostUSD)
-		if strategy == Auto {
-			reason = "the only ranking method this server has configured; " + reason
-		}
-	}
-	r.Attempts = append(r.Attempts, ranking.Attempt{Tier: r.Method, Outcome: ranking.Used, Reason: reason, Elapsed: time.Since(start)})
-	return r
 }
 
 func isStrategy(s Strategy) bool { return slices.Contains(strategies, s) }

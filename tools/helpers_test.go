@@ -27,13 +27,21 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // today is the fixed clock of these tests.
 var today = func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
 
-func newServer(t testing.TB) *server.MCPServer {
+// testStateKey is shared by the servers of a test, like replicas sharing
+// --state-key.
+var testStateKey = []byte("0123456789abcdef0123456789abcdef")
+
+func newServer(t testing.TB, configure ...func(*Config)) *server.MCPServer {
 	t.Helper()
 	c, err := flights.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewServer(Config{Catalog: c, Now: today, Logger: zerolog.Nop(), Version: "test"})
+	cfg := Config{Catalog: c, Now: today, Logger: zerolog.Nop(), Version: "test", StateKey: testStateKey}
+	for _, f := range configure {
+		f(&cfg)
+	}
+	s, err := NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +62,15 @@ var eras = []struct {
 var transports = []string{"inprocess", "http"}
 
 // connect starts a real mcp-go client on the given transport and era and
-// checks the era was actually negotiated.
+// checks the era was actually negotiated. A legacy HTTP client opens the
+// standalone GET stream, as the official SDKs do.
 func connect(t testing.TB, s *server.MCPServer, via, version string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	return connectWith(t, s, via, version, via == "http" && !mcp.IsModernProtocol(version), opts...)
+}
+
+// connectWith is connect with the choice of opening the legacy GET stream.
+func connectWith(t testing.TB, s *server.MCPServer, via, version string, getStream bool, opts ...client.ClientOption) *client.Client {
 	t.Helper()
 	opts = append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)
 	var c *client.Client
@@ -66,9 +81,26 @@ func connect(t testing.TB, s *server.MCPServer, via, version string, opts ...cli
 			t.Fatal(err)
 		}
 	case "http":
-		ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+		// Served as cmd/flightserver serves it: through TrackGETStreams.
+		streams := NewGETStreams()
+		ts := httptest.NewServer(streams.Handler(server.NewStreamableHTTPServer(s)))
 		t.Cleanup(ts.Close)
-		tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
+		defer func() {
+			// The client opens its GET stream in the background; a test
+			// that needs it waits until the server has it.
+			for deadline := time.Now().Add(5 * time.Second); getStream && !streams.Open(c.GetSessionId()); {
+				if time.Now().After(deadline) {
+					t.Fatal("the client's GET stream did not open")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+		var topts []transport.StreamableHTTPCOption
+		if getStream {
+			//lint:ignore SA1019 the legacy GET stream is what this era's clients open, and what legacy sampling needs.
+			topts = append(topts, transport.WithContinuousListening())
+		}
+		tr, err := transport.NewStreamableHTTP(ts.URL+"/mcp", topts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,12 +108,14 @@ func connect(t testing.TB, s *server.MCPServer, via, version string, opts ...cli
 	default:
 		t.Fatalf("unknown transport %q", via)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
+	// The client lives until Close: Start's context also runs its
+	// background GET stream, so it must not be a short-lived one.
+	if err := c.Start(context.Background()); err != nil {
 		t.Fatalf("start: %v", err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "flightserver-test", Version: "1"}}}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}

@@ -15,7 +15,9 @@ import (
 type FindResult struct {
 	Trip TripOut `json:"trip"`
 	// Method is the tier that produced Flights.
-	Method string `json:"method" jsonschema:"how the flights were chosen: deterministic (price + stops + duration) or candidates (a shortlist, not a ranking)"`
+	Method string `json:"method" jsonschema:"how the flights were chosen: client_sampling (the client's LLM), deterministic (price + stops + duration) or candidates (a shortlist, not a ranking)"`
+	// Model is the model that ranked, as the client reported it.
+	Model  string `json:"model,omitempty" jsonschema:"the model that ranked, as reported by the client; absent when no model ranked"`
 	Ranked bool   `json:"ranked" jsonschema:"true when flights are in recommended order; false for a shortlist the host's model should choose from with the user"`
 	// Flights are the best three when ranked, the shortlist otherwise.
 	Flights []FlightOut `json:"flights" jsonschema:"the best three flights, best first; or the shortlist when ranked is false"`
@@ -70,7 +72,7 @@ type SegmentOut struct {
 // AttemptOut is one tier's attempt.
 type AttemptOut struct {
 	Tier      string `json:"tier"`
-	Outcome   string `json:"outcome" jsonschema:"used, skipped (not tried: unavailable or not asked for) or failed (tried; the next method ran)"`
+	Outcome   string `json:"outcome" jsonschema:"used, skipped (not tried: unavailable or not asked for) or failed (tried, with no usable answer; the next method ran)"`
 	Reason    string `json:"reason"`
 	ElapsedMs int64  `json:"elapsedMs"`
 }
@@ -79,6 +81,7 @@ func newFindResult(trip flights.Trip, found int, r ranking.Ranking) FindResult {
 	res := FindResult{
 		Trip:       tripOut(trip),
 		Method:     string(r.Method),
+		Model:      r.Model,
 		Ranked:     r.Ranked,
 		Flights:    make([]FlightOut, len(r.Picks)),
 		Found:      found,

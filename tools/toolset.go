@@ -17,6 +17,7 @@ import (
 
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
+	"github.com/flightserver/flightserver/tools/state"
 )
 
 // ServerName is the name the server reports to clients.
@@ -36,9 +37,35 @@ type Config struct {
 	Weights *ranking.Weights
 	// Shortlist is the size of the candidates shortlist.
 	Shortlist int
-	Logger    zerolog.Logger
-	Version   string
+
+	// DisableSampling turns the client-sampling tier off (--sampling off).
+	DisableSampling bool
+	// SamplingTimeout bounds a legacy sampling request (default 20 s, and
+	// never more than the call budget left).
+	SamplingTimeout time.Duration
+	// SamplingPreferences shape the request; nil means the defaults.
+	SamplingPreferences *SamplingPreferences
+	// CallBudget bounds a whole call, every tier included (default 45 s,
+	// well inside the 60 s hosts allow).
+	CallBudget time.Duration
+	// StateKey signs the requestState of modern rounds. Every replica must
+	// share it; nil means a random key for this process only (logged).
+	StateKey []byte
+	// StateTTL is how long a client has to answer a modern round (default 10 min).
+	StateTTL time.Duration
+
+	Logger  zerolog.Logger
+	Version string
 }
+
+// Defaults for the zero values of Config.
+const (
+	DefaultSamplingTimeout = 20 * time.Second
+	DefaultCallBudget      = 45 * time.Second
+	DefaultStateTTL        = 10 * time.Minute
+	// maxStateBytes bounds a requestState: ours are a few hundred bytes.
+	maxStateBytes = 4096
+)
 
 // Toolset holds the tools' shared state. Its handlers are safe for
 // concurrent calls.
@@ -48,6 +75,12 @@ type Toolset struct {
 	weights   ranking.Weights
 	shortlist int
 	log       zerolog.Logger
+
+	samplingOn      bool
+	samplingTimeout time.Duration
+	samplingPrefs   SamplingPreferences
+	callBudget      time.Duration
+	sealer          *state.Sealer
 }
 
 const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD).
@@ -74,6 +107,26 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 	if ts.shortlist <= 0 {
 		ts.shortlist = DefaultShortlist
 	}
+	ts.samplingOn = !cfg.DisableSampling
+	ts.samplingTimeout = orDefault(cfg.SamplingTimeout, DefaultSamplingTimeout)
+	ts.callBudget = orDefault(cfg.CallBudget, DefaultCallBudget)
+	ts.samplingPrefs = DefaultSamplingPreferences
+	if cfg.SamplingPreferences != nil {
+		ts.samplingPrefs = *cfg.SamplingPreferences
+	}
+	key := cfg.StateKey
+	if key == nil {
+		var err error
+		if key, err = state.RandomKey(); err != nil {
+			return nil, fmt.Errorf("tools: state key: %w", err)
+		}
+		cfg.Logger.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
+	}
+	sealer, err := state.New(key, cfg.Now, orDefault(cfg.StateTTL, DefaultStateTTL), maxStateBytes)
+	if err != nil {
+		return nil, fmt.Errorf("tools: state key: %w", err)
+	}
+	ts.sealer = sealer
 	find, err := ts.findBestFlightTool()
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
@@ -103,6 +156,13 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 // library's own messages are structured and on stderr like ours.
 func SlogLogger(l zerolog.Logger) *slog.Logger {
 	return slog.New(zerolog.NewSlogHandler(l.With().Str("component", "mcp-go").Logger()))
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }
 
 // StdLogger adapts the zerolog logger for libraries that want a *log.Logger

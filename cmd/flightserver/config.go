@@ -15,6 +15,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/ranking"
+	"github.com/flightserver/flightserver/tools"
+	"github.com/flightserver/flightserver/tools/state"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -46,7 +48,16 @@ type config struct {
 	shutdownGrace  time.Duration
 	weights        ranking.Weights
 	showVersion    bool
+
+	sampling        bool
+	samplingTimeout time.Duration
+	samplingPrefs   tools.SamplingPreferences
+	callBudget      time.Duration
+	stateKey        []byte // nil: a random key for this process
 }
+
+// secretFlags never have their values echoed in an error or a log.
+var secretFlags = map[string]bool{"state-key": true}
 
 var errHelp = flag.ErrHelp
 
@@ -55,9 +66,12 @@ var errHelp = flag.ErrHelp
 // that names the flag (or variable) and what it accepts.
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
 	var (
-		c       config
-		origins string
-		level   string
+		c        config
+		origins  string
+		level    string
+		sampling string
+		hints    string
+		stateKey string
 	)
 	fs := flag.NewFlagSet("flightserver", flag.ContinueOnError)
 	// The flag package would print the whole usage after every error; a bad
@@ -72,6 +86,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&c.readHeader, "read-header-timeout", 10*time.Second, "time allowed to read an HTTP request's headers")
 	fs.Float64Var(&c.weights.StopPenaltyUSD, "stop-penalty-usd", ranking.DefaultWeights.StopPenaltyUSD, "deterministic ranking: dollars added to a flight's score per connection")
 	fs.Float64Var(&c.weights.HourCostUSD, "hour-cost-usd", ranking.DefaultWeights.HourCostUSD, "deterministic ranking: dollars added to a flight's score per hour of travel")
+	fs.StringVar(&sampling, "sampling", "on", "on: rank through the client's LLM when the client declares sampling; off: never ask")
+	fs.DurationVar(&c.samplingTimeout, "sampling-timeout", tools.DefaultSamplingTimeout, "how long a legacy client may take to answer a sampling request (never more than the call budget left)")
+	fs.DurationVar(&c.callBudget, "call-budget", tools.DefaultCallBudget, "the most one tool call may take, every ranking tier included")
+	fs.StringVar(&stateKey, "state-key", "", "key signing the requestState of 2026-07-28 rounds: hex or base64, 32+ bytes, the same on every replica (default: random per process)")
+	d := tools.DefaultSamplingPreferences
+	fs.StringVar(&hints, "sampling-model-hints", strings.Join(d.ModelHints, ","), "comma-separated model name hints sent with sampling requests, in order of preference")
+	fs.Float64Var(&c.samplingPrefs.CostPriority, "sampling-cost-priority", d.CostPriority, "sampling modelPreferences.costPriority, 0..1")
+	fs.Float64Var(&c.samplingPrefs.SpeedPriority, "sampling-speed-priority", d.SpeedPriority, "sampling modelPreferences.speedPriority, 0..1")
+	fs.Float64Var(&c.samplingPrefs.IntelligencePriority, "sampling-intelligence-priority", d.IntelligencePriority, "sampling modelPreferences.intelligencePriority, 0..1")
+	fs.IntVar(&c.samplingPrefs.MaxTokens, "sampling-max-tokens", d.MaxTokens, "sampling maxTokens: room for three ids and three short reasons")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 25*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish (inside Kubernetes' default 30 s termination grace)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
@@ -93,6 +117,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		if v := getenv(name); v != "" && !given[f.Name] && envErr == nil {
 			if err := fs.Set(f.Name, v); err != nil {
 				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
+				if secretFlags[f.Name] {
+					envErr = fmt.Errorf("%s: not a valid value", name)
+				}
 			}
 		}
 	})
@@ -125,6 +152,35 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		if !(w >= 0) || math.IsInf(w, 0) { // also catches NaN
 			return c, errors.New("--stop-penalty-usd and --hour-cost-usd must be finite amounts, not negative")
 		}
+	}
+	switch sampling {
+	case "on", "off":
+		c.sampling = sampling == "on"
+	default:
+		return c, fmt.Errorf("--sampling %q: use on or off", sampling)
+	}
+	if c.samplingTimeout <= 0 || c.callBudget <= 0 {
+		return c, errors.New("--sampling-timeout and --call-budget must be positive durations, e.g. 20s")
+	}
+	for _, p := range []float64{c.samplingPrefs.CostPriority, c.samplingPrefs.SpeedPriority, c.samplingPrefs.IntelligencePriority} {
+		if !(p >= 0 && p <= 1) {
+			return c, errors.New("--sampling-cost-priority, --sampling-speed-priority and --sampling-intelligence-priority must be between 0 and 1")
+		}
+	}
+	if c.samplingPrefs.MaxTokens < 64 || c.samplingPrefs.MaxTokens > 16384 {
+		return c, fmt.Errorf("--sampling-max-tokens %d: must be between 64 and 16384", c.samplingPrefs.MaxTokens)
+	}
+	for h := range strings.SplitSeq(hints, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			c.samplingPrefs.ModelHints = append(c.samplingPrefs.ModelHints, h)
+		}
+	}
+	if stateKey != "" {
+		key, err := state.ParseKey(stateKey)
+		if err != nil {
+			return c, fmt.Errorf("--state-key: %v", err)
+		}
+		c.stateKey = key
 	}
 	if c.readHeader <= 0 || c.shutdownGrace <= 0 {
 		return c, errors.New("--read-header-timeout and --shutdown-grace must be positive durations, e.g. 10s")

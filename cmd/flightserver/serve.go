@@ -34,7 +34,12 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load embedded data: %w", err)
 	}
-	return tools.NewServer(tools.Config{Catalog: catalog, Weights: &cfg.weights, Logger: log, Version: buildVersion()})
+	return tools.NewServer(tools.Config{
+		Catalog: catalog, Weights: &cfg.weights,
+		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
+		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
+		Logger: log, Version: buildVersion(),
+	})
 }
 
 // serveStdio speaks MCP on stdin/stdout until stdin closes or ctx ends.
@@ -99,7 +104,7 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 // newHandler routes /mcp through the hardening layers and serves /healthz.
 func newHandler(mcpHTTP http.Handler, cfg config, log zerolog.Logger) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkOrigin(cfg.allowedOrigins, log, limitBody(cfg.maxBodyBytes, mcpHTTP)))
+	mux.Handle("/mcp", checkOrigin(cfg.allowedOrigins, log, limitBody(cfg.maxBodyBytes, tools.TrackGETStreams(mcpHTTP))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"status":"ok"}`)

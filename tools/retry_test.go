@@ -1,0 +1,237 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/tools/state"
+)
+
+// These tests speak 2026-07-28 by hand, as an attacker or a buggy client
+// can: requestState and inputResponses are whatever the caller sends.
+
+var (
+	declaresSampling = map[string]any{"sampling": map[string]any{}}
+	declaresNothing  = map[string]any{}
+)
+
+type rawResult struct {
+	ResultType        string                     `json:"resultType"`
+	RequestState      string                     `json:"requestState"`
+	InputRequests     map[string]json.RawMessage `json:"inputRequests"`
+	IsError           bool                       `json:"isError"`
+	Content           []struct{ Text string }    `json:"content"`
+	StructuredContent *FindResult                `json:"structuredContent"`
+}
+
+func (r rawResult) text() string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// rawCall sends one modern tools/call to findBestFlight.
+func rawCall(t *testing.T, s *server.MCPServer, caps map[string]any, args map[string]any, requestState string, inputResponses map[string]any) rawResult {
+	t.Helper()
+	params := map[string]any{
+		"name": FindBestFlightName, "arguments": args,
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps},
+	}
+	if requestState != "" {
+		params["requestState"] = requestState
+	}
+	if inputResponses != nil {
+		params["inputResponses"] = inputResponses
+	}
+	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := json.Marshal(s.HandleMessage(context.Background(), msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Result *rawResult
+		Error  *struct{ Message string }
+	}
+	if err := json.Unmarshal(resp, &out); err != nil || out.Result == nil {
+		t.Fatalf("response %s: %v", resp, err)
+	}
+	return *out.Result
+}
+
+// answerTo is a client's sampling answer naming ids.
+func answerTo(ids ...string) map[string]any {
+	return map[string]any{samplingKey: map[string]any{
+		"role": "assistant", "model": "hand-written",
+		"content": map[string]any{"type": "text", "text": scripted.Answer(ids...)},
+	}}
+}
+
+// ask makes the first round and returns its state and the ids the prompt
+// showed.
+func ask(t *testing.T, s *server.MCPServer, args map[string]any) (string, []string) {
+	t.Helper()
+	r := rawCall(t, s, declaresSampling, args, "", nil)
+	if r.ResultType != "input_required" || r.RequestState == "" || len(r.InputRequests) != 1 {
+		t.Fatalf("first round: %+v", r)
+	}
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			IncludeContext string `json:"includeContext"`
+			Tools          []any  `json:"tools"`
+			Messages       []struct {
+				Content struct{ Text string }
+			}
+		}
+	}
+	if err := json.Unmarshal(r.InputRequests[samplingKey], &req); err != nil || req.Method != "sampling/createMessage" ||
+		req.Params.IncludeContext != "none" || req.Params.Tools != nil || len(req.Params.Messages) != 1 {
+		t.Fatalf("input request %s: %v", r.InputRequests[samplingKey], err)
+	}
+	ids := scripted.Choose(flightIDs(req.Params.Messages[0].Content.Text))
+	return r.RequestState, ids
+}
+
+func flightIDs(text string) []string {
+	var ids []string
+	for _, f := range strings.Fields(strings.NewReplacer("|", " ").Replace(text)) {
+		if idPattern.MatchString(f) {
+			ids = append(ids, f)
+		}
+	}
+	return ids
+}
+
+func TestModernRoundTripByHand(t *testing.T) {
+	s := newServer(t)
+	st, ids := ask(t, s, jfkLHR)
+	r := rawCall(t, s, declaresSampling, jfkLHR, st, answerTo(ids...))
+	if r.StructuredContent == nil || r.StructuredContent.Method != "client_sampling" || r.StructuredContent.Model != "hand-written" ||
+		r.StructuredContent.Flights[0].ID != ids[0] {
+		t.Fatalf("retry: %+v %s", r.StructuredContent, r.text())
+	}
+
+	// Any replica with the same key finishes the call.
+	other := newServer(t)
+	if r := rawCall(t, other, declaresSampling, jfkLHR, st, answerTo(ids...)); r.StructuredContent == nil || r.StructuredContent.Method != "client_sampling" {
+		t.Errorf("another replica with the same key: %+v %s", r.StructuredContent, r.text())
+	}
+	// One with another key refuses the state, clearly.
+	stranger := newServer(t, func(c *Config) { c.StateKey = []byte("another key, 32 bytes long......") })
+	if r := rawCall(t, stranger, declaresSampling, jfkLHR, st, answerTo(ids...)); !r.IsError || !strings.Contains(r.text(), "requestState cannot be used") {
+		t.Errorf("a replica with another key: %s", r.text())
+	}
+
+	// A model that picks one flight gets it first, the rest completed.
+	r = rawCall(t, s, declaresSampling, jfkLHR, st, answerTo(ids[2]))
+	if f := r.StructuredContent.Flights; f[0].ID != ids[2] || !strings.Contains(f[1].Reason, "deterministic order") {
+		t.Errorf("one pick: %+v", f)
+	}
+}
+
+func TestModernRetryProblems(t *testing.T) {
+	s := newServer(t)
+	st, ids := ask(t, s, jfkLHR)
+	sealerAt := func(now time.Time) *state.Sealer {
+		sl, err := state.New(testStateKey, func() time.Time { return now }, DefaultStateTTL, maxStateBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sl
+	}
+	digest, _ := state.Digest(jfkLHR)
+	expired, _ := sealerAt(today().Add(-time.Hour)).Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: samplingStep, Data: json.RawMessage(`{}`)})
+	otherTool, _ := sealerAt(today()).Seal(state.Payload{Tool: "bookFlight", ArgsDigest: digest, Step: samplingStep})
+	otherStep, _ := sealerAt(today()).Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: "elicit"})
+	forged := st[:len(st)-3] + "AAA"
+	if forged == st {
+		forged = st[:len(st)-3] + "BBB"
+	}
+
+	for _, tc := range []struct {
+		name  string
+		state string
+		args  map[string]any
+		says  string
+	}{
+		{"forged", forged, jfkLHR, "signature"},
+		{"expired", expired, jfkLHR, "expired"},
+		{"for other arguments", st, map[string]any{"origin": "JFK", "destination": "CDG", "date": "2026-12-15"}, "other arguments"},
+		{"for another tool", otherTool, jfkLHR, "another tool"},
+		{"for another step", otherStep, jfkLHR, "another step"},
+		{"oversized", strings.Repeat("v1.", 3000), jfkLHR, "too large"},
+		{"garbage", "not a state", jfkLHR, "requestState cannot be used"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, s, declaresSampling, tc.args, tc.state, answerTo(ids...))
+			if !r.IsError || !strings.Contains(r.text(), "requestState cannot be used") || !strings.Contains(r.text(), tc.says) {
+				t.Errorf("want an isError saying %q, got isError=%v %q", tc.says, r.IsError, r.text())
+			}
+			if r.StructuredContent != nil {
+				t.Error("a ranking was built on a refused state")
+			}
+			if len(r.text()) > 1000 {
+				t.Errorf("%d bytes of error: the state must not be echoed", len(r.text()))
+			}
+		})
+	}
+}
+
+func TestModernRetryWithoutAnswerFallsBack(t *testing.T) {
+	s := newServer(t)
+	st, _ := ask(t, s, jfkLHR)
+	for name, responses := range map[string]map[string]any{
+		"no inputResponses":         nil,
+		"an answer under other key": {"other": answerTo()[samplingKey]},
+	} {
+		r := rawCall(t, s, declaresSampling, jfkLHR, st, responses)
+		if r.StructuredContent == nil || r.StructuredContent.Method != "deterministic" {
+			t.Fatalf("%s: %+v %s", name, r, r.text())
+		}
+		if a := r.StructuredContent.Attempts[0]; a.Outcome != "failed" || a.Reason != "the retry carried no sampling answer" {
+			t.Errorf("%s: attempt %+v", name, a)
+		}
+	}
+}
+
+// inputResponses without our sealed state prove nothing: a fabricated
+// "answer" is never used.
+func TestInputResponsesWithoutStateAreIgnored(t *testing.T) {
+	s := newServer(t)
+	_, ids := ask(t, s, jfkLHR)
+	// A client that cannot sample, sending a made-up answer: deterministic.
+	r := rawCall(t, s, declaresNothing, jfkLHR, "", answerTo(ids...))
+	if r.StructuredContent == nil || r.StructuredContent.Method != "deterministic" {
+		t.Errorf("fabricated answer, no state: %+v %s", r.StructuredContent, r.text())
+	}
+	// One that can: it is asked properly, as on a first call.
+	if r := rawCall(t, s, declaresSampling, jfkLHR, "", answerTo(ids...)); r.ResultType != "input_required" {
+		t.Errorf("fabricated answer with sampling declared: %+v", r)
+	}
+}
+
+// Capabilities belong to one request: the same client may declare
+// sampling on one call and not the next.
+func TestModernCapabilitiesArePerRequest(t *testing.T) {
+	s := newServer(t)
+	if r := rawCall(t, s, declaresNothing, jfkLHR, "", nil); r.StructuredContent == nil || r.StructuredContent.Attempts[0].Reason != "client did not declare sampling" {
+		t.Errorf("without sampling: %+v", r)
+	}
+	st, ids := ask(t, s, jfkLHR) // declares sampling: asked
+	// The retry declares nothing: the state proves the question was ours,
+	// and nothing more is asked, so the answer is used.
+	if r := rawCall(t, s, declaresNothing, jfkLHR, st, answerTo(ids...)); r.StructuredContent == nil || r.StructuredContent.Method != "client_sampling" {
+		t.Errorf("retry without the capability: %+v %s", r.StructuredContent, r.text())
+	}
+}

@@ -1,0 +1,215 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/tools/scripted"
+)
+
+// samplingTimeout is short so the silent-client cells finish quickly; the
+// tests assert outcomes, never durations.
+const samplingTimeout = 300 * time.Millisecond
+
+func withShortSampling(c *Config) { c.SamplingTimeout = samplingTimeout }
+
+var jfkLHR = map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15"}
+
+// The heart of the ladder: every client behaviour, in both eras, in-process
+// and over HTTP, ends in a ranking that says how it was made. (The built
+// binary over stdio runs the same matrix in cmd/flightserver.)
+func TestSamplingMatrix(t *testing.T) {
+	type want struct {
+		method  string // the tier that ranked
+		outcome string // of the client_sampling attempt
+		reason  string // in that attempt's reason
+		callErr string // modern cells where the client itself ends the call
+	}
+	for _, tc := range []struct {
+		behaviour      scripted.Behaviour // "" = sampling not declared
+		legacy, modern want
+	}{
+		{scripted.Answers,
+			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"},
+			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"}},
+		{scripted.UnknownIDs,
+			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"},
+			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"}},
+		{scripted.Garbage,
+			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"},
+			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"}},
+		// A modern client whose user says no does not retry: the call ends
+		// on the client's side, and the server, holding nothing, is not
+		// waiting for it.
+		{scripted.Rejects,
+			want{method: "deterministic", outcome: "failed", reason: "the user rejected the request"},
+			want{callErr: scripted.RejectMessage}},
+		{scripted.Silent,
+			want{method: "deterministic", outcome: "failed", reason: "no answer within 300ms"},
+			want{callErr: "context deadline exceeded"}},
+		{"",
+			want{method: "deterministic", outcome: "skipped", reason: "client did not declare sampling"},
+			want{method: "deterministic", outcome: "skipped", reason: "client did not declare sampling"}},
+	} {
+		for _, via := range transports {
+			for _, era := range eras {
+				name := string(tc.behaviour)
+				if name == "" {
+					name = "undeclared"
+				}
+				t.Run(name+"/"+via+"/"+era.name, func(t *testing.T) {
+					w := tc.legacy
+					if era.name == "modern" {
+						w = tc.modern
+					}
+					sampler := &scripted.Sampler{Behaviour: tc.behaviour}
+					var opts []client.ClientOption
+					if tc.behaviour != "" {
+						opts = append(opts, client.WithSamplingHandler(sampler))
+					}
+					c := connect(t, newServer(t, withShortSampling), via, era.version, opts...)
+
+					// Long enough for the server's 300ms sampling timeout and its
+					// fallback; a modern silent client gives up at this deadline.
+					deadline := 3 * time.Second
+					if w.callErr != "" {
+						deadline = time.Second
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), deadline)
+					defer cancel()
+					res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: jfkLHR}})
+					if w.callErr != "" {
+						if err == nil || !strings.Contains(err.Error(), w.callErr) {
+							t.Fatalf("call error %v, want one containing %q", err, w.callErr)
+						}
+						if n := len(sampler.Requests()); n != 1 {
+							t.Errorf("the client got %d sampling requests, want 1", n)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatalf("call: %v", err)
+					}
+					if res.IsError {
+						t.Fatalf("isError: %s", text(res))
+					}
+					var r FindResult
+					decode(t, res, &r)
+					if r.Method != w.method || len(r.Flights) != 3 {
+						t.Fatalf("method %s with %d flights, want %s with 3; attempts %+v", r.Method, len(r.Flights), w.method, r.Attempts)
+					}
+					a := r.Attempts[0]
+					if a.Tier != "client_sampling" || a.Outcome != w.outcome || !strings.Contains(a.Reason, w.reason) {
+						t.Errorf("sampling attempt %+v, want %s with reason containing %q", a, w.outcome, w.reason)
+					}
+					if w.method == "deterministic" {
+						if len(r.Attempts) != 2 || r.Attempts[1].Tier != "deterministic" || r.Attempts[1].Outcome != "used" {
+							t.Errorf("attempts %+v, want the deterministic tier used after sampling", r.Attempts)
+						}
+						if r.Model != "" {
+							t.Errorf("model %q reported for a deterministic ranking", r.Model)
+						}
+					}
+					if w.method == "client_sampling" {
+						// The stand-in model prefers the flights listed last.
+						reqs := sampler.Requests()
+						if len(reqs) != 1 {
+							t.Fatalf("%d sampling requests, want 1", len(reqs))
+						}
+						wantIDs := scripted.Choose(scripted.PromptIDs(reqs[0]))
+						for i, f := range r.Flights {
+							if f.ID != wantIDs[i] || !strings.Contains(f.Reason, "scripted choice") {
+								t.Errorf("flight %d = %s (%q), want the model's pick %s", i, f.ID, f.Reason, wantIDs[i])
+							}
+						}
+						if r.Model != scripted.Model || !strings.Contains(r.Summary, "client_sampling") {
+							t.Errorf("model %q, summary %q", r.Model, r.Summary)
+						}
+					}
+					if tc.behaviour == "" {
+						return
+					}
+					checkSamplingRequest(t, sampler.Requests())
+				})
+			}
+		}
+	}
+}
+
+// checkSamplingRequest asserts what every sampling request must look like:
+// no tools, no context, a bounded answer, the shared prompt.
+func checkSamplingRequest(t *testing.T, reqs []mcp.CreateMessageRequest) {
+	t.Helper()
+	if len(reqs) != 1 {
+		t.Fatalf("%d sampling requests, want 1", len(reqs))
+	}
+	p := reqs[0].CreateMessageParams
+	if p.IncludeContext != "none" || p.Tools != nil || p.ToolChoice != nil || p.MaxTokens != DefaultSamplingPreferences.MaxTokens ||
+		p.SystemPrompt == "" || len(p.Messages) != 1 || p.ModelPreferences == nil || len(p.ModelPreferences.Hints) == 0 {
+		t.Errorf("sampling request %+v", p)
+	}
+	if ids := scripted.PromptIDs(reqs[0]); len(ids) != 47 {
+		t.Errorf("prompt lists %d flights, want the 47 candidates", len(ids))
+	}
+}
+
+// On legacy streamable HTTP mcp-go delivers sampling only on the GET
+// stream. A client without one could never see the request: the tier is
+// skipped at once instead of waiting out its timeout.
+func TestSamplingLegacyHTTPWithoutGETStream(t *testing.T) {
+	sampler := &scripted.Sampler{Behaviour: scripted.Answers}
+	// A long timeout: falling back by waiting would show as "no answer".
+	s := newServer(t, func(c *Config) { c.SamplingTimeout = 30 * time.Second })
+	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, false, client.WithSamplingHandler(sampler))
+	var r FindResult
+	decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+	if a := r.Attempts[0]; r.Method != "deterministic" || a.Outcome != "skipped" || !strings.Contains(a.Reason, "no GET stream") {
+		t.Errorf("method %s, attempt %+v; want sampling skipped for the missing GET stream", r.Method, a)
+	}
+	if n := len(sampler.Requests()); n != 0 {
+		t.Errorf("the client received %d sampling requests", n)
+	}
+}
+
+// The operator can turn the tier off; strategy sampling then says so as an
+// error naming the other strategies, and so does a client that cannot.
+func TestSamplingOffAndStrategySampling(t *testing.T) {
+	sampler := &scripted.Sampler{Behaviour: scripted.Answers}
+	off := newServer(t, func(c *Config) { c.DisableSampling = true })
+	for _, era := range eras {
+		c := connect(t, off, "inprocess", era.version, client.WithSamplingHandler(sampler))
+		var r FindResult
+		decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+		if a := r.Attempts[0]; r.Method != "deterministic" || a.Outcome != "skipped" || !strings.Contains(a.Reason, "--sampling off") {
+			t.Errorf("%s: method %s attempt %+v", era.name, r.Method, a)
+		}
+		res := call(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
+		if !res.IsError || !strings.Contains(text(res), "--sampling off") || !strings.Contains(text(res), "strategy auto") {
+			t.Errorf("%s: strategy sampling with sampling off: %s", era.name, text(res))
+		}
+	}
+	if n := len(sampler.Requests()); n != 0 {
+		t.Errorf("sampling off, yet the client received %d requests", n)
+	}
+
+	// A working client with strategy sampling ranks with its model; one that
+	// garbles gets an error, not a silent fallback it did not ask for.
+	for _, b := range []scripted.Behaviour{scripted.Answers, scripted.Garbage} {
+		c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&scripted.Sampler{Behaviour: b}))
+		res := call(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
+		if b == scripted.Answers {
+			var r FindResult
+			decode(t, res, &r)
+			if r.Method != "client_sampling" || len(r.Attempts) != 1 {
+				t.Errorf("strategy sampling with a good client: method %s attempts %+v", r.Method, r.Attempts)
+			}
+		} else if !res.IsError || !strings.Contains(text(res), "not the JSON object") {
+			t.Errorf("strategy sampling with a garbling client: %s", text(res))
+		}
+	}
+}
