@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/flightserver/flightserver/tools/scripted"
 )
 
 // noopName is a tool registered only by this benchmark: the same protocol
@@ -94,6 +98,57 @@ func BenchmarkWire(b *testing.B) {
 				if resp.StatusCode != http.StatusOK || n < 50 {
 					b.Fatalf("status %d, %d bytes", resp.StatusCode, n)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkSamplingRounds is the server's own cost of each round of a
+// modern sampling call, measured on HandleMessage (no transport, no client
+// parsing) beside a deterministic call of the same trip: "ask" is the first
+// round (search, prompt, seal, input_required), "answer" the retry (open the
+// state, search, parse and check the answer, rank).
+func BenchmarkSamplingRounds(b *testing.B) {
+	s := newServer(b)
+	args := `{"origin":"JFK","destination":"LHR","date":"2026-12-15"}`
+	meta := func(caps string) string {
+		return `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
+	}
+	msg := func(caps, extra string) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"findBestFlight","arguments":` + args + `,` + meta(caps) + extra + `}}`)
+	}
+	handle := func(b *testing.B, m []byte) map[string]any {
+		out, err := json.Marshal(s.HandleMessage(context.Background(), m))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var r struct{ Result map[string]any }
+		if err := json.Unmarshal(out, &r); err != nil || r.Result == nil {
+			b.Fatalf("%s: %v", out, err)
+		}
+		return r.Result
+	}
+	deterministic := msg(`{}`, "")
+	ask := msg(`{"sampling":{}}`, "")
+	first := handle(b, ask)
+	st, _ := first["requestState"].(string)
+	if st == "" {
+		b.Fatalf("first round: %v", first)
+	}
+	answer, _ := json.Marshal(map[string]any{"rank": map[string]any{"role": "assistant", "model": "bench",
+		"content": map[string]any{"type": "text", "text": scripted.Answer(scripted.Choose(flightIDs(fmt.Sprint(first["inputRequests"])))...)}}})
+	retry := msg(`{"sampling":{}}`, `,"requestState":"`+st+`","inputResponses":`+string(answer))
+	if r := handle(b, retry); r["structuredContent"].(map[string]any)["method"] != "client_sampling" {
+		b.Fatalf("retry: %v", r)
+	}
+	for _, bm := range []struct {
+		name string
+		msg  []byte
+	}{{"deterministic", deterministic}, {"ask", ask}, {"answer", retry}} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				handle(b, bm.msg)
 			}
 		})
 	}

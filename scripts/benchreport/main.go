@@ -77,34 +77,46 @@ func report(in io.Reader, out io.Writer) error {
 		fmt.Fprintf(out, "| %s | %d | %s | %.0f | %.0f |\n", name, len(s.ns), duration(median(s.ns)), median(s.bytes), median(s.allocs))
 	}
 
-	// Ratios: each tool call against the no-op tool called the same way
-	// (same benchmark, transport and era); the provider and the ranker
-	// against the in-process no-op call, to show their share of one.
-	isCall := func(name string) bool {
-		return strings.HasPrefix(name, "RoundTrip/") || strings.HasPrefix(name, "Wire/")
-	}
+	// Ratios: each call against its baseline in the same group (the no-op
+	// tool called the same way, or the deterministic call for the sampling
+	// rounds); the provider and the ranker against the in-process no-op call,
+	// to show their share of one.
 	baseline := func(name string) string {
-		if i := strings.LastIndex(name, "/"); isCall(name) && i > 0 {
-			return name[:i] + "/noop"
+		if i := strings.LastIndex(name, "/"); i > 0 {
+			for _, b := range []string{"/noop", "/deterministic"} {
+				if runs[name[:i]+b] != nil {
+					return name[:i] + b
+				}
+			}
 		}
 		return "RoundTrip/inprocess/legacy/noop"
 	}
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| benchmark | baseline (same run) | time ratio | target |")
-	fmt.Fprintln(out, "|---|---|---|---|")
+	fmt.Fprintln(out, "| benchmark | baseline (same run) | time ratio | added time/op | target |")
+	fmt.Fprintln(out, "|---|---|---|---|---|")
 	for _, name := range order {
 		base := baseline(name)
-		if name == base || runs[base] == nil || strings.HasSuffix(name, "/noop") {
+		if name == base || runs[base] == nil || strings.HasSuffix(name, "/noop") || strings.HasSuffix(name, "/deterministic") {
 			continue
 		}
-		ratio := median(runs[name].ns) / median(runs[base].ns)
+		t, b := median(runs[name].ns), median(runs[base].ns)
 		target := ""
-		if isCall(name) && strings.HasSuffix(name, "/findBestFlight") {
-			target = "≤ 1.5x: " + map[bool]string{true: "met", false: "not met"}[ratio <= 1.5]
+		switch {
+		case strings.HasSuffix(name, "/findBestFlight"):
+			target = "≤ 1.5x: " + met(t/b <= 1.5)
+		case strings.HasPrefix(name, "SamplingRounds/"):
+			target = "added < 1 ms: " + met(t-b < 1e6)
 		}
-		fmt.Fprintf(out, "| %s | %s | %.2fx | %s |\n", name, base, ratio, target)
+		fmt.Fprintf(out, "| %s | %s | %.2fx | %s | %s |\n", name, base, t/b, duration(t-b), target)
 	}
 	return nil
+}
+
+func met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "not met"
 }
 
 func median(xs []float64) float64 {
@@ -120,6 +132,9 @@ func median(xs []float64) float64 {
 }
 
 func duration(ns float64) string {
+	if ns < 0 {
+		return "-" + duration(-ns)
+	}
 	switch {
 	case ns >= 1e6:
 		return fmt.Sprintf("%.2f ms", ns/1e6)

@@ -16,6 +16,8 @@ BenchmarkRoundTrip/http/modern/noop-2    2000   100000 ns/op   7000 B/op   140 a
 BenchmarkRoundTrip/http/modern/findBestFlight-2    2000   200000 ns/op   90000 B/op   1300 allocs/op
 BenchmarkWire/http/modern/noop-2    2000   100000 ns/op   7000 B/op   140 allocs/op
 BenchmarkWire/http/modern/canned-2    2000   110000 ns/op   7000 B/op   140 allocs/op
+BenchmarkSamplingRounds/deterministic-2    2000   200000 ns/op   7000 B/op   140 allocs/op
+BenchmarkSamplingRounds/ask-2    2000   300000 ns/op   7000 B/op   140 allocs/op
 PASS
 `
 	var out strings.Builder
@@ -24,10 +26,11 @@ PASS
 	}
 	for _, want := range []string{
 		"| Rank | 3 | 20.0 µs | 9913 | 42 |",
-		"| Rank | RoundTrip/inprocess/legacy/noop | 0.50x |  |",
-		"| RoundTrip/inprocess/legacy/findBestFlight | RoundTrip/inprocess/legacy/noop | 1.25x | ≤ 1.5x: met |",
-		"| RoundTrip/http/modern/findBestFlight | RoundTrip/http/modern/noop | 2.00x | ≤ 1.5x: not met |",
-		"| Wire/http/modern/canned | Wire/http/modern/noop | 1.10x |  |",
+		"| Rank | RoundTrip/inprocess/legacy/noop | 0.50x | -20.0 µs |  |",
+		"| RoundTrip/inprocess/legacy/findBestFlight | RoundTrip/inprocess/legacy/noop | 1.25x | 10.0 µs | ≤ 1.5x: met |",
+		"| RoundTrip/http/modern/findBestFlight | RoundTrip/http/modern/noop | 2.00x | 100.0 µs | ≤ 1.5x: not met |",
+		"| Wire/http/modern/canned | Wire/http/modern/noop | 1.10x | 10.0 µs |  |",
+		"| SamplingRounds/ask | SamplingRounds/deterministic | 1.50x | 100.0 µs | added < 1 ms: met |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
