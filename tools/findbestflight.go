@@ -34,9 +34,11 @@ const (
 	// StrategySampling ranks through the client's LLM only, and says so
 	// with an error when it cannot.
 	StrategySampling Strategy = "sampling"
+	// StrategyServerLLM ranks through the server's own LLM only.
+	StrategyServerLLM Strategy = "server_llm"
 )
 
-var strategies = []Strategy{Auto, StrategySampling, StrategyDeterministic, StrategyCandidates}
+var strategies = []Strategy{Auto, StrategySampling, StrategyServerLLM, StrategyDeterministic, StrategyCandidates}
 
 // FindArgs are findBestFlight's arguments. The JSON names are the tool's
 // public contract (a golden test pins the schema).
@@ -50,7 +52,7 @@ type FindArgs struct {
 	DepartAfter  string   `json:"departAfter,omitempty" jsonschema:"earliest local departure time, HH:MM"`
 	DepartBefore string   `json:"departBefore,omitempty" jsonschema:"latest local departure time, HH:MM"`
 	MaxPrice     *float64 `json:"maxPrice,omitempty" jsonschema:"highest fare per passenger in US dollars"`
-	Strategy     string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
+	Strategy     string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), server_llm (the server's own LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
 }
 
 func (a *FindArgs) fields() map[string]argField {
@@ -72,7 +74,7 @@ func (a *FindArgs) request() flights.Request {
 
 const findDescription = `Search about 47 flights for a one-way trip and pick the best three, each with a one-line reason.
 Give origin and destination as 3-letter IATA airport codes and the date as YYYY-MM-DD; the other arguments narrow the search.
-Ranking uses your client's LLM through sampling when the client offers it, and otherwise falls back to price + stops + duration.
+Ranking uses your client's LLM through sampling when the client offers it, then the server's own LLM when one is configured, and otherwise price + stops + duration.
 The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
 Flight ids are stable: pass one to other tools to refer to that flight.
 With strategy "candidates" you get a shortlist to choose from with the user instead of a ranking.

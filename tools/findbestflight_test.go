@@ -68,11 +68,12 @@ func TestFindBestFlightEndToEnd(t *testing.T) {
 						t.Errorf("flight %d = %+v", i, f)
 					}
 				}
-				// This client declared nothing: the ladder says why it did not
-				// ask, then ranks deterministically.
-				if len(r.Attempts) != 2 || r.Attempts[0].Tier != "client_sampling" || r.Attempts[0].Outcome != "skipped" ||
+				// This client declared nothing and no server LLM is configured:
+				// the ladder says why it skipped each, then ranks deterministically.
+				if len(r.Attempts) != 3 || r.Attempts[0].Tier != "client_sampling" || r.Attempts[0].Outcome != "skipped" ||
 					r.Attempts[0].Reason != "client did not declare sampling" ||
-					r.Attempts[1].Tier != "deterministic" || r.Attempts[1].Outcome != "used" || r.Attempts[1].Reason == "" {
+					r.Attempts[1].Tier != "server_llm" || r.Attempts[1].Outcome != "skipped" || r.Attempts[1].Reason != "no server-side LLM configured" ||
+					r.Attempts[2].Tier != "deterministic" || r.Attempts[2].Outcome != "used" || r.Attempts[2].Reason == "" {
 					t.Errorf("attempts = %+v", r.Attempts)
 				}
 				// The text for people carries the table and the same summary.
@@ -106,7 +107,7 @@ func TestFindBestFlightInvalidArguments(t *testing.T) {
 					`- passengers: 2.5 is not a whole number`,
 					`- origin: "JKF" is not a known airport code (accepted: a 3-letter IATA code of a known airport; closest known: JFK)`,
 					`- date: 2020-01-01 is in the past`,
-					`- strategy: "magic" is not a strategy (accepted: one of auto, sampling, deterministic, candidates)`,
+					`- strategy: "magic" is not a strategy (accepted: one of auto, sampling, server_llm, deterministic, candidates)`,
 					"Fix these and call again.",
 				} {
 					if !strings.Contains(txt, want) {

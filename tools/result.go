@@ -15,9 +15,9 @@ import (
 type FindResult struct {
 	Trip TripOut `json:"trip"`
 	// Method is the tier that produced Flights.
-	Method string `json:"method" jsonschema:"how the flights were chosen: client_sampling (the client's LLM), deterministic (price + stops + duration) or candidates (a shortlist, not a ranking)"`
+	Method string `json:"method" jsonschema:"how the flights were chosen: client_sampling (the client's LLM), server_llm (the server's LLM), deterministic (price + stops + duration) or candidates (a shortlist, not a ranking)"`
 	// Model is the model that ranked, as the client reported it.
-	Model  string `json:"model,omitempty" jsonschema:"the model that ranked, as reported by the client; absent when no model ranked"`
+	Model  string `json:"model,omitempty" jsonschema:"the model that ranked, as reported by the client or the server's LLM endpoint; absent when no model ranked"`
 	Ranked bool   `json:"ranked" jsonschema:"true when flights are in recommended order; false for a shortlist the host's model should choose from with the user"`
 	// Flights are the best three when ranked, the shortlist otherwise.
 	Flights []FlightOut `json:"flights" jsonschema:"the best three flights, best first; or the shortlist when ranked is false"`
@@ -142,7 +142,7 @@ func summary(r FindResult) string {
 	case r.Candidates == 0:
 		return fmt.Sprintf("%d flights found, but none within the trip's limits (stops, departure times, price); relax them and search again.", r.Found)
 	case !r.Ranked:
-		return fmt.Sprintf("Shortlist of %d of %d flights, not ranked (method: %s): %s.", len(r.Flights), r.Candidates, r.Method, how)
+		return fmt.Sprintf("Shortlist of %d of %d flights, not ranked (method: %s): %s. Present them and choose with the user.", len(r.Flights), r.Candidates, r.Method, how)
 	default:
 		return fmt.Sprintf("Best %d of %d flights, ranked by method %s: %s.", len(r.Flights), r.Candidates, r.Method, how)
 	}

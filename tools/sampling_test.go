@@ -108,7 +108,9 @@ func TestSamplingMatrix(t *testing.T) {
 						t.Errorf("sampling attempt %+v, want %s with reason containing %q", a, w.outcome, w.reason)
 					}
 					if w.method == "deterministic" {
-						if len(r.Attempts) != 2 || r.Attempts[1].Tier != "deterministic" || r.Attempts[1].Outcome != "used" {
+						// No server LLM in these tests: skipped, then deterministic.
+						if len(r.Attempts) != 3 || r.Attempts[1].Tier != "server_llm" || r.Attempts[1].Outcome != "skipped" ||
+							r.Attempts[2].Tier != "deterministic" || r.Attempts[2].Outcome != "used" {
 							t.Errorf("attempts %+v, want the deterministic tier used after sampling", r.Attempts)
 						}
 						if r.Model != "" {

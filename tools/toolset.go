@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -53,6 +54,11 @@ type Config struct {
 	StateKey []byte
 	// StateTTL is how long a client has to answer a modern round (default 10 min).
 	StateTTL time.Duration
+	// LLM configures the server-side LLM tier; unconfigured, it is skipped.
+	LLM ranking.LLMConfig
+	// Fallback is the last tier under strategy auto: ranking.Deterministic
+	// (the zero value's default) or ranking.Candidates.
+	Fallback ranking.Tier
 
 	Logger  zerolog.Logger
 	Version string
@@ -81,6 +87,10 @@ type Toolset struct {
 	samplingPrefs   SamplingPreferences
 	callBudget      time.Duration
 	sealer          *state.Sealer
+
+	serverLLM      *ranking.ServerLLM // nil when not configured
+	badCredentials sync.Once          // logs a refused key once, not per call
+	fallback       ranking.Tier
 }
 
 const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD).
@@ -127,6 +137,16 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		return nil, fmt.Errorf("tools: state key: %w", err)
 	}
 	ts.sealer = sealer
+	if cfg.LLM.Configured() {
+		ts.serverLLM = ranking.NewServerLLM(cfg.LLM)
+	}
+	switch ts.fallback = cfg.Fallback; ts.fallback {
+	case "":
+		ts.fallback = ranking.Deterministic
+	case ranking.Deterministic, ranking.Candidates:
+	default:
+		return nil, fmt.Errorf("tools: fallback %q: use deterministic or candidates", cfg.Fallback)
+	}
 	find, err := ts.findBestFlightTool()
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)

@@ -54,10 +54,14 @@ type config struct {
 	samplingPrefs   tools.SamplingPreferences
 	callBudget      time.Duration
 	stateKey        []byte // nil: a random key for this process
+
+	llm       ranking.LLMConfig
+	fallback  ranking.Tier
+	shortlist int
 }
 
 // secretFlags never have their values echoed in an error or a log.
-var secretFlags = map[string]bool{"state-key": true}
+var secretFlags = map[string]bool{"state-key": true, "llm-api-key": true}
 
 var errHelp = flag.ErrHelp
 
@@ -72,6 +76,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		sampling string
 		hints    string
 		stateKey string
+		fallback string
 	)
 	fs := flag.NewFlagSet("flightserver", flag.ContinueOnError)
 	// The flag package would print the whole usage after every error; a bad
@@ -96,6 +101,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Float64Var(&c.samplingPrefs.SpeedPriority, "sampling-speed-priority", d.SpeedPriority, "sampling modelPreferences.speedPriority, 0..1")
 	fs.Float64Var(&c.samplingPrefs.IntelligencePriority, "sampling-intelligence-priority", d.IntelligencePriority, "sampling modelPreferences.intelligencePriority, 0..1")
 	fs.IntVar(&c.samplingPrefs.MaxTokens, "sampling-max-tokens", d.MaxTokens, "sampling maxTokens: room for three ids and three short reasons")
+	fs.StringVar(&c.llm.BaseURL, "llm-base-url", "", "OpenAI-compatible endpoint for the server-side LLM (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio); empty means OpenAI's when a key is set")
+	fs.StringVar(&c.llm.APIKey, "llm-api-key", "", "API key for the server-side LLM (also read from OPENAI_API_KEY); never logged")
+	fs.StringVar(&c.llm.Model, "llm-model", ranking.DefaultLLMModel, "model for the server-side LLM")
+	fs.DurationVar(&c.llm.Timeout, "llm-timeout", ranking.DefaultLLMTimeout, "how long the server-side LLM may take (never more than the call budget left)")
+	fs.StringVar(&fallback, "fallback", "deterministic", "last tier under strategy auto: deterministic (rank by price, stops, time) or candidates (a shortlist for the host's model)")
+	fs.IntVar(&c.shortlist, "candidates", tools.DefaultShortlist, "how many flights the candidates shortlist holds")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 25*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish (inside Kubernetes' default 30 s termination grace)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
@@ -125,6 +136,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	})
 	if envErr != nil {
 		return c, envErr
+	}
+	// The OpenAI SDKs' own variable, for people who already have it set.
+	if c.llm.APIKey == "" {
+		c.llm.APIKey = getenv("OPENAI_API_KEY")
 	}
 
 	switch c.transport {
@@ -173,6 +188,23 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	for h := range strings.SplitSeq(hints, ",") {
 		if h = strings.TrimSpace(h); h != "" {
 			c.samplingPrefs.ModelHints = append(c.samplingPrefs.ModelHints, h)
+		}
+	}
+	switch ranking.Tier(fallback) {
+	case ranking.Deterministic, ranking.Candidates:
+		c.fallback = ranking.Tier(fallback)
+	default:
+		return c, fmt.Errorf("--fallback %q: use deterministic or candidates", fallback)
+	}
+	if c.shortlist < 1 || c.shortlist > 47 {
+		return c, fmt.Errorf("--candidates %d: must be between 1 and 47", c.shortlist)
+	}
+	if c.llm.Timeout <= 0 {
+		return c, errors.New("--llm-timeout must be a positive duration, e.g. 15s")
+	}
+	if c.llm.BaseURL != "" {
+		if u, err := url.Parse(c.llm.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, errors.New("--llm-base-url: want an http(s) URL such as http://localhost:11434/v1")
 		}
 	}
 	if stateKey != "" {

@@ -60,6 +60,11 @@ func TestConfigRejectsWithOneLineReason(t *testing.T) {
 		{[]string{"--shutdown-grace", "-1s"}, nil, "positive durations"},
 		{[]string{"--stop-penalty-usd", "-5"}, nil, "not negative"},
 		{[]string{"--hour-cost-usd", "NaN"}, nil, "finite amounts"},
+		{[]string{"--fallback", "random"}, nil, `--fallback "random": use deterministic or candidates`},
+		{[]string{"--candidates", "0"}, nil, "between 1 and 47"},
+		{[]string{"--llm-base-url", "localhost:11434"}, nil, "want an http(s) URL"},
+		{[]string{"--sampling", "maybe"}, nil, `--sampling "maybe": use on or off`},
+		{[]string{"--state-key", "too-short"}, nil, "--state-key"},
 		{[]string{"serve"}, nil, `unexpected argument "serve"`},
 		{[]string{"--no-such-flag"}, nil, "flag provided but not defined"},
 		{nil, map[string]string{"FLIGHTSERVER_MAX_BODY_BYTES": "lots"}, `FLIGHTSERVER_MAX_BODY_BYTES="lots"`},
@@ -138,5 +143,21 @@ func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
 	}
 	if err := <-done; err != nil {
 		t.Errorf("serveUntilDone: %v", err)
+	}
+}
+
+func TestConfigLLMKeyFromEnvironment(t *testing.T) {
+	c, err := parseConfig(nil, env(map[string]string{"OPENAI_API_KEY": "sk-from-openai-var"}), io.Discard)
+	if err != nil || c.llm.APIKey != "sk-from-openai-var" || !c.llm.Configured() {
+		t.Errorf("OPENAI_API_KEY: %v %v", err, c.llm.Configured())
+	}
+	c, err = parseConfig([]string{"--llm-api-key", "sk-flag"}, env(map[string]string{"OPENAI_API_KEY": "sk-env", "FLIGHTSERVER_LLM_API_KEY": "sk-ours"}), io.Discard)
+	if err != nil || c.llm.APIKey != "sk-flag" {
+		t.Errorf("the flag must win: %v", err)
+	}
+	// A bad state key is refused without being echoed.
+	_, err = parseConfig(nil, env(map[string]string{"FLIGHTSERVER_STATE_KEY": "SECRET-but-short"}), io.Discard)
+	if err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("bad state key: %v", err)
 	}
 }

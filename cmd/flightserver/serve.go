@@ -38,6 +38,7 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 		Catalog: catalog, Weights: &cfg.weights,
 		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
 		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
+		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
 		Logger: log, Version: buildVersion(),
 	})
 }

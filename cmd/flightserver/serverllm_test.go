@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/tools/scripted"
+)
+
+// The server-side LLM tier through the real binary over stdio, configured
+// the way an operator does (flags and OPENAI_API_KEY), against a stand-in
+// OpenAI-compatible endpoint, in both eras. The key must not reach stderr.
+func TestStdioServerLLM(t *testing.T) {
+	const key = "sk-test-SECRET-456"
+	for _, tc := range []struct {
+		behaviour scripted.Behaviour
+		method    string
+		outcome   string
+		reason    string
+	}{
+		{scripted.Answers, "server_llm", "used", "ranked the 47 candidates"},
+		{scripted.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
+		{scripted.Silent, "deterministic", "failed", "no answer within"},
+		{scripted.Garbage, "deterministic", "failed", "not the JSON object"},
+	} {
+		for _, era := range eras {
+			t.Run(string(tc.behaviour)+"/"+era.name, func(t *testing.T) {
+				endpoint := &scripted.Endpoint{Behaviour: tc.behaviour}
+				ts := httptest.NewServer(endpoint)
+				defer ts.Close()
+				var stderr syncBuffer
+				tr := transport.NewStdioWithOptions(binary, []string{"OPENAI_API_KEY=" + key},
+					[]string{"--llm-base-url", ts.URL + "/v1", "--llm-timeout", "300ms", "--log-level", "debug"},
+					transport.WithCommandStderrWriter(&stderr))
+				c := client.NewClient(tr, client.WithProtocolVersion(era.version))
+				if err := c.Start(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+					t.Fatal(err)
+				}
+				res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
+					Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}}})
+				if err != nil || res.IsError {
+					t.Fatalf("call: %v %+v", err, res)
+				}
+				var r struct {
+					Method   string
+					Attempts []struct{ Tier, Outcome, Reason string }
+				}
+				b, _ := json.Marshal(res.StructuredContent)
+				if err := json.Unmarshal(b, &r); err != nil || len(r.Attempts) < 2 {
+					t.Fatalf("result %s: %v", b, err)
+				}
+				if a := r.Attempts[1]; r.Method != tc.method || a.Tier != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
+					t.Errorf("method %s attempts %+v; want %s with server_llm %s (%q)", r.Method, r.Attempts, tc.method, tc.outcome, tc.reason)
+				}
+				if auth := endpoint.Authorizations(); len(auth) == 0 || auth[0] != "Bearer "+key {
+					t.Errorf("the key from OPENAI_API_KEY did not reach the endpoint: %q", auth)
+				}
+				_ = c.Close()
+				for _, out := range []string{stderr.String(), string(b)} {
+					if strings.Contains(out, "SECRET") {
+						t.Errorf("the API key leaked:\n%s", out)
+					}
+				}
+			})
+		}
+	}
+}

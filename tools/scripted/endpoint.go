@@ -1,0 +1,138 @@
+package scripted
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Endpoint behaviours of a stand-in OpenAI-compatible server, beside the
+// sampling ones (Answers, UnknownIDs, Garbage, Silent) it shares.
+const (
+	// Unauthorized: the key is wrong (HTTP 401).
+	Unauthorized Behaviour = "unauthorized"
+	// RateLimited: HTTP 429 with a Retry-After that no call budget fits.
+	RateLimited Behaviour = "rate-limited"
+	// ServerError: HTTP 500, every time.
+	ServerError Behaviour = "server-error"
+	// NoJSONSchema: rejects the JSON schema response format (HTTP 400),
+	// then answers in prose when asked without it, as many local servers do.
+	NoJSONSchema Behaviour = "no-json-schema"
+)
+
+// EndpointModel is the model name the stand-in endpoint reports.
+const EndpointModel = "scripted-endpoint-1"
+
+// Endpoint is a stand-in for an OpenAI-compatible chat completions API,
+// so the server-side LLM tier can be exercised (in tests and in the demo)
+// with no network and no key. Silent hangs until the request is cancelled.
+type Endpoint struct {
+	Behaviour Behaviour
+
+	mu       sync.Mutex
+	calls    int
+	authSeen []string
+}
+
+// Calls is how many chat completion requests arrived.
+func (e *Endpoint) Calls() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.calls
+}
+
+// Authorizations lists the Authorization headers received, in order.
+func (e *Endpoint) Authorizations() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.authSeen...)
+}
+
+type chatRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content any    `json:"content"`
+	} `json:"messages"`
+	ResponseFormat json.RawMessage `json:"response_format"`
+}
+
+// ServeHTTP answers POST .../chat/completions.
+func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		http.NotFound(w, r)
+		return
+	}
+	var req chatRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		apiError(w, http.StatusBadRequest, "invalid_request_error", "could not parse the request body")
+		return
+	}
+	e.mu.Lock()
+	e.calls++
+	e.authSeen = append(e.authSeen, r.Header.Get("Authorization"))
+	e.mu.Unlock()
+
+	var text string
+	switch e.Behaviour {
+	case Answers:
+		text = Answer(Choose(PromptIDs(asSamplingRequest(req)))...)
+	case UnknownIDs:
+		text = Answer("XX-YY-000000-X9X9X", "Q1")
+	case Garbage:
+		text = "They all look lovely."
+	case Unauthorized:
+		apiError(w, http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided.")
+		return
+	case RateLimited:
+		w.Header().Set("Retry-After", "3600")
+		apiError(w, http.StatusTooManyRequests, "rate_limit_exceeded", "Rate limit reached.")
+		return
+	case ServerError:
+		apiError(w, http.StatusInternalServerError, "server_error", "The server had an error.")
+		return
+	case Silent:
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Minute): // never reached in tests; bounds a forgotten server
+		}
+		return
+	case NoJSONSchema:
+		if len(req.ResponseFormat) > 0 && string(req.ResponseFormat) != "null" {
+			apiError(w, http.StatusBadRequest, "invalid_request_error", "response_format json_schema is not supported by this server")
+			return
+		}
+		text = "Sure! " + Answer(Choose(PromptIDs(asSamplingRequest(req)))...)
+	default:
+		apiError(w, http.StatusInternalServerError, "server_error", "unknown scripted behaviour")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-scripted", "object": "chat.completion", "created": time.Now().Unix(), "model": EndpointModel,
+		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": text}}},
+		"usage": map[string]any{"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960},
+	})
+}
+
+// asSamplingRequest lets PromptIDs read a chat request's text messages.
+func asSamplingRequest(req chatRequest) mcp.CreateMessageRequest {
+	var out mcp.CreateMessageRequest
+	for _, m := range req.Messages {
+		if s, ok := m.Content.(string); ok {
+			out.Messages = append(out.Messages, mcp.SamplingMessage{Role: mcp.RoleUser, Content: mcp.NewTextContent(s)})
+		}
+	}
+	return out
+}
+
+func apiError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": message, "type": code, "code": code}})
+}
