@@ -1,7 +1,9 @@
 // Interop test: the official TypeScript MCP client (@modelcontextprotocol/client
 // 2.x) drives the BUILT flightserver binary, over stdio and streamable HTTP, in
 // both protocol eras. The Go tests check the server against itself; this one
-// checks it against someone else's reading of the spec.
+// checks it against someone else's reading of the spec. That includes the
+// sampling tier of findBestFlight: a client that lends its LLM (a stand-in
+// that answers deterministically), and one whose user rejects the request.
 //
 //   cd interop && npm ci && npm test
 //   FLIGHTSERVER_BIN=/path/to/flightserver npm test   # skip the go build
@@ -13,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -113,38 +116,120 @@ async function stopProcess(proc) {
   clearTimeout(timer);
 }
 
+// openSession connects one client to a fresh server over one transport in one
+// era. With a sampling handler the client declares the `sampling` capability
+// and registers the handler (2.x refuses a handler whose capability was not
+// declared). `sent` records every JSON-RPC message the client wrote, so tests
+// can check what went over the wire, e.g. that a modern call was retried.
+async function openSession(transportKind, era, { sampling } = {}) {
+  let transport;
+  let server; // only for http: the process we spawned ourselves
+  if (transportKind === 'stdio') {
+    // The transport owns the child process and kills it on close.
+    // In pinned-modern mode the SDK first spawns a short-lived sibling
+    // to send `server/discover`, then the session process.
+    transport = new StdioClientTransport({ command: bin, args: [], stderr: 'ignore' });
+  } else {
+    server = startHTTPServer();
+    const addr = await server.addr.catch(async (err) => {
+      await stopProcess(server.proc);
+      throw err;
+    });
+    transport = new StreamableHTTPClientTransport(new URL(`http://${addr}/mcp`));
+  }
+  const sent = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+
+  const options = clientOptionsFor(era);
+  if (sampling) options.capabilities = { sampling: {} };
+  const client = new Client({ name: 'flightserver-interop', version: '1.0.0' }, options);
+  if (sampling) client.setRequestHandler('sampling/createMessage', sampling);
+  const close = async () => {
+    await client.close();
+    if (server) await stopProcess(server.proc);
+  };
+  try {
+    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+  } catch (err) {
+    await close().catch(() => {}); // the connect error is the one to report
+    throw err;
+  }
+  return { client, sent, close };
+}
+
+function findBestFlight(client, extra = {}) {
+  return client.callTool(
+    { name: 'findBestFlight', arguments: { origin: 'JFK', destination: 'LHR', date: DATE, ...extra } },
+    { timeout: REQUEST_TIMEOUT_MS },
+  );
+}
+
+// only keeps the named keys, to compare an attempt without its elapsedMs.
+function only(obj, ...keys) {
+  return Object.fromEntries(keys.filter((k) => obj && k in obj).map((k) => [k, obj[k]]));
+}
+
+// The flight ids of the prompt, in order: the rows between the `<flights>`
+// and `</flights>` lines, after the column header. Throws on anything else,
+// so a change in the prompt format fails loudly.
+const FLIGHT_ID = /^[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-Z]{5}$/;
+function promptFlightIds(text) {
+  const lines = text.split('\n');
+  const open = lines.indexOf('<flights>');
+  const close = lines.indexOf('</flights>');
+  if (open < 0 || close < open) throw new Error('stand-in LLM: no <flights> ... </flights> block in the prompt');
+  const [header, ...rows] = lines.slice(open + 1, close);
+  if (header !== 'id|dep|arr|dur|stops|airlines|usd') throw new Error(`stand-in LLM: unexpected header ${header}`);
+  return rows.map((row) => {
+    const id = row.split('|')[0];
+    if (!FLIGHT_ID.test(id)) throw new Error(`stand-in LLM: not a flight id: ${row}`);
+    return id;
+  });
+}
+
+// standInLLM is a deterministic sampling handler. It picks the LAST three
+// flights of the prompt, the last one first: the server lists candidates in
+// its own (deterministic) order, best first, so flights led by the last one
+// listed can only come from this answer, never from the fallback.
+function standInLLM() {
+  const requests = []; // the params of every sampling request received
+  const picks = []; // the ids answered, per request
+  const handler = async (request) => {
+    requests.push(request.params);
+    const chosen = promptFlightIds(request.params.messages.at(-1)?.content?.text ?? '').slice(-3).reverse();
+    picks.push(chosen);
+    return {
+      role: 'assistant',
+      model: 'interop-llm',
+      stopReason: 'endTurn',
+      content: {
+        type: 'text',
+        text: JSON.stringify({ picks: chosen.map((id) => ({ id, reason: 'interop choice' })) }),
+      },
+    };
+  };
+  return { handler, requests, picks };
+}
+
 for (const transportKind of TRANSPORTS) {
   for (const era of ERAS) {
     describe(`${transportKind}, protocol ${era}`, { timeout: 60_000 }, () => {
+      let session;
       let client;
-      let server; // only for http: the process we spawned ourselves
 
       before(
         async () => {
-          let transport;
-          if (transportKind === 'stdio') {
-            // The transport owns the child process and kills it on close.
-            // In pinned-modern mode the SDK first spawns a short-lived sibling
-            // to send `server/discover`, then the session process.
-            transport = new StdioClientTransport({ command: bin, args: [], stderr: 'ignore' });
-          } else {
-            server = startHTTPServer();
-            const addr = await server.addr;
-            transport = new StreamableHTTPClientTransport(new URL(`http://${addr}/mcp`));
-          }
-          client = new Client({ name: 'flightserver-interop', version: '1.0.0' }, clientOptionsFor(era));
-          await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+          session = await openSession(transportKind, era);
+          client = session.client;
         },
         { timeout: STEP_TIMEOUT_MS },
       );
 
-      after(
-        async () => {
-          await client?.close();
-          if (server) await stopProcess(server.proc);
-        },
-        { timeout: STEP_TIMEOUT_MS },
-      );
+      after(() => session?.close(), { timeout: STEP_TIMEOUT_MS });
 
       test('negotiates the pinned protocol version', { timeout: STEP_TIMEOUT_MS }, () => {
         assert.equal(client.getNegotiatedProtocolVersion(), era);
@@ -164,33 +249,34 @@ for (const transportKind of TRANSPORTS) {
         // Having listed the tools, the client validates structuredContent
         // against the outputSchema itself and throws if it does not match;
         // the asserts below check the values the schema cannot.
-        const result = await client.callTool(
-          { name: 'findBestFlight', arguments: { origin: 'JFK', destination: 'LHR', date: DATE } },
-          { timeout: REQUEST_TIMEOUT_MS },
-        );
+        const result = await findBestFlight(client);
         assert.notEqual(result.isError, true, JSON.stringify(result.content));
         const sc = result.structuredContent;
         assert.ok(sc, 'structuredContent present');
         assert.equal(sc.trip.origin, 'JFK');
         assert.equal(sc.trip.destination, 'LHR');
         assert.equal(sc.trip.date, DATE);
-        // Only the deterministic ranker is configured, so no fallback happens.
-        assert.equal(sc.method, 'deterministic');
+        // This client declares no sampling, so the ladder skips the client's
+        // LLM (and says why) and ends with the deterministic ranker.
+        assert.equal(sc.method, 'deterministic', JSON.stringify(sc.attempts));
+        assert.equal(sc.model, undefined);
         assert.equal(sc.ranked, true);
         assert.equal(sc.flights.length, 3);
         for (const flight of sc.flights) {
           assert.match(flight.id, /^JFK-LHR-\d{6}-[0-9A-Z]{5}$/);
         }
-        assert.equal(sc.attempts[0].outcome, 'used');
+        assert.deepEqual(only(sc.attempts[0], 'tier', 'outcome', 'reason'), {
+          tier: 'client_sampling',
+          outcome: 'skipped',
+          reason: 'client did not declare sampling',
+        });
+        assert.deepEqual(only(sc.attempts.at(-1), 'tier', 'outcome'), { tier: 'deterministic', outcome: 'used' });
       });
 
       test('invalid origin is a tool error naming the argument', { timeout: STEP_TIMEOUT_MS }, async () => {
         // Bad arguments are a result with isError (the model can read and fix
         // them), not a JSON-RPC error, so callTool resolves rather than throws.
-        const result = await client.callTool(
-          { name: 'findBestFlight', arguments: { origin: 'ZZZ', destination: 'LHR', date: DATE } },
-          { timeout: REQUEST_TIMEOUT_MS },
-        );
+        const result = await findBestFlight(client, { origin: 'ZZZ' });
         assert.equal(result.isError, true);
         const text = result.content
           .filter((c) => c.type === 'text')
@@ -199,5 +285,140 @@ for (const transportKind of TRANSPORTS) {
         assert.match(text, /origin/);
       });
     });
+
+    // A client that lends its LLM. Legacy: the server sends
+    // `sampling/createMessage` while the call is open. Modern: the call
+    // answers `input_required`, the client fulfils it through the same
+    // handler and calls again with the answer (inside one callTool).
+    describe(`${transportKind}, protocol ${era}, client with sampling`, { timeout: 60_000 }, () => {
+      const llm = standInLLM();
+      let session;
+
+      before(
+        async () => {
+          session = await openSession(transportKind, era, { sampling: llm.handler });
+          // Lists the tools so callTool validates structuredContent. On
+          // legacy streamable HTTP it also gives the client time to open its
+          // standalone GET stream, the only one mcp-go sends sampling
+          // requests on: the client starts it, unawaited, once
+          // `notifications/initialized` is accepted. A call that still
+          // races it fails below, saying so.
+          await session.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+          if (transportKind === 'http' && era === '2025-11-25') await delay(200);
+        },
+        { timeout: STEP_TIMEOUT_MS },
+      );
+
+      after(() => session?.close(), { timeout: STEP_TIMEOUT_MS });
+
+      test('findBestFlight ranks through the client\'s LLM', { timeout: STEP_TIMEOUT_MS }, async () => {
+        const result = await findBestFlight(session.client);
+        assert.notEqual(result.isError, true, JSON.stringify(result.content));
+        const sc = result.structuredContent;
+        const reason = sc.attempts[0]?.reason ?? '';
+        if (/no GET stream/.test(reason)) {
+          assert.fail(`the call raced the client's standalone GET stream, so the server skipped sampling: ${reason}`);
+        }
+        assert.equal(sc.method, 'client_sampling', `attempts: ${JSON.stringify(sc.attempts)}`);
+
+        // The request as the handler received it: no tools, no context,
+        // a bounded answer, the system prompt and one user message.
+        assert.equal(llm.requests.length, 1, 'the handler was asked exactly once');
+        const params = llm.requests[0];
+        assert.equal(params.includeContext, 'none');
+        assert.equal('tools' in params, false, 'no tools offered');
+        assert.ok(params.maxTokens > 0, `maxTokens ${params.maxTokens}`);
+        assert.equal(typeof params.systemPrompt, 'string');
+        assert.ok(params.systemPrompt.length > 0, 'a system prompt');
+        assert.equal(params.messages.length, 1);
+
+        // The ranking is the handler's answer, in its order.
+        const [picked] = llm.picks;
+        assert.equal(sc.model, 'interop-llm');
+        assert.equal(sc.flights[0].id, picked[0]);
+        assert.deepEqual(sc.flights.map((f) => f.id), picked);
+        assert.equal(sc.attempts.length, 1, JSON.stringify(sc.attempts));
+        assert.deepEqual(only(sc.attempts[0], 'tier', 'outcome'), { tier: 'client_sampling', outcome: 'used' });
+
+        // How the answer travelled.
+        const calls = session.sent.filter((m) => m.method === 'tools/call');
+        if (era === '2026-07-28') {
+          // The first call got `input_required`; the retry carries the one
+          // answer and the server's opaque requestState, on a new id.
+          assert.equal(calls.length, 2, 'the call and its retry');
+          const retry = calls[1].params;
+          assert.notEqual(calls[1].id, calls[0].id);
+          assert.equal(typeof retry.requestState, 'string');
+          const answers = Object.values(retry.inputResponses ?? {});
+          assert.equal(answers.length, 1, JSON.stringify(retry.inputResponses));
+          assert.equal(answers[0].model, 'interop-llm');
+        } else {
+          // One call; the answer went back as the response to the server's
+          // own sampling request.
+          assert.equal(calls.length, 1);
+          assert.ok(
+            session.sent.some((m) => m.result?.model === 'interop-llm'),
+            'the sampling answer was sent as a JSON-RPC response',
+          );
+        }
+      });
+    });
   }
+}
+
+// The user says no at the host's approval prompt: the handler throws. On
+// stdio only; the transport does not change what happens next.
+for (const era of ERAS) {
+  describe(`stdio, protocol ${era}, user rejects sampling`, { timeout: 60_000 }, () => {
+    const rejection = new Error('User rejected sampling request');
+    let asked = 0;
+    let session;
+
+    before(
+      async () => {
+        session = await openSession('stdio', era, {
+          sampling: async () => {
+            asked++;
+            throw rejection;
+          },
+        });
+        await session.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+      },
+      { timeout: STEP_TIMEOUT_MS },
+    );
+
+    after(() => session?.close(), { timeout: STEP_TIMEOUT_MS });
+
+    if (era === '2025-11-25') {
+      test('the call falls back to the deterministic ranker and says why', { timeout: STEP_TIMEOUT_MS }, async () => {
+        const result = await findBestFlight(session.client);
+        assert.notEqual(result.isError, true, JSON.stringify(result.content));
+        const sc = result.structuredContent;
+        assert.equal(asked, 1);
+        assert.equal(sc.method, 'deterministic', JSON.stringify(sc.attempts));
+        assert.equal(sc.model, undefined);
+        // The 2.x client answers a throwing handler with JSON-RPC error
+        // -32603 and the thrown message; the server reads the message.
+        assert.deepEqual(only(sc.attempts[0], 'tier', 'outcome'), { tier: 'client_sampling', outcome: 'failed' });
+        assert.match(sc.attempts[0].reason, /user rejected/);
+        assert.deepEqual(only(sc.attempts.at(-1), 'tier', 'outcome'), { tier: 'deterministic', outcome: 'used' });
+      });
+    } else {
+      test('the client ends the call itself, and the session still works', { timeout: STEP_TIMEOUT_MS }, async () => {
+        // The handler's error is the call's error: the client never sends
+        // the retry, so the server (which holds nothing between rounds)
+        // never hears of the rejection.
+        await assert.rejects(findBestFlight(session.client), (err) => err === rejection);
+        assert.equal(asked, 1);
+        const calls = session.sent.filter((m) => m.method === 'tools/call');
+        assert.equal(calls.length, 1, 'no retry was sent');
+
+        // A call that does not ask the client anything still works.
+        const result = await findBestFlight(session.client, { strategy: 'deterministic' });
+        assert.notEqual(result.isError, true, JSON.stringify(result.content));
+        assert.equal(result.structuredContent.method, 'deterministic');
+        assert.equal(asked, 1, 'the handler was not asked again');
+      });
+    }
+  });
 }
