@@ -57,27 +57,32 @@ func (w Weights) Order(fs []flights.Flight) {
 	copy(fs, sorted)
 }
 
-// Rank filters the candidates by the trip, orders them and returns the best
-// n with a reason each. It never fails: this is the tier every other one
-// falls back on.
-func (w Weights) Rank(trip flights.Trip, candidates []flights.Flight, n int) Ranking {
-	fs := Filter(trip, candidates)
+// Candidates filters the search result by the trip and orders it best
+// first: the list every tier works from (the LLM tiers show it in this
+// order, the deterministic tier takes its head).
+func (w Weights) Candidates(trip flights.Trip, found []flights.Flight) []flights.Flight {
+	fs := Filter(trip, found)
 	w.Order(fs)
-	r := Ranking{Method: Deterministic, Ranked: true, Considered: len(fs)}
-	for i, f := range fs[:min(n, len(fs))] {
-		r.Picks = append(r.Picks, Pick{Flight: f, Reason: w.reason(i, f, fs)})
+	return fs
+}
+
+// Rank returns the best n of candidates (from Candidates: filtered and
+// ordered) with a reason each. It never fails: this is the tier every other
+// one falls back on.
+func (w Weights) Rank(candidates []flights.Flight, n int) Ranking {
+	r := Ranking{Method: Deterministic, Ranked: true, Considered: len(candidates)}
+	for i, f := range candidates[:min(n, len(candidates))] {
+		r.Picks = append(r.Picks, Pick{Flight: f, Reason: w.reason(i, f, candidates)})
 	}
 	return r
 }
 
-// Shortlist is the candidates tier: the best n by score, for the host's model
-// to choose from with the user. It is marked unranked because the order is
-// a convenience, not a recommendation.
-func (w Weights) Shortlist(trip flights.Trip, candidates []flights.Flight, n int) Ranking {
-	fs := Filter(trip, candidates)
-	w.Order(fs)
-	r := Ranking{Method: Candidates, Ranked: false, Considered: len(fs)}
-	for _, f := range fs[:min(n, len(fs))] {
+// Shortlist is the candidates tier: the first n of candidates (filtered and
+// ordered), for the host's model to choose from with the user. It is marked
+// unranked because the order is a convenience, not a recommendation.
+func (w Weights) Shortlist(candidates []flights.Flight, n int) Ranking {
+	r := Ranking{Method: Candidates, Ranked: false, Considered: len(candidates)}
+	for _, f := range candidates[:min(n, len(candidates))] {
 		r.Picks = append(r.Picks, Pick{Flight: f, Reason: Describe(f)})
 	}
 	return r

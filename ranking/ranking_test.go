@@ -105,7 +105,7 @@ func TestFilterRunsBeforeScoring(t *testing.T) {
 		{"nothing left", flights.Trip{MaxStops: 0, MaxPriceUSD: 100}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := DefaultWeights.Rank(tc.trip, fs, 10)
+			r := DefaultWeights.Rank(DefaultWeights.Candidates(tc.trip, fs), 10)
 			if got := ids(r.Picks); got != tc.want {
 				t.Errorf("ranked %q, want %q", got, tc.want)
 			}
@@ -121,7 +121,7 @@ func TestRankGivesBestThreeWithReasons(t *testing.T) {
 		flight("a", "08:00", 7, 0, 600), flight("b", "09:00", 11, 1, 470), flight("c", "10:00", 16, 2, 380),
 		flight("d", "11:00", 7.5, 0, 650),
 	}
-	r := DefaultWeights.Rank(flights.Trip{MaxStops: 2}, fs, 3)
+	r := DefaultWeights.Rank(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, fs), 3)
 	if len(r.Picks) != 3 || r.Considered != 4 {
 		t.Fatalf("%d picks of %d considered, want 3 of 4", len(r.Picks), r.Considered)
 	}
@@ -145,14 +145,14 @@ func TestShortlistIsUnranked(t *testing.T) {
 	for i := range 15 {
 		fs = append(fs, flight(string(rune('a'+i)), "08:00", 7, 0, 300+10*i))
 	}
-	r := DefaultWeights.Shortlist(flights.Trip{MaxStops: 2}, fs, 10)
+	r := DefaultWeights.Shortlist(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, fs), 10)
 	if r.Method != Candidates || r.Ranked || len(r.Picks) != 10 || r.Considered != 15 {
 		t.Fatalf("method %s ranked %v picks %d considered %d", r.Method, r.Ranked, len(r.Picks), r.Considered)
 	}
 	if r.Picks[0].Reason != "$300, nonstop, 7h00m" {
 		t.Errorf("reason %q, want facts only", r.Picks[0].Reason)
 	}
-	if got := DefaultWeights.Shortlist(flights.Trip{MaxStops: 2}, nil, 10); len(got.Picks) != 0 || got.Considered != 0 {
+	if got := DefaultWeights.Shortlist(nil, 10); len(got.Picks) != 0 || got.Considered != 0 {
 		t.Errorf("empty input gave %+v", got)
 	}
 }
@@ -161,7 +161,7 @@ func TestShortlistIsUnranked(t *testing.T) {
 // another on both price and time with no more stops.
 func TestRankOnSyntheticFlightsIsParetoSane(t *testing.T) {
 	trip, fs := search(t, "LAX", "SYD", "2027-01-05")
-	best := DefaultWeights.Rank(trip, fs, 3).Picks[0].Flight
+	best := DefaultWeights.Rank(DefaultWeights.Candidates(trip, fs), 3).Picks[0].Flight
 	for _, f := range fs {
 		if f.PriceUSD < best.PriceUSD && f.Duration() < best.Duration() && f.Stops() <= best.Stops() {
 			t.Errorf("%s ($%d, %v, %d stops) dominates the pick %s ($%d, %v, %d stops)", f.ID, f.PriceUSD, f.Duration(), f.Stops(), best.ID, best.PriceUSD, best.Duration(), best.Stops())

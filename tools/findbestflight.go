@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/flights"
-	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/tools/state"
 )
 
@@ -120,8 +119,6 @@ func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
 type invocation struct {
 	req    mcp.CallToolRequest
 	client Client
-	// argsDigest binds a sealed state to these exact arguments.
-	argsDigest string
 	// resumed is the verified state of a modern retry; nil on a first call.
 	resumed *state.Payload
 }
@@ -155,12 +152,13 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 		return invalidArguments(FindBestFlightName, ps), nil
 	}
 
-	if c.argsDigest, err = state.Digest(req.Params.Arguments); err != nil {
-		return nil, fmt.Errorf("digest arguments: %w", err)
-	}
 	switch {
 	case req.Params.RequestState != "":
-		p, err := t.sealer.Open(req.Params.RequestState, FindBestFlightName, c.argsDigest, samplingStep)
+		digest, err := state.Digest(req.Params.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("digest arguments: %w", err)
+		}
+		p, err := t.sealer.Open(req.Params.RequestState, FindBestFlightName, digest, samplingStep)
 		if err != nil {
 			log.Warn().Err(err).Msg("refused requestState")
 			return mcp.NewToolResultError(fmt.Sprintf("This retry's requestState cannot be used: %v. "+
@@ -177,8 +175,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 		log.Error().Err(err).Msg("search failed")
 		return mcp.NewToolResultError(fmt.Sprintf("The flight search failed: %v. Try again; if it keeps failing, the server log has details.", err)), nil
 	}
-	cands := ranking.Filter(trip, found)
-	t.weights.Order(cands)
+	cands := t.weights.Candidates(trip, found)
 
 	r, early := t.rank(ctx, c, log, strategy, trip, cands)
 	if early != nil { // input_required, or an isError for strategy sampling

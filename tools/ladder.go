@@ -85,13 +85,13 @@ func (t *Toolset) rank(ctx context.Context, c invocation, log zerolog.Logger, st
 	var r ranking.Ranking
 	var reason string
 	if strategy == StrategyCandidates || (strategy == Auto && t.fallback == ranking.Candidates) {
-		r = t.weights.Shortlist(trip, cands, t.shortlist)
+		r = t.weights.Shortlist(cands, t.shortlist)
 		reason = fmt.Sprintf("the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", len(r.Picks))
 		if strategy == Auto {
 			reason = "the configured fallback (--fallback candidates): " + reason
 		}
 	} else {
-		r = t.weights.Rank(trip, cands, 3)
+		r = t.weights.Rank(cands, 3)
 		reason = fmt.Sprintf("scored each flight: fare + $%.0f per stop + $%.0f per hour", t.weights.StopPenaltyUSD, t.weights.HourCostUSD)
 	}
 	record(ranking.Attempt{Tier: r.Method, Outcome: ranking.Used, Reason: reason, Elapsed: time.Since(start)})

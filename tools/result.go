@@ -92,7 +92,9 @@ func newFindResult(trip flights.Trip, found int, r ranking.Ranking) FindResult {
 		res.Flights[i] = flightOut(i+1, p)
 	}
 	for i, a := range r.Attempts {
-		res.Attempts[i] = AttemptOut{Tier: string(a.Tier), Outcome: string(a.Outcome), Reason: a.Reason, ElapsedMs: a.Elapsed.Milliseconds()}
+		// max: an elapsed time measured across replicas with skewed clocks
+		// must not come out negative.
+		res.Attempts[i] = AttemptOut{Tier: string(a.Tier), Outcome: string(a.Outcome), Reason: a.Reason, ElapsedMs: max(0, a.Elapsed.Milliseconds())}
 	}
 	res.Summary = summary(res)
 	return res
