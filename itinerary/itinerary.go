@@ -1,0 +1,117 @@
+// Package itinerary renders one chosen flight for the two places people keep
+// travel plans: their calendar (ICS, RFC 5545) and a document they read or
+// share (Markdown).
+//
+// It depends on the flights domain and the standard library only, not on MCP
+// or ranking, so any front end can offer these files and the output can be
+// pinned byte for byte by golden files. Both renderers are pure functions of
+// their arguments: the same flight always renders to the same bytes, which is
+// what makes a re-exported calendar file update events instead of
+// duplicating them, and what makes the golden tests possible.
+//
+// Names come from the catalog. A code the catalog does not know (or a nil
+// catalog) is shown as the bare code rather than failing: a slightly plainer
+// itinerary is more useful to a traveller than no itinerary.
+package itinerary
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// localLayout shows a time as the traveller reads it on the boarding pass:
+// the airport's own clock, with the zone abbreviation so that a connection
+// across zones is not misread. The weekday and year are there because long
+// flights and red-eyes land on another day (or in another year).
+const localLayout = "Mon 2 Jan 2006 15:04 MST"
+
+// localTime formats t in its own location, which for a flights.Segment is the
+// zone of the airport the time belongs to.
+func localTime(t time.Time) string { return t.Format(localLayout) }
+
+// airportName is the airport as a person would name it: "John F. Kennedy
+// International Airport, New York". The city is always added, even when the
+// name repeats it ("Manchester Airport, Manchester"), because many names do
+// not say where they are ("Heathrow Airport") and one rule reads better than a
+// clever one.
+func airportName(c *flights.Catalog, code string) string {
+	a := airport(c, code)
+	switch {
+	case a == nil:
+		return code
+	case a.City == "":
+		return a.Name
+	}
+	return a.Name + ", " + a.City
+}
+
+// cityName is the airport's city, or its code when the catalog does not know it.
+func cityName(c *flights.Catalog, code string) string {
+	if a := airport(c, code); a != nil && a.City != "" {
+		return a.City
+	}
+	return code
+}
+
+// airlineName is the carrier's name, or its designator when unknown.
+func airlineName(c *flights.Catalog, code string) string {
+	if c != nil {
+		if al := c.Airline(code); al != nil && al.Name != "" {
+			return al.Name
+		}
+	}
+	return code
+}
+
+func airport(c *flights.Catalog, code string) *flights.Airport {
+	if c == nil {
+		return nil
+	}
+	return c.Airport(code)
+}
+
+// cabinName turns the API's identifier ("premium_economy") into words.
+func cabinName(c flights.Cabin) string { return strings.ReplaceAll(string(c), "_", " ") }
+
+// usd formats whole dollars with thousands separators: "$1,234".
+func usd(n int) string {
+	s := strconv.Itoa(n)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return sign + "$" + b.String()
+}
+
+// connection is the time on the ground between segment i and the next, and
+// where. ok is false for the last segment.
+func connection(f flights.Flight, i int) (wait time.Duration, at string, ok bool) {
+	if i+1 >= len(f.Segments) {
+		return 0, "", false
+	}
+	return f.Segments[i+1].Depart.Sub(f.Segments[i].Arrive), f.Segments[i].To, true
+}
+
+// connectionText is the connection after segment i: "1h25m connection at MAN".
+func connectionText(f flights.Flight, i int) (string, bool) {
+	wait, at, ok := connection(f, i)
+	if !ok {
+		return "", false
+	}
+	return flights.FormatDuration(wait) + " connection at " + at, true
+}
+
+// simulatedNotice is said in every rendering, because these files leave the
+// server and are read without the context that explains the flights are made
+// up: nobody should turn up at an airport for one.
+const simulatedNotice = "Simulated itinerary from flightserver: not a real booking or schedule."
