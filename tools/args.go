@@ -39,6 +39,19 @@ func intArg(dst **int) argField {
 	}}
 }
 
+func boolArg(dst *bool) argField {
+	return argField{"true or false", func(r json.RawMessage) error {
+		var b *bool
+		if err := json.Unmarshal(r, &b); err != nil {
+			return err
+		}
+		if b != nil {
+			*dst = *b
+		}
+		return nil
+	}}
+}
+
 func numberArg(dst **float64) argField {
 	return argField{"a number", func(r json.RawMessage) error { return json.Unmarshal(r, dst) }}
 }

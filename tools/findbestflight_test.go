@@ -43,12 +43,16 @@ func TestFindBestFlightEndToEnd(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(list.Tools) != 1 || list.Tools[0].Name != FindBestFlightName {
+				if len(list.Tools) != 2 || list.Tools[0].Name != FindBestFlightName || list.Tools[1].Name != SaveItineraryName {
 					t.Fatalf("tools = %+v", list.Tools)
 				}
 				a := list.Tools[0].Annotations
 				if !*a.ReadOnlyHint || *a.DestructiveHint || !*a.IdempotentHint || *a.OpenWorldHint {
-					t.Errorf("annotations = %+v, want read-only, not destructive, idempotent, closed world", a)
+					t.Errorf("findBestFlight annotations = %+v, want read-only, not destructive, idempotent, closed world", a)
+				}
+				// saveItinerary writes a file, never destroys one unless asked.
+				if a := list.Tools[1].Annotations; *a.ReadOnlyHint || *a.DestructiveHint || *a.IdempotentHint || *a.OpenWorldHint {
+					t.Errorf("saveItinerary annotations = %+v", a)
 				}
 
 				res := call(t, c, FindBestFlightName, map[string]any{"origin": "jfk", "destination": "LHR", "date": "2026-12-15", "passengers": 2})

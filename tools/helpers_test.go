@@ -146,9 +146,8 @@ func text(res *mcp.CallToolResult) string {
 	return s
 }
 
-// outputSchema is findBestFlight's published output schema, compiled once.
-var outputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	tool, err := (&Toolset{}).findBestFlightTool()
+// outputSchemaOf compiles a tool's published output schema.
+func outputSchemaOf(tool mcp.Tool, err error) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -161,18 +160,35 @@ var outputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return c.Compile("output.json")
-})
+}
 
-// decode checks structuredContent against the tool's published output
+// The published output schemas, compiled once.
+var (
+	outputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).findBestFlightTool()) })
+	saveOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).saveItineraryTool()) })
+)
+
+// decode checks a findBestFlight result against its published output
 // schema, as a strict client does, and reads it into v the way a client
 // would: from JSON.
 func decode(t testing.TB, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	decodeWith(t, outputSchema, res, v)
+}
+
+// decodeInto is decode for a saveItinerary result.
+func decodeInto(t testing.TB, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	decodeWith(t, saveOutputSchema, res, v)
+}
+
+func decodeWith(t testing.TB, compiled func() (*jsonschema.Schema, error), res *mcp.CallToolResult, v any) {
 	t.Helper()
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema, err := outputSchema()
+	schema, err := compiled()
 	if err != nil {
 		t.Fatalf("output schema: %v", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"log"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -59,6 +61,11 @@ type Config struct {
 	// Fallback is the last tier under strategy auto: ranking.Deterministic
 	// (the zero value's default) or ranking.Candidates.
 	Fallback ranking.Tier
+	// ExportDir is where saveItinerary writes when the client shares no
+	// roots; empty means nowhere (saving then needs roots).
+	ExportDir string
+	// RootsTimeout bounds a legacy roots/list request (default 5 s).
+	RootsTimeout time.Duration
 
 	Logger  zerolog.Logger
 	Version string
@@ -88,12 +95,17 @@ type Toolset struct {
 	callBudget      time.Duration
 	sealer          *state.Sealer
 
+	catalog      *flights.Catalog
+	exportDir    string
+	rootsTimeout time.Duration
+	roots        *rootsCache
+
 	serverLLM      *ranking.ServerLLM // nil when not configured
 	badCredentials sync.Once          // logs a refused key once, not per call
 	fallback       ranking.Tier
 }
 
-const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD).
+const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); saveItinerary writes one to a file.
 Every result says which ranking method was used and why the others were not, so tell the user how the choice was made.`
 
 // NewServer builds the MCP server with every tool registered.
@@ -102,11 +114,14 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		return nil, fmt.Errorf("tools: config has no catalog")
 	}
 	ts := &Toolset{
-		provider:  cfg.Provider,
-		validator: flights.Validator{Catalog: cfg.Catalog, Now: cfg.Now},
-		weights:   ranking.DefaultWeights,
-		shortlist: cfg.Shortlist,
-		log:       cfg.Logger,
+		catalog:      cfg.Catalog,
+		rootsTimeout: orDefault(cfg.RootsTimeout, DefaultRootsTimeout),
+		roots:        newRootsCache(),
+		provider:     cfg.Provider,
+		validator:    flights.Validator{Catalog: cfg.Catalog, Now: cfg.Now},
+		weights:      ranking.DefaultWeights,
+		shortlist:    cfg.Shortlist,
+		log:          cfg.Logger,
 	}
 	if ts.provider == nil {
 		ts.provider = flights.NewSynthetic(cfg.Catalog, cfg.Now, 0)
@@ -147,10 +162,25 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 	default:
 		return nil, fmt.Errorf("tools: fallback %q: use deterministic or candidates", cfg.Fallback)
 	}
+	if cfg.ExportDir != "" {
+		dir, err := filepath.Abs(cfg.ExportDir)
+		if err != nil {
+			return nil, fmt.Errorf("tools: export directory: %w", err)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("tools: export directory %s does not exist or is not a directory", dir)
+		}
+		ts.exportDir = dir
+	}
 	find, err := ts.findBestFlightTool()
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
+	save, err := ts.saveItineraryTool()
+	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	hooks := &server.Hooks{}
 	version := cfg.Version
 	if version == "" {
 		version = "dev"
@@ -167,8 +197,11 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		// input. Checking it again on every call cost a quarter of the
 		// round trip.
 		server.WithLogger(SlogLogger(cfg.Logger)),
+		server.WithHooks(hooks),
 	}, opts...)...)
 	s.AddTool(find, ts.findBestFlight)
+	s.AddTool(save, ts.saveItinerary)
+	ts.roots.watch(s, hooks)
 	return s, nil
 }
 

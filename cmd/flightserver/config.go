@@ -58,6 +58,9 @@ type config struct {
 	llm       ranking.LLMConfig
 	fallback  ranking.Tier
 	shortlist int
+
+	exportDir    string
+	rootsTimeout time.Duration
 }
 
 // secretFlags never have their values echoed in an error or a log.
@@ -107,6 +110,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&c.llm.Timeout, "llm-timeout", ranking.DefaultLLMTimeout, "how long the server-side LLM may take (never more than the call budget left)")
 	fs.StringVar(&fallback, "fallback", "deterministic", "last tier under strategy auto: deterministic (rank by price, stops, time) or candidates (a shortlist for the host's model)")
 	fs.IntVar(&c.shortlist, "candidates", tools.DefaultShortlist, "how many flights the candidates shortlist holds")
+	fs.StringVar(&c.exportDir, "export-dir", "", "directory saveItinerary writes to when the client shares no roots (empty: saving needs roots)")
+	fs.DurationVar(&c.rootsTimeout, "roots-timeout", tools.DefaultRootsTimeout, "how long a 2025-11-25 client may take to answer roots/list")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 25*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish (inside Kubernetes' default 30 s termination grace)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
@@ -198,6 +203,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.shortlist < 1 || c.shortlist > 47 {
 		return c, fmt.Errorf("--candidates %d: must be between 1 and 47", c.shortlist)
+	}
+	if c.rootsTimeout <= 0 {
+		return c, errors.New("--roots-timeout must be a positive duration, e.g. 5s")
 	}
 	if c.llm.Timeout <= 0 {
 		return c, errors.New("--llm-timeout must be a positive duration, e.g. 15s")

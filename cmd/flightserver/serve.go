@@ -39,6 +39,7 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
 		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
+		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout,
 		Logger: log, Version: buildVersion(),
 	})
 }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+type oneRoot string
+
+func (r oneRoot) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: (&url.URL{Scheme: "file", Path: string(r)}).String(), Name: "work"}}}, nil
+}
+
+// saveItinerary through the real binary over stdio in both eras: with the
+// client's root, and with only the operator's --export-dir.
+func TestStdioSaveItinerary(t *testing.T) {
+	for _, era := range eras {
+		for _, withRoots := range []bool{true, false} {
+			name := era.name + "/export-dir"
+			if withRoots {
+				name = era.name + "/roots"
+			}
+			t.Run(name, func(t *testing.T) {
+				root, exportDir := t.TempDir(), t.TempDir()
+				opts := []client.ClientOption{client.WithProtocolVersion(era.version)}
+				if withRoots {
+					opts = append(opts, client.WithRootsHandler(oneRoot(root)))
+				}
+				tr := transport.NewStdioWithOptions(binary, nil, []string{"--export-dir", exportDir, "--log-level", "warn"})
+				c := client.NewClient(tr, opts...)
+				if err := c.Start(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+					t.Fatal(err)
+				}
+				found, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
+					Arguments: map[string]any{"origin": "SFO", "destination": "NRT", "date": travelDate(), "strategy": "deterministic"}}})
+				if err != nil || found.IsError {
+					t.Fatalf("find: %v %+v", err, found)
+				}
+				var f struct{ Flights []struct{ ID string } }
+				b, _ := json.Marshal(found.StructuredContent)
+				_ = json.Unmarshal(b, &f)
+				res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "saveItinerary",
+					Arguments: map[string]any{"flightId": f.Flights[0].ID}}})
+				if err != nil || res.IsError {
+					t.Fatalf("save: %v %+v", err, res)
+				}
+				var r struct{ Path, Rule string }
+				b, _ = json.Marshal(res.StructuredContent)
+				_ = json.Unmarshal(b, &r)
+				want, rule := root, "roots"
+				if !withRoots {
+					want, rule = exportDir, "export-dir"
+				}
+				if filepath.Dir(r.Path) != want || r.Rule != rule {
+					t.Errorf("saved %s by %s, want in %s by %s", r.Path, r.Rule, want, rule)
+				}
+				if data, err := os.ReadFile(r.Path); err != nil || !strings.Contains(string(data), "BEGIN:VEVENT") {
+					t.Errorf("file: %v", err)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,250 @@
+package tools
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// rootsClient is a client's roots handler whose roots can change, and that
+// can stay silent.
+type rootsClient struct {
+	mu     sync.Mutex
+	dirs   []string
+	calls  int
+	silent bool
+}
+
+func (r *rootsClient) set(dirs ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dirs = dirs
+}
+
+func (r *rootsClient) asked() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls
+}
+
+func (r *rootsClient) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	r.mu.Lock()
+	r.calls++
+	dirs, silent := r.dirs, r.silent
+	r.mu.Unlock()
+	if silent {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	res := &mcp.ListRootsResult{Roots: []mcp.Root{}}
+	for _, d := range dirs {
+		uri := d
+		if !strings.Contains(d, "://") {
+			uri = (&url.URL{Scheme: "file", Path: d}).String()
+		}
+		res.Roots = append(res.Roots, mcp.Root{URI: uri, Name: filepath.Base(d)})
+	}
+	return res, nil
+}
+
+// aFlight is an id findBestFlight returns for JFK-LHR on 2026-12-15.
+func aFlight(t *testing.T) string {
+	t.Helper()
+	var r FindResult
+	decode(t, call(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, jfkLHR), &r)
+	return r.Flights[0].ID
+}
+
+func save(t *testing.T, c *client.Client, args map[string]any) (SaveResult, *mcp.CallToolResult) {
+	t.Helper()
+	res := call(t, c, SaveItineraryName, args)
+	var r SaveResult
+	if !res.IsError {
+		decodeInto(t, res, &r)
+	}
+	return r, res
+}
+
+func TestSaveWhereToWrite(t *testing.T) {
+	id := aFlight(t)
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			exportDir, rootA, rootB := t.TempDir(), t.TempDir(), t.TempDir()
+			if err := os.Mkdir(filepath.Join(rootB, "trips"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+
+			// No roots, no export directory: a refusal that says how to fix it.
+			c := connect(t, newServer(t), "inprocess", era.version)
+			_, res := save(t, c, map[string]any{"flightId": id})
+			if !res.IsError || !strings.Contains(text(res), "--export-dir") || !strings.Contains(text(res), "client did not declare roots") {
+				t.Errorf("no roots, no export dir: %s", text(res))
+			}
+
+			// No roots, an export directory: written there.
+			withExport := newServer(t, func(c *Config) { c.ExportDir = exportDir })
+			c = connect(t, withExport, "inprocess", era.version)
+			r, res := save(t, c, map[string]any{"flightId": id})
+			if res.IsError || r.Rule != "export-dir" || filepath.Dir(r.Path) != exportDir || !strings.HasPrefix(r.URI, "file://") {
+				t.Fatalf("export dir: %+v %s", r, text(res))
+			}
+			if b, err := os.ReadFile(r.Path); err != nil || !strings.HasPrefix(string(b), "BEGIN:VCALENDAR\r\n") || int64(len(b)) != r.Bytes {
+				t.Errorf("file %s: %v %.40q", r.Path, err, b)
+			}
+			if _, res := save(t, c, map[string]any{"flightId": id, "directory": rootA}); !res.IsError || !strings.Contains(text(res), "not inside an allowed directory") {
+				t.Errorf("directory outside the export dir: %s", text(res))
+			}
+
+			// Roots declared: the first root, or the one the directory names.
+			roots := &rootsClient{}
+			roots.set(rootA, rootB)
+			c = connect(t, withExport, "inprocess", era.version, client.WithRootsHandler(roots))
+			r, res = save(t, c, map[string]any{"flightId": id, "format": "markdown"})
+			if res.IsError || r.Rule != "roots" || filepath.Dir(r.Path) != rootA || filepath.Ext(r.Path) != ".md" {
+				t.Fatalf("first root: %+v %s", r, text(res))
+			}
+			r, res = save(t, c, map[string]any{"flightId": id, "directory": filepath.Join(rootB, "trips")})
+			if res.IsError || filepath.Dir(r.Path) != filepath.Join(rootB, "trips") {
+				t.Errorf("directory inside the second root: %+v %s", r, text(res))
+			}
+			r, res = save(t, c, map[string]any{"flightId": id, "directory": "trips", "filename": "holiday"})
+			if res.IsError || r.Path != filepath.Join(rootB, "trips", "holiday.ics") {
+				t.Errorf("relative directory found under a root: %+v %s", r, text(res))
+			}
+			if _, res := save(t, c, map[string]any{"flightId": id, "directory": exportDir}); !res.IsError {
+				t.Error("with roots declared, the export directory is not a root and must be refused")
+			}
+		})
+	}
+}
+
+func TestSaveRootsChangeAndSkips(t *testing.T) {
+	id := aFlight(t)
+	rootA, rootB, exportDir := t.TempDir(), t.TempDir(), t.TempDir()
+	file := filepath.Join(rootA, "not-a-dir")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Legacy: roots are cached per session until the client says they changed.
+	roots := &rootsClient{}
+	roots.set(rootA)
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(roots))
+	if r, _ := save(t, c, map[string]any{"flightId": id}); filepath.Dir(r.Path) != rootA {
+		t.Fatalf("first save in %s", r.Path)
+	}
+	roots.set(rootB)
+	if r, _ := save(t, c, map[string]any{"flightId": id, "overwrite": true}); filepath.Dir(r.Path) != rootA || roots.asked() != 1 {
+		t.Errorf("before list_changed: saved in %s after %d roots/list", r.Path, roots.asked())
+	}
+	if err := c.RootListChanges(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The notification is handled asynchronously: wait until it lands.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r, _ := save(t, c, map[string]any{"flightId": id, "overwrite": true})
+		if filepath.Dir(r.Path) == rootB {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after list_changed still saving in %s", r.Path)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// Modern: roots belong to each request; every save asks.
+	modern := &rootsClient{}
+	modern.set(rootA)
+	c = connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728, client.WithRootsHandler(modern))
+	save(t, c, map[string]any{"flightId": id, "overwrite": true})
+	modern.set(rootB)
+	if r, _ := save(t, c, map[string]any{"flightId": id, "overwrite": true}); filepath.Dir(r.Path) != rootB || modern.asked() != 2 {
+		t.Errorf("modern: saved in %s after %d asks", r.Path, modern.asked())
+	}
+
+	// Unusable roots are skipped with a reason; with none left, the export
+	// directory serves, and says why.
+	bad := &rootsClient{}
+	bad.set("https://example.com/docs", filepath.Join(rootA, "missing"), file)
+	c = connect(t, newServer(t, func(c *Config) { c.ExportDir = exportDir }), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(bad))
+	r, res := save(t, c, map[string]any{"flightId": id})
+	if res.IsError || r.Rule != "export-dir" || len(r.SkippedRoots) != 3 {
+		t.Fatalf("bad roots: %+v %s", r, text(res))
+	}
+	for i, want := range []string{"not a file:// URI", "does not exist", "is not a directory"} {
+		if r.SkippedRoots[i].Reason != want && !strings.Contains(r.SkippedRoots[i].Reason, want) {
+			t.Errorf("skipped %d: %+v, want %q", i, r.SkippedRoots[i], want)
+		}
+	}
+}
+
+// A client that never answers roots/list costs the roots timeout, then the
+// export directory (or a clear refusal) answers.
+func TestSaveSilentRootsClient(t *testing.T) {
+	id := aFlight(t)
+	exportDir := t.TempDir()
+	silent := &rootsClient{silent: true}
+	short := func(c *Config) { c.RootsTimeout = 200 * time.Millisecond }
+	c := connect(t, newServer(t, short, func(c *Config) { c.ExportDir = exportDir }), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(silent))
+	r, res := save(t, c, map[string]any{"flightId": id})
+	if res.IsError || r.Rule != "export-dir" || !strings.Contains(r.Summary, "did not answer roots/list within 200ms") {
+		t.Errorf("silent client with export dir: %+v %s", r, text(res))
+	}
+	c = connect(t, newServer(t, short), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(&rootsClient{silent: true}))
+	if _, res := save(t, c, map[string]any{"flightId": id}); !res.IsError || !strings.Contains(text(res), "did not answer roots/list") {
+		t.Errorf("silent client without export dir: %s", text(res))
+	}
+}
+
+func TestSaveRefusesEscapes(t *testing.T) {
+	id := aFlight(t)
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	roots := &rootsClient{}
+	roots.set(root)
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(roots))
+	for _, args := range []map[string]any{
+		{"flightId": id, "directory": "../"},
+		{"flightId": id, "directory": outside},
+		{"flightId": id, "directory": "link"},
+		{"flightId": id, "directory": filepath.Join(root, "..", filepath.Base(outside))},
+		{"flightId": id, "filename": "../escape"},
+		{"flightId": id, "filename": "a/b"},
+		{"flightId": id, "filename": "nul\x00byte"},
+	} {
+		if _, res := save(t, c, args); !res.IsError {
+			t.Errorf("%v: saved", args)
+		}
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("something was written outside the root: %v", entries)
+	}
+}
+
+func TestSaveOverwriteAndBadIDs(t *testing.T) {
+	id := aFlight(t)
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
+	first, _ := save(t, c, map[string]any{"flightId": id, "filename": "trip"})
+	if _, res := save(t, c, map[string]any{"flightId": id, "filename": "trip"}); !res.IsError || !strings.Contains(text(res), "overwrite") {
+		t.Errorf("second save without overwrite: %s", text(res))
+	}
+	if again, res := save(t, c, map[string]any{"flightId": id, "filename": "trip", "overwrite": true}); res.IsError || again.Path != first.Path {
+		t.Errorf("overwrite: %+v %s", again, text(res))
+	}
+	for _, bad := range []string{"", "JFK-LHR", "JFK-LHR-261215-ZZZZZ", "ZZZ-LHR-261215-K3M9P"} {
+		if _, res := save(t, c, map[string]any{"flightId": bad}); !res.IsError || !strings.Contains(text(res), "flightId") {
+			t.Errorf("flightId %q: %s", bad, text(res))
+		}
+	}
+}
