@@ -2,17 +2,14 @@ package flights
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+	"github.com/flightserver/flightserver/internal/golden"
+)
 
 func tripFor(t testing.TB, c *Catalog, origin, dest, date string) Trip {
 	t.Helper()
@@ -181,27 +178,7 @@ func TestSyntheticGoldenSchedule(t *testing.T) {
 		}
 		b.WriteString("\n")
 	}
-	golden(t, "schedule-JFK-LHR-2026-12-15.golden", b.String())
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the output; if the change is deliberate, run with -update.\ngot:\n%s", path, got)
-	}
+	golden.Check(t, "schedule-JFK-LHR-2026-12-15.golden", []byte(b.String()))
 }
 
 func TestSyntheticPricing(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	ics "github.com/arran4/golang-ical"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
 )
 
 // parseICS reads b with a real iCalendar parser, in its strict mode: a file
@@ -196,7 +197,7 @@ func TestICSOddNames(t *testing.T) {
 func TestICSGolden(t *testing.T) {
 	c, fs := realFlights(t)
 	for name, f := range fs {
-		t.Run(name, func(t *testing.T) { golden(t, name+".ics", ICS(c, f, stamp)) })
+		t.Run(name, func(t *testing.T) { golden.Check(t, name+".ics", ICS(c, f, stamp)) })
 	}
 }
 

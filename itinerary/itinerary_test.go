@@ -2,16 +2,11 @@ package itinerary
 
 import (
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/flightserver/flightserver/flights"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // now is the clock for the search: the date the trip is booked on, which the
 // provider's advance-purchase pricing depends on.
@@ -107,28 +102,6 @@ func oddFlight(t testing.TB, c *flights.Catalog) flights.Flight {
 		Cabin:    flights.PremiumEconomy,
 		PriceUSD: 1234,
 		TotalUSD: 2468,
-	}
-}
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-// Regenerate with: go test ./itinerary -run Golden -update
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the output; if the change is deliberate, run with -update.\ngot:\n%s", path, got)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
 )
 
 // wantMarkdown lists what a reader must find in the itinerary of f.
@@ -83,7 +84,7 @@ func TestMarkdownOddNames(t *testing.T) {
 func TestMarkdownGolden(t *testing.T) {
 	c, fs := realFlights(t)
 	for name, f := range fs {
-		t.Run(name, func(t *testing.T) { golden(t, name+".md", Markdown(c, f)) })
+		t.Run(name, func(t *testing.T) { golden.Check(t, name+".md", Markdown(c, f)) })
 	}
 }
 

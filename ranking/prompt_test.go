@@ -1,17 +1,13 @@
 package ranking
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // jfkLHRPrompt is the prompt for a real search: JFK to LHR on 2026-12-15,
 // filtered and in the deterministic order, as the LLM tiers send it.
@@ -44,7 +40,7 @@ func TestPromptIsSmall(t *testing.T) {
 // visible in review. Regenerate with: go test ./ranking -run Golden -update
 func TestPromptGolden(t *testing.T) {
 	p, _ := jfkLHRPrompt(t)
-	golden(t, "prompt.golden", p.System+"\n----- user -----\n"+p.User+"\n")
+	golden.Check(t, "prompt.golden", []byte(p.System+"\n----- user -----\n"+p.User+"\n"))
 }
 
 func TestPromptSaysWhatIsData(t *testing.T) {
@@ -179,25 +175,5 @@ func TestCleanField(t *testing.T) {
 		if got := cleanField(tc.in, 12); got != tc.want {
 			t.Errorf("cleanField(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the output; if the change is deliberate, run with -update.\ngot:\n%s", path, got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
 	"github.com/flightserver/flightserver/ranking"
 )
 
@@ -28,7 +29,7 @@ func TestToolDefinitionsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tools.golden.json", append(got, '\n'))
+	golden.Check(t, "tools.golden.json", append(got, '\n'))
 }
 
 var idPattern = regexp.MustCompile(`^[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-HJKMNP-TV-Z]{5}$`)

@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -21,8 +18,6 @@ import (
 
 	"github.com/flightserver/flightserver/flights"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // today is the fixed clock of these tests.
 var today = func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
@@ -201,25 +196,5 @@ func decodeWith(t testing.TB, compiled func() (*jsonschema.Schema, error), res *
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("structuredContent %s: %v", b, err)
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tools -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs; if the change is deliberate, run go test ./tools -update and review the diff.\ngot:\n%s", path, got)
 	}
 }
