@@ -72,7 +72,13 @@ func TestSamplingMatrix(t *testing.T) {
 					if tc.behaviour != "" {
 						opts = append(opts, client.WithSamplingHandler(sampler))
 					}
-					c := connect(t, newServer(t, withShortSampling), via, era.version, opts...)
+					// Short only for the silent client: an answer must never be
+					// mistaken for a timeout on a slow machine.
+					cfg := func(*Config) {}
+					if tc.behaviour == scripted.Silent {
+						cfg = withShortSampling
+					}
+					c := connect(t, newServer(t, cfg), via, era.version, opts...)
 
 					// Long enough for the server's 300ms sampling timeout and its
 					// fallback; a modern silent client gives up at this deadline.

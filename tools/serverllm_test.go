@@ -24,8 +24,14 @@ func withEndpoint(t *testing.T, b scripted.Behaviour, logs *lockedBuffer) (*scri
 	e := &scripted.Endpoint{Behaviour: b}
 	ts := httptest.NewServer(e)
 	t.Cleanup(ts.Close)
+	// Short only where the endpoint hangs: a retry (after a rejected
+	// response format) needs time left, and -race on a loaded machine is slow.
+	timeout := 5 * time.Second
+	if b == scripted.Silent {
+		timeout = 300 * time.Millisecond
+	}
 	return e, func(c *Config) {
-		c.LLM = ranking.LLMConfig{BaseURL: ts.URL + "/v1", APIKey: testAPIKey, Timeout: 300 * time.Millisecond}
+		c.LLM = ranking.LLMConfig{BaseURL: ts.URL + "/v1", APIKey: testAPIKey, Timeout: timeout}
 		c.Logger = zerolog.New(logs)
 	}
 }

@@ -44,7 +44,13 @@ func TestStdioSamplingMatrix(t *testing.T) {
 				if tc.behaviour != "" {
 					opts = append(opts, client.WithSamplingHandler(&scripted.Sampler{Behaviour: tc.behaviour}))
 				}
-				tr := transport.NewStdioWithOptions(binary, nil, []string{"--sampling-timeout", "300ms", "--log-level", "warn"})
+				// Short only for the silent client, so an answer on a slow
+				// machine is never mistaken for a timeout.
+				timeout := "20s"
+				if tc.behaviour == scripted.Silent {
+					timeout = "300ms"
+				}
+				tr := transport.NewStdioWithOptions(binary, nil, []string{"--sampling-timeout", timeout, "--log-level", "warn"})
 				c := client.NewClient(tr, opts...)
 				if err := c.Start(context.Background()); err != nil {
 					t.Fatal(err)

@@ -37,8 +37,12 @@ func TestStdioServerLLM(t *testing.T) {
 				ts := httptest.NewServer(endpoint)
 				defer ts.Close()
 				var stderr syncBuffer
+				timeout := "10s" // short only where the endpoint hangs
+				if tc.behaviour == scripted.Silent {
+					timeout = "300ms"
+				}
 				tr := transport.NewStdioWithOptions(binary, []string{"OPENAI_API_KEY=" + key},
-					[]string{"--llm-base-url", ts.URL + "/v1", "--llm-timeout", "300ms", "--log-level", "debug"},
+					[]string{"--llm-base-url", ts.URL + "/v1", "--llm-timeout", timeout, "--log-level", "debug"},
 					transport.WithCommandStderrWriter(&stderr))
 				c := client.NewClient(tr, client.WithProtocolVersion(era.version))
 				if err := c.Start(context.Background()); err != nil {
