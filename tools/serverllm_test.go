@@ -48,7 +48,8 @@ func TestServerLLMMatrix(t *testing.T) {
 		{scripted.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
 		{scripted.Garbage, "deterministic", "failed", "not the JSON object"},
 		{scripted.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-		{scripted.RateLimited, "deterministic", "failed", "rate limited (HTTP 429)"},
+		{scripted.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
+		{scripted.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
 		{scripted.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
 		{scripted.Silent, "deterministic", "failed", "no answer within"},
 	} {

@@ -27,9 +27,14 @@ func TestStdioServerLLM(t *testing.T) {
 		reason    string
 	}{
 		{scripted.Answers, "server_llm", "used", "ranked the 47 candidates"},
-		{scripted.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-		{scripted.Silent, "deterministic", "failed", "no answer within"},
+		{scripted.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
+		{scripted.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
 		{scripted.Garbage, "deterministic", "failed", "not the JSON object"},
+		{scripted.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
+		{scripted.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
+		{scripted.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
+		{scripted.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
+		{scripted.Silent, "deterministic", "failed", "no answer within"},
 	} {
 		for _, era := range eras {
 			t.Run(string(tc.behaviour)+"/"+era.name, func(t *testing.T) {

@@ -17,6 +17,8 @@ const (
 	Unauthorized Behaviour = "unauthorized"
 	// RateLimited: HTTP 429 with a Retry-After that no call budget fits.
 	RateLimited Behaviour = "rate-limited"
+	// RateLimitedNoRetryAfter: HTTP 429 without Retry-After, every time.
+	RateLimitedNoRetryAfter Behaviour = "rate-limited-no-retry-after"
 	// ServerError: HTTP 500, every time.
 	ServerError Behaviour = "server-error"
 	// NoJSONSchema: rejects the JSON schema response format (HTTP 400),
@@ -90,6 +92,9 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case RateLimited:
 		w.Header().Set("Retry-After", "3600")
+		apiError(w, http.StatusTooManyRequests, "rate_limit_exceeded", "Rate limit reached.")
+		return
+	case RateLimitedNoRetryAfter:
 		apiError(w, http.StatusTooManyRequests, "rate_limit_exceeded", "Rate limit reached.")
 		return
 	case ServerError:
