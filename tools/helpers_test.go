@@ -161,6 +161,7 @@ func outputSchemaOf(tool mcp.Tool, err error) (*jsonschema.Schema, error) {
 var (
 	outputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).findBestFlightTool()) })
 	saveOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).saveItineraryTool()) })
+	bookOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).bookFlightTool()) })
 )
 
 // decode checks a findBestFlight result against its published output

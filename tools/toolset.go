@@ -66,6 +66,12 @@ type Config struct {
 	ExportDir string
 	// RootsTimeout bounds a legacy roots/list request (default 5 s).
 	RootsTimeout time.Duration
+	// ElicitationTimeout bounds a legacy elicitation (default 40 s, and
+	// never more than the call budget left).
+	ElicitationTimeout time.Duration
+	// ProgressInterval is how often a waiting call reports progress when
+	// the request carried a progress token (default 5 s).
+	ProgressInterval time.Duration
 
 	Logger  zerolog.Logger
 	Version string
@@ -100,12 +106,17 @@ type Toolset struct {
 	rootsTimeout time.Duration
 	roots        *rootsCache
 
+	elicitationTimeout time.Duration
+	progressEvery      time.Duration
+	refKey             []byte // signs booking references
+	now                func() time.Time
+
 	serverLLM      *ranking.ServerLLM // nil when not configured
 	badCredentials sync.Once          // logs a refused key once, not per call
 	fallback       ranking.Tier
 }
 
-const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); saveItinerary writes one to a file.
+const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); bookFlight holds one (a simulation); saveItinerary writes one to a file.
 Every result says which ranking method was used and why the others were not, so tell the user how the choice was made.`
 
 // NewServer builds the MCP server with every tool registered.
@@ -152,6 +163,13 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		return nil, fmt.Errorf("tools: state key: %w", err)
 	}
 	ts.sealer = sealer
+	ts.refKey = key
+	ts.now = time.Now
+	if cfg.Now != nil {
+		ts.now = cfg.Now
+	}
+	ts.elicitationTimeout = orDefault(cfg.ElicitationTimeout, DefaultElicitationTimeout)
+	ts.progressEvery = orDefault(cfg.ProgressInterval, 5*time.Second)
 	if cfg.LLM.Configured() {
 		ts.serverLLM = ranking.NewServerLLM(cfg.LLM)
 	}
@@ -180,6 +198,10 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
+	book, err := ts.bookFlightTool()
+	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
 	hooks := &server.Hooks{}
 	version := cfg.Version
 	if version == "" {
@@ -201,6 +223,7 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 	}, opts...)...)
 	s.AddTool(find, ts.findBestFlight)
 	s.AddTool(save, ts.saveItinerary)
+	s.AddTool(book, ts.bookFlight)
 	ts.roots.watch(s, hooks)
 	return s, nil
 }

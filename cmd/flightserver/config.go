@@ -59,8 +59,9 @@ type config struct {
 	fallback  ranking.Tier
 	shortlist int
 
-	exportDir    string
-	rootsTimeout time.Duration
+	exportDir          string
+	rootsTimeout       time.Duration
+	elicitationTimeout time.Duration
 }
 
 // secretFlags never have their values echoed in an error or a log.
@@ -112,6 +113,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&c.shortlist, "candidates", tools.DefaultShortlist, "how many flights the candidates shortlist holds")
 	fs.StringVar(&c.exportDir, "export-dir", "", "directory saveItinerary writes to when the client shares no roots (empty: saving needs roots)")
 	fs.DurationVar(&c.rootsTimeout, "roots-timeout", tools.DefaultRootsTimeout, "how long a 2025-11-25 client may take to answer roots/list")
+	fs.DurationVar(&c.elicitationTimeout, "elicitation-timeout", tools.DefaultElicitationTimeout, "how long a 2025-11-25 client's user may take to answer a form (never more than the call budget left)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 25*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish (inside Kubernetes' default 30 s termination grace)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
@@ -204,8 +206,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if c.shortlist < 1 || c.shortlist > 47 {
 		return c, fmt.Errorf("--candidates %d: must be between 1 and 47", c.shortlist)
 	}
-	if c.rootsTimeout <= 0 {
-		return c, errors.New("--roots-timeout must be a positive duration, e.g. 5s")
+	if c.rootsTimeout <= 0 || c.elicitationTimeout <= 0 {
+		return c, errors.New("--roots-timeout and --elicitation-timeout must be positive durations, e.g. 5s")
 	}
 	if c.llm.Timeout <= 0 {
 		return c, errors.New("--llm-timeout must be a positive duration, e.g. 15s")

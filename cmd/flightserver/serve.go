@@ -39,7 +39,7 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
 		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
-		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout,
+		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
 		Logger: log, Version: buildVersion(),
 	})
 }

@@ -1,0 +1,168 @@
+package tools
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/tools/scripted"
+)
+
+var goodForm = map[string]any{"confirm": true, "passengerName": "Ada Lovelace", "seat": "window"}
+
+func TestBookFlightWithForm(t *testing.T) {
+	id := aFlight(t)
+	for _, tc := range []struct {
+		name    string
+		form    *scripted.Form
+		booked  bool
+		says    string // in the error text when not booked
+		callErr string // modern silent: the client gives up
+	}{
+		{"accepts", &scripted.Form{Behaviour: scripted.Accepts, Content: goodForm}, true, "", ""},
+		{"declines", &scripted.Form{Behaviour: scripted.Declines}, false, "the user declined", ""},
+		{"cancels", &scripted.Form{Behaviour: scripted.Cancels}, false, "dismissed the confirmation form", ""},
+		{"confirm false", &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"confirm": false, "passengerName": "Ada Lovelace"}}, false, "did not tick", ""},
+		{"bad name", &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"confirm": true, "passengerName": "x<script>"}}, false, "passenger name", ""},
+		{"wrong types", &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, false, "did not tick", ""},
+		{"silent", &scripted.Form{Behaviour: scripted.Silent}, false, "nobody answered the confirmation form within", "context deadline exceeded"},
+	} {
+		for _, via := range transports {
+			for _, era := range eras {
+				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
+					cfg := func(*Config) {}
+					if tc.form.Behaviour == scripted.Silent {
+						cfg = func(c *Config) { c.ElicitationTimeout = 300 * time.Millisecond }
+					}
+					form := &scripted.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content}
+					c := connect(t, newServer(t, cfg), via, era.version, client.WithElicitationHandler(form))
+					deadline := 5 * time.Second
+					if era.name == "modern" && tc.callErr != "" {
+						deadline = time.Second
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), deadline)
+					defer cancel()
+					res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: BookFlightName, Arguments: map[string]any{"flightId": id}}})
+					if era.name == "modern" && tc.callErr != "" {
+						// A modern host that never answers never retries: the
+						// call ends on its side; the server holds nothing.
+						if err == nil || !strings.Contains(err.Error(), tc.callErr) {
+							t.Fatalf("call error %v", err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(form.Requests()) != 1 {
+						t.Fatalf("%d forms shown, want 1", len(form.Requests()))
+					}
+					checkFormSchema(t, form.Requests()[0].Params)
+					if !tc.booked {
+						if !res.IsError || !strings.Contains(text(res), "Not booked") || !strings.Contains(text(res), tc.says) {
+							t.Errorf("want not booked saying %q, got %s", tc.says, text(res))
+						}
+						return
+					}
+					var r BookResult
+					decodeWith(t, bookOutputSchema, res, &r)
+					if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != "window" || r.ConfirmedBy != "form" || r.FlightID != id ||
+						!regexp.MustCompile(`^BK-`+regexp.QuoteMeta(id)+`-[A-Z2-7]{6}$`).MatchString(r.Reference) {
+						t.Errorf("booking %+v", r)
+					}
+				})
+			}
+		}
+	}
+}
+
+// Every form the server can send must be a flat object of the primitive
+// properties the spec allows, and must never ask for a secret.
+func checkFormSchema(t *testing.T, p mcp.ElicitationParams) {
+	t.Helper()
+	if p.Mode != "" && p.Mode != mcp.ElicitationModeForm {
+		t.Errorf("mode %q", p.Mode)
+	}
+	if !strings.Contains(p.Message, "simulation") {
+		t.Errorf("message does not say it is a simulation: %q", p.Message)
+	}
+	schema, ok := p.RequestedSchema.(map[string]any)
+	if !ok || schema["type"] != "object" {
+		t.Fatalf("schema %#v", p.RequestedSchema)
+	}
+	secret := regexp.MustCompile(`(?i)password|secret|token|api.?key|card|cvv|cvc|iban|pin\b|security code`)
+	props, _ := schema["properties"].(map[string]any)
+	for name, raw := range props {
+		prop, _ := raw.(map[string]any)
+		switch prop["type"] {
+		case "string", "number", "integer", "boolean":
+		default:
+			t.Errorf("property %s has type %v: not a primitive", name, prop["type"])
+		}
+		if _, nested := prop["properties"]; nested {
+			t.Errorf("property %s is nested", name)
+		}
+		for _, words := range []any{name, prop["title"], prop["description"]} {
+			if s, _ := words.(string); secret.MatchString(s) {
+				t.Errorf("property %s asks for a secret: %q", name, s)
+			}
+		}
+	}
+}
+
+func TestBookFlightWithoutForm(t *testing.T) {
+	id := aFlight(t)
+	urlOnly := client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}})
+	for _, era := range eras {
+		for name, opts := range map[string][]client.ClientOption{"not declared": nil, "url only": {urlOnly}} {
+			t.Run(era.name+"/"+name, func(t *testing.T) {
+				c := connect(t, newServer(t), "inprocess", era.version, opts...)
+				res := call(t, c, BookFlightName, map[string]any{"flightId": id})
+				if !res.IsError || !strings.Contains(text(res), "confirm: true") {
+					t.Errorf("without approval: %s", text(res))
+				}
+				if name == "url only" && !strings.Contains(text(res), "URL-mode") {
+					t.Errorf("url only: %s", text(res))
+				}
+				res = call(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Grace Hopper", "seat": "aisle"})
+				var r BookResult
+				decodeWith(t, bookOutputSchema, res, &r)
+				if r.ConfirmedBy != "arguments" || r.PassengerName != "Grace Hopper" || r.Seat != "aisle" {
+					t.Errorf("with approval: %+v", r)
+				}
+				// The same flight gives the same, verifiable reference.
+				again := call(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Alan Turing"})
+				var r2 BookResult
+				decodeWith(t, bookOutputSchema, again, &r2)
+				if r2.Reference != r.Reference {
+					t.Errorf("references %s and %s for one flight", r.Reference, r2.Reference)
+				}
+			})
+		}
+	}
+}
+
+func TestBookFlightBadIDs(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125)
+	for _, args := range []map[string]any{
+		{},
+		{"flightId": "JFK-LHR-261215-ZZZZZ", "confirm": true, "passengerName": "Ada Lovelace"},
+		{"flightId": "nonsense", "confirm": true, "passengerName": "Ada Lovelace"},
+		{"flightId": aFlight(t), "seat": "cockpit"},
+	} {
+		if res := call(t, c, BookFlightName, args); !res.IsError {
+			t.Errorf("%v: %s", args, text(res))
+		}
+	}
+	// A flight that has departed is stale.
+	later := newServer(t, func(c *Config) { c.Now = func() time.Time { return today().AddDate(0, 1, 0) } })
+	c = connect(t, later, "inprocess", mcp.ProtocolVersion20251125)
+	if res := call(t, c, BookFlightName, map[string]any{"flightId": aFlight(t), "confirm": true, "passengerName": "Ada Lovelace"}); !res.IsError || !strings.Contains(text(res), "departed") {
+		t.Errorf("stale id: %s", text(res))
+	}
+}

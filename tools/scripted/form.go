@@ -1,0 +1,66 @@
+package scripted
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Form behaviours: what a host's user does with an elicitation form.
+const (
+	// Accepts: the user fills the form with Content and submits.
+	Accepts Behaviour = "accepts"
+	// Declines: the user says no.
+	Declines Behaviour = "declines"
+	// Cancels: the user dismisses the form.
+	Cancels Behaviour = "cancels"
+	// Silent (shared with sampling): the form is never answered.
+)
+
+// Form is an mcp-go client.ElicitationHandler with a scripted user. It
+// records the requests so tests can check what the server asked.
+type Form struct {
+	Behaviour Behaviour
+	// Content is what an accepting user submits.
+	Content map[string]any
+	// Delay is how long the user takes to answer.
+	Delay time.Duration
+
+	mu       sync.Mutex
+	requests []mcp.ElicitationRequest
+}
+
+// Requests returns the elicitation requests received so far.
+func (f *Form) Requests() []mcp.ElicitationRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]mcp.ElicitationRequest(nil), f.requests...)
+}
+
+// Elicit implements client.ElicitationHandler.
+func (f *Form) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	f.mu.Lock()
+	f.requests = append(f.requests, req)
+	f.mu.Unlock()
+	if f.Behaviour == Silent {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	select {
+	case <-time.After(f.Delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	res := &mcp.ElicitationResult{}
+	switch f.Behaviour {
+	case Accepts:
+		res.Action, res.Content = mcp.ElicitationResponseActionAccept, f.Content
+	case Declines:
+		res.Action = mcp.ElicitationResponseActionDecline
+	default:
+		res.Action = mcp.ElicitationResponseActionCancel
+	}
+	return res, nil
+}
