@@ -258,6 +258,21 @@ func (t *Toolset) bookingRef(flightID string) string {
 	return "BK-" + flightID + "-" + tag
 }
 
+// flightFromRef verifies a booking reference and returns its flight id. A
+// reference this server (or a replica with the same key) did not issue is
+// refused.
+func (t *Toolset) flightFromRef(ref string) (string, error) {
+	id, ok := strings.CutPrefix(strings.TrimSpace(ref), "BK-")
+	if !ok || len(id) < 8 {
+		return "", fmt.Errorf("%s is not a booking reference (expected the form BK-JFK-LHR-261215-K3M9P-ABCDEF)", flights.Quote(ref))
+	}
+	id = id[:len(id)-7] // drop "-TAG"
+	if !hmac.Equal([]byte(t.bookingRef(id)), []byte(strings.TrimSpace(ref))) {
+		return "", fmt.Errorf("%s is not a booking reference this server issued", flights.Quote(ref))
+	}
+	return id, nil
+}
+
 const maxNameLen = 80
 
 // checkName validates a passenger name from a form or an argument: letters

@@ -248,3 +248,34 @@ func TestSaveOverwriteAndBadIDs(t *testing.T) {
 		}
 	}
 }
+
+// A booking reference from bookFlight works in place of a flight id; one
+// this server did not issue is refused.
+func TestSaveByBookingRef(t *testing.T) {
+	id := aFlight(t)
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
+	var b BookResult
+	decodeWith(t, bookOutputSchema, call(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"}), &b)
+	r, res := save(t, c, map[string]any{"bookingRef": b.Reference})
+	if res.IsError || r.FlightID != id {
+		t.Fatalf("save by reference: %+v %s", r, text(res))
+	}
+	forged := b.Reference[:len(b.Reference)-1] + "A"
+	if forged == b.Reference {
+		forged = b.Reference[:len(b.Reference)-1] + "B"
+	}
+	for _, args := range []map[string]any{
+		{"bookingRef": forged},
+		{"bookingRef": "BK-nonsense"},
+		{"bookingRef": b.Reference, "flightId": id},
+	} {
+		if _, res := save(t, c, args); !res.IsError || !strings.Contains(text(res), "bookingRef") {
+			t.Errorf("%v: %s", args, text(res))
+		}
+	}
+	// Another replica with the same key accepts the reference.
+	other := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
+	if _, res := save(t, other, map[string]any{"bookingRef": b.Reference}); res.IsError {
+		t.Errorf("another replica: %s", text(res))
+	}
+}

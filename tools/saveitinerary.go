@@ -32,16 +32,17 @@ const (
 
 // SaveArgs are saveItinerary's arguments.
 type SaveArgs struct {
-	FlightID  string `json:"flightId" jsonschema:"a flight id from findBestFlight, e.g. JFK-LHR-261215-K3M9P"`
-	Format    string `json:"format,omitempty" jsonschema:"ics (calendar, the default) or markdown"`
-	Directory string `json:"directory,omitempty" jsonschema:"where to write: must lie inside one of the client's roots or the server's export directory; relative paths are taken from there (default: the first root, or the export directory)"`
-	Filename  string `json:"filename,omitempty" jsonschema:"file name without directories (default: from the flight id); the extension is set from the format"`
-	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file of that name (default false: an existing file is kept and the call fails)"`
+	FlightID   string `json:"flightId,omitempty" jsonschema:"a flight id from findBestFlight, e.g. JFK-LHR-261215-K3M9P (or give bookingRef)"`
+	BookingRef string `json:"bookingRef,omitempty" jsonschema:"a booking reference from bookFlight, instead of flightId"`
+	Format     string `json:"format,omitempty" jsonschema:"ics (calendar, the default) or markdown"`
+	Directory  string `json:"directory,omitempty" jsonschema:"where to write: must lie inside one of the client's roots or the server's export directory; relative paths are taken from there (default: the first root, or the export directory)"`
+	Filename   string `json:"filename,omitempty" jsonschema:"file name without directories (default: from the flight id); the extension is set from the format"`
+	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file of that name (default false: an existing file is kept and the call fails)"`
 }
 
 func (a *SaveArgs) fields() map[string]argField {
 	return map[string]argField{
-		"flightId": stringArg(&a.FlightID), "format": stringArg(&a.Format), "directory": stringArg(&a.Directory),
+		"flightId": stringArg(&a.FlightID), "bookingRef": stringArg(&a.BookingRef), "format": stringArg(&a.Format), "directory": stringArg(&a.Directory),
 		"filename": stringArg(&a.Filename), "overwrite": boolArg(&a.Overwrite),
 	}
 }
@@ -59,14 +60,15 @@ type SaveResult struct {
 	Summary      string        `json:"summary"`
 }
 
-const saveDescription = `Save a flight found by findBestFlight as a calendar file (ics) or a readable itinerary (markdown).
+const saveDescription = `Save a flight found by findBestFlight (by flightId) or booked with bookFlight (by bookingRef) as a calendar file (ics) or a readable itinerary (markdown).
 It writes only inside a directory the client shares as a root, or the server's configured export directory; it never picks a directory itself.
 An existing file is kept unless overwrite is true. The result gives the file's URI and which rule chose the directory.`
 
 func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
 	in, err := schemaFor[SaveArgs](map[string]func(*jsonschema.Schema){
-		"flightId": pattern(`^[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}$`),
-		"format":   enum(FormatICS, FormatMarkdown),
+		"flightId":   pattern(`^[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}$`),
+		"bookingRef": pattern(`^BK-[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}-[A-Z2-7]{6}$`),
+		"format":     enum(FormatICS, FormatMarkdown),
 	})
 	if err != nil {
 		return mcp.Tool{}, err
@@ -114,13 +116,23 @@ func (t *Toolset) saveItinerary(ctx context.Context, req mcp.CallToolRequest) (*
 	if format != FormatICS && format != FormatMarkdown {
 		ps = append(ps, flights.Problem{Field: "format", Problem: fmt.Sprintf("%s is not a format", flights.Quote(args.Format)), Accepted: "ics or markdown"})
 	}
-	if strings.TrimSpace(args.FlightID) == "" && !slices.ContainsFunc(ps, func(p flights.Problem) bool { return p.Field == "flightId" }) {
-		ps = append(ps, flights.Problem{Field: "flightId", Problem: "is missing", Accepted: "a flight id from findBestFlight, e.g. JFK-LHR-261215-K3M9P"})
+	id, ref := strings.TrimSpace(args.FlightID), strings.TrimSpace(args.BookingRef)
+	switch {
+	case slices.ContainsFunc(ps, func(p flights.Problem) bool { return p.Field == "flightId" || p.Field == "bookingRef" }):
+	case id == "" && ref == "":
+		ps = append(ps, flights.Problem{Field: "flightId", Problem: "is missing", Accepted: "a flight id from findBestFlight, or bookingRef from bookFlight"})
+	case id != "" && ref != "":
+		ps = append(ps, flights.Problem{Field: "bookingRef", Problem: "is given together with flightId", Accepted: "one of flightId or bookingRef"})
+	case ref != "":
+		var err error
+		if id, err = t.flightFromRef(ref); err != nil {
+			ps = append(ps, flights.Problem{Field: "bookingRef", Problem: err.Error(), Accepted: "a reference bookFlight returned"})
+		}
 	}
 	if len(ps) > 0 {
 		return invalidArguments(SaveItineraryName, ps), nil
 	}
-	f, err := t.lookupFlight(ctx, strings.TrimSpace(args.FlightID))
+	f, err := t.lookupFlight(ctx, id)
 	if err != nil {
 		return invalidArguments(SaveItineraryName, flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}}), nil
 	}
