@@ -15,7 +15,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/flightserver/flightserver/flights"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
 // BookFlightName is the tool's name as clients call it.
@@ -171,21 +170,16 @@ func (t *Toolset) bookFlight(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		}
 		return t.book(f, name, seatOr(args.Seat), "arguments"), nil
 	case client.Era == Modern:
-		digest, err := state.Digest(req.Params.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("digest arguments: %w", err)
-		}
 		if req.Params.RequestState == "" {
-			token, err := t.sealer.Seal(state.Payload{Tool: BookFlightName, ArgsDigest: digest, Step: confirmStep})
+			token, err := t.seal(req, confirmStep, nil)
 			if err != nil {
-				return nil, fmt.Errorf("seal confirmation: %w", err)
+				return nil, err
 			}
 			log.Info().Msg("asked the user to confirm")
 			return server.NewInputRequestBuilder(token).Elicit(confirmKey, t.confirmation(f, args)).ToolResult(), nil
 		}
-		if _, err := t.sealer.Open(req.Params.RequestState, BookFlightName, digest, confirmStep); err != nil {
-			return mcp.NewToolResultError(fmt.Sprintf("This retry's requestState cannot be used: %v. "+
-				"Call bookFlight again without requestState and inputResponses to start over.", err)), nil
+		if _, refused, err := t.reopen(req, confirmStep); refused != nil || err != nil {
+			return refused, err
 		}
 		if answer = server.ElicitationResponse(req.Params.InputResponses, confirmKey); answer == nil {
 			return mcp.NewToolResultError("Not booked: the retry carried no answer to the confirmation form. Call bookFlight again to ask the user."), nil

@@ -154,15 +154,9 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 
 	switch {
 	case req.Params.RequestState != "":
-		digest, err := state.Digest(req.Params.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("digest arguments: %w", err)
-		}
-		p, err := t.sealer.Open(req.Params.RequestState, FindBestFlightName, digest, samplingStep)
-		if err != nil {
-			log.Warn().Err(err).Msg("refused requestState")
-			return mcp.NewToolResultError(fmt.Sprintf("This retry's requestState cannot be used: %v. "+
-				"Call findBestFlight again without requestState and inputResponses to start over.", err)), nil
+		p, refused, err := t.reopen(req, samplingStep)
+		if refused != nil || err != nil {
+			return refused, err
 		}
 		c.resumed = &p
 	case len(req.Params.InputResponses) > 0:

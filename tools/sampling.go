@@ -132,11 +132,7 @@ func (t *Toolset) sample(ctx context.Context, c invocation, trip flights.Trip, c
 		}
 		// The state is bound to these exact arguments: a retry with others
 		// is refused.
-		digest, err := state.Digest(c.req.Params.Arguments)
-		if err != nil {
-			return fail("could not digest the arguments: "+err.Error(), start)
-		}
-		token, err := t.sealer.Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: samplingStep, Data: data})
+		token, err := t.seal(c.req, samplingStep, data)
 		if err != nil {
 			return fail("could not seal the question: "+err.Error(), start)
 		}

@@ -18,7 +18,6 @@ import (
 	"github.com/flightserver/flightserver/export"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/itinerary"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
 // SaveItineraryName is the tool's name as clients call it.
@@ -147,24 +146,15 @@ func (t *Toolset) saveItinerary(ctx context.Context, req mcp.CallToolRequest) (*
 		why = "client did not declare roots"
 	case client.Era == Modern:
 		if req.Params.RequestState == "" {
-			digest, err := state.Digest(req.Params.Arguments)
+			token, err := t.seal(req, rootsStep, nil)
 			if err != nil {
-				return nil, fmt.Errorf("digest arguments: %w", err)
-			}
-			token, err := t.sealer.Seal(state.Payload{Tool: SaveItineraryName, ArgsDigest: digest, Step: rootsStep})
-			if err != nil {
-				return nil, fmt.Errorf("seal roots question: %w", err)
+				return nil, err
 			}
 			log.Info().Msg("asked the client for its roots")
 			return server.NewInputRequestBuilder(token).Roots(rootsKey).ToolResult(), nil
 		}
-		digest, err := state.Digest(req.Params.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("digest arguments: %w", err)
-		}
-		if _, err := t.sealer.Open(req.Params.RequestState, SaveItineraryName, digest, rootsStep); err != nil {
-			return mcp.NewToolResultError(fmt.Sprintf("This retry's requestState cannot be used: %v. "+
-				"Call saveItinerary again without requestState and inputResponses to start over.", err)), nil
+		if _, refused, err := t.reopen(req, rootsStep); refused != nil || err != nil {
+			return refused, err
 		}
 		if res := server.RootsResponse(req.Params.InputResponses, rootsKey); res != nil {
 			roots = res.Roots
