@@ -4,6 +4,8 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +166,56 @@ func TestBookFlightBadIDs(t *testing.T) {
 	c = connect(t, later, "inprocess", mcp.ProtocolVersion20251125)
 	if res := call(t, c, BookFlightName, map[string]any{"flightId": aFlight(t), "confirm": true, "passengerName": "Ada Lovelace"}); !res.IsError || !strings.Contains(text(res), "departed") {
 		t.Errorf("stale id: %s", text(res))
+	}
+}
+
+// While a legacy call waits for a slow user, a request that carried a
+// progress token gets progress notifications, so hosts that reset their
+// timeout on progress keep waiting.
+func TestBookFlightReportsProgressWhileWaiting(t *testing.T) {
+	id := aFlight(t)
+	for _, via := range transports {
+		t.Run(via, func(t *testing.T) {
+			form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodForm, Delay: 400 * time.Millisecond}
+			s := newServer(t, func(c *Config) { c.ProgressInterval = 50 * time.Millisecond })
+			c := connect(t, s, via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
+			var mu sync.Mutex
+			var progress []mcp.JSONRPCNotification
+			c.OnNotification(func(n mcp.JSONRPCNotification) {
+				if n.Method == string(mcp.MethodNotificationProgress) {
+					mu.Lock()
+					progress = append(progress, n)
+					mu.Unlock()
+				}
+			})
+			req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: BookFlightName, Arguments: map[string]any{"flightId": id},
+				Meta: &mcp.Meta{ProgressToken: "book-1"}}}
+			res, err := c.CallTool(context.Background(), req)
+			if err != nil || res.IsError {
+				t.Fatalf("%v %s", err, text(res))
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			// Best effort on HTTP (a notification may be dropped), so: some.
+			if len(progress) == 0 {
+				t.Fatal("no progress notification while the user took 400 ms")
+			}
+			if tok := progress[0].Params.AdditionalFields["progressToken"]; tok != "book-1" {
+				t.Errorf("progress token %v", tok)
+			}
+		})
+	}
+	// Without a token, none is sent.
+	form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodForm, Delay: 200 * time.Millisecond}
+	c := connect(t, newServer(t, func(c *Config) { c.ProgressInterval = 20 * time.Millisecond }), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
+	var got int32
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationProgress) {
+			atomic.AddInt32(&got, 1)
+		}
+	})
+	call(t, c, BookFlightName, map[string]any{"flightId": id})
+	if atomic.LoadInt32(&got) != 0 {
+		t.Errorf("%d progress notifications without a token", got)
 	}
 }

@@ -279,3 +279,18 @@ func TestSaveByBookingRef(t *testing.T) {
 		t.Errorf("another replica: %s", text(res))
 	}
 }
+
+// Legacy streamable HTTP delivers roots/list only on the GET stream: a
+// client without one is not asked (and not waited for); the export
+// directory answers and the summary says why.
+func TestSaveLegacyHTTPWithoutGETStream(t *testing.T) {
+	id := aFlight(t)
+	roots := &rootsClient{}
+	roots.set(t.TempDir())
+	s := newServer(t, func(c *Config) { c.ExportDir = t.TempDir(); c.RootsTimeout = 30 * time.Second })
+	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, false, client.WithRootsHandler(roots))
+	r, res := save(t, c, map[string]any{"flightId": id})
+	if res.IsError || r.Rule != "export-dir" || !strings.Contains(r.Summary, "no GET stream") || roots.asked() != 0 {
+		t.Errorf("%+v %s (asked %d times)", r, text(res), roots.asked())
+	}
+}
