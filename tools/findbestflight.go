@@ -172,7 +172,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 	cands := t.weights.Candidates(trip, found)
 
 	r, early := t.rank(ctx, c, log, strategy, trip, cands)
-	if early != nil { // input_required, or an isError for strategy sampling
+	if early != nil { // input_required, or an isError for a single-tier strategy
 		return early, nil
 	}
 	result := newFindResult(trip, len(found), r)
