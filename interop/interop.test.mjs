@@ -119,9 +119,11 @@ async function stopProcess(proc) {
 // openSession connects one client to a fresh server over one transport in one
 // era. With a sampling handler the client declares the `sampling` capability
 // and registers the handler (2.x refuses a handler whose capability was not
-// declared). `sent` records every JSON-RPC message the client wrote, so tests
-// can check what went over the wire, e.g. that a modern call was retried.
-async function openSession(transportKind, era, { sampling } = {}) {
+// declared); likewise an elicitation handler, with `elicitationCapability` as
+// the declared `elicitation` object. `sent` records every JSON-RPC message the
+// client wrote, so tests can check what went over the wire, e.g. that a
+// modern call was retried.
+async function openSession(transportKind, era, { sampling, elicitation, elicitationCapability = { form: {} } } = {}) {
   let transport;
   let server; // only for http: the process we spawned ourselves
   if (transportKind === 'stdio') {
@@ -145,9 +147,15 @@ async function openSession(transportKind, era, { sampling } = {}) {
   };
 
   const options = clientOptionsFor(era);
-  if (sampling) options.capabilities = { sampling: {} };
+  if (sampling || elicitation) {
+    options.capabilities = {
+      ...(sampling && { sampling: {} }),
+      ...(elicitation && { elicitation: elicitationCapability }),
+    };
+  }
   const client = new Client({ name: 'flightserver-interop', version: '1.0.0' }, options);
   if (sampling) client.setRequestHandler('sampling/createMessage', sampling);
+  if (elicitation) client.setRequestHandler('elicitation/create', elicitation);
   const close = async () => {
     await client.close();
     if (server) await stopProcess(server.proc);
@@ -422,3 +430,188 @@ for (const era of ERAS) {
     }
   });
 }
+
+// ---- bookFlight: confirmation through the client's form (elicitation) ----
+
+function bookFlight(client, args) {
+  return client.callTool({ name: 'bookFlight', arguments: args }, { timeout: REQUEST_TIMEOUT_MS });
+}
+
+function textOf(result) {
+  return result.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}
+
+// A flight to book: the first of a deterministic search, which never asks
+// the client anything, so it cannot interfere with the form under test.
+async function firstFlightId(client) {
+  const result = await findBestFlight(client, { strategy: 'deterministic' });
+  assert.notEqual(result.isError, true, JSON.stringify(result.content));
+  const id = result.structuredContent.flights[0]?.id;
+  assert.match(id ?? '', FLIGHT_ID);
+  return id;
+}
+
+// The user's answer in every accepting case.
+const FORM_ANSWER = { confirm: true, passengerName: 'Ada Lovelace', seat: 'window' };
+
+// formUser is an elicitation handler standing in for the user: it records
+// every request and answers each with `response`.
+function formUser(response) {
+  const requests = []; // the params of every elicitation request received
+  const handler = async (request) => {
+    requests.push(request.params);
+    return response;
+  };
+  return { handler, requests };
+}
+
+// assertConfirmationForm checks the form as the handler received it. Form
+// elicitation only allows a flat object of primitive properties, so a host
+// can render it without a general JSON Schema engine.
+function assertConfirmationForm(params) {
+  assert.match(params.message, /simulation/);
+  assert.notEqual(params.mode, 'url', 'a form, not a URL');
+  const schema = params.requestedSchema;
+  assert.equal(schema.type, 'object');
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    assert.ok(['boolean', 'string', 'number', 'integer'].includes(prop.type), `${name} is a primitive: ${JSON.stringify(prop)}`);
+  }
+  assert.equal(schema.properties.confirm?.type, 'boolean');
+  assert.equal(schema.properties.passengerName?.type, 'string');
+  assert.equal(schema.properties.seat?.type, 'string');
+  assert.ok(schema.required.includes('confirm'), JSON.stringify(schema.required));
+  assert.ok(schema.required.includes('passengerName'), JSON.stringify(schema.required));
+}
+
+// Legacy: the server sends `elicitation/create` while the call is open.
+// Modern: the call answers `input_required`; inside one callTool the client
+// fulfils it through the same handler and calls again with the answer.
+for (const transportKind of TRANSPORTS) {
+  for (const era of ERAS) {
+    describe(`${transportKind}, protocol ${era}, client with form elicitation`, { timeout: 60_000 }, () => {
+      const user = formUser({ action: 'accept', content: FORM_ANSWER });
+      let session;
+
+      before(
+        async () => {
+          session = await openSession(transportKind, era, { elicitation: user.handler });
+          // Listing the tools makes callTool validate structuredContent
+          // against bookFlight's outputSchema. On legacy HTTP the server
+          // sends the form on the client's standalone GET stream, which
+          // the client opens unawaited after initialize (as for sampling).
+          await session.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+          if (transportKind === 'http' && era === '2025-11-25') await delay(200);
+        },
+        { timeout: STEP_TIMEOUT_MS },
+      );
+
+      after(() => session?.close(), { timeout: STEP_TIMEOUT_MS });
+
+      test('bookFlight asks the user in a form and books what they entered', { timeout: STEP_TIMEOUT_MS }, async () => {
+        const flightId = await firstFlightId(session.client);
+        assert.equal(user.requests.length, 0, 'the search asked the user nothing');
+
+        const result = await bookFlight(session.client, { flightId });
+        assert.notEqual(result.isError, true, textOf(result));
+        assert.equal(user.requests.length, 1, 'the user was asked exactly once');
+        assertConfirmationForm(user.requests[0]);
+
+        const sc = result.structuredContent;
+        assert.equal(sc.simulated, true);
+        assert.match(sc.reference, /^BK-.+-[A-Z2-7]{6}$/);
+        assert.equal(sc.reference.slice(3, -7), flightId);
+        assert.equal(sc.flightId, flightId);
+        assert.equal(sc.passengerName, 'Ada Lovelace');
+        assert.equal(sc.seat, 'window');
+        assert.equal(sc.confirmedBy, 'form');
+        assert.ok(Number.isInteger(sc.priceUSD) && sc.priceUSD > 0, `priceUSD ${sc.priceUSD}`);
+        assert.equal(typeof sc.summary, 'string');
+
+        // How the answer travelled.
+        const calls = session.sent.filter((m) => m.method === 'tools/call' && m.params.name === 'bookFlight');
+        if (era === '2026-07-28') {
+          // The retry carries the form's answer and the server's requestState.
+          assert.equal(calls.length, 2, 'the call and its retry');
+          const retry = calls[1].params;
+          assert.equal(typeof retry.requestState, 'string');
+          const answers = Object.values(retry.inputResponses ?? {});
+          assert.equal(answers.length, 1, JSON.stringify(retry.inputResponses));
+          assert.deepEqual(answers[0], { action: 'accept', content: FORM_ANSWER });
+        } else {
+          assert.equal(calls.length, 1);
+          assert.ok(
+            session.sent.some((m) => m.result?.action === 'accept'),
+            'the form answer was sent as a JSON-RPC response',
+          );
+        }
+      });
+    });
+  }
+}
+
+// The user declines the form. On stdio only; the transport does not change
+// what the server does with the answer. The capability is declared as the
+// bare `elicitation: {}`, which means form mode, so that spelling is covered.
+for (const era of ERAS) {
+  describe(`stdio, protocol ${era}, user declines the booking form`, { timeout: 60_000 }, () => {
+    const user = formUser({ action: 'decline' });
+    let session;
+
+    before(
+      async () => {
+        session = await openSession('stdio', era, { elicitation: user.handler, elicitationCapability: {} });
+        await session.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+      },
+      { timeout: STEP_TIMEOUT_MS },
+    );
+
+    after(() => session?.close(), { timeout: STEP_TIMEOUT_MS });
+
+    test('bookFlight is a tool error saying the user declined', { timeout: STEP_TIMEOUT_MS }, async () => {
+      const flightId = await firstFlightId(session.client);
+      const result = await bookFlight(session.client, { flightId });
+      assert.equal(user.requests.length, 1);
+      assertConfirmationForm(user.requests[0]);
+      // A tool error (the model reads it), not a JSON-RPC error.
+      assert.equal(result.isError, true, JSON.stringify(result));
+      assert.match(textOf(result), /the user declined/);
+      assert.equal(result.structuredContent, undefined, 'no booking');
+    });
+  });
+}
+
+// A client that cannot show forms: the call itself must carry the user's
+// approval. One era is enough; no round trip to the client is involved.
+describe('stdio, protocol 2025-11-25, client without elicitation', { timeout: 60_000 }, () => {
+  let session;
+
+  before(
+    async () => {
+      session = await openSession('stdio', '2025-11-25');
+      await session.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+    },
+    { timeout: STEP_TIMEOUT_MS },
+  );
+
+  after(() => session?.close(), { timeout: STEP_TIMEOUT_MS });
+
+  test('bookFlight refuses without confirm and books with it', { timeout: STEP_TIMEOUT_MS }, async () => {
+    const flightId = await firstFlightId(session.client);
+
+    const refused = await bookFlight(session.client, { flightId });
+    assert.equal(refused.isError, true, JSON.stringify(refused));
+    assert.match(textOf(refused), /confirm: true/);
+
+    const result = await bookFlight(session.client, { flightId, confirm: true, passengerName: 'Ada Lovelace' });
+    assert.notEqual(result.isError, true, textOf(result));
+    const sc = result.structuredContent;
+    assert.equal(sc.simulated, true);
+    assert.equal(sc.flightId, flightId);
+    assert.equal(sc.passengerName, 'Ada Lovelace');
+    assert.equal(sc.confirmedBy, 'arguments');
+    assert.equal(sc.reference.slice(3, -7), flightId);
+  });
+});
