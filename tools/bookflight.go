@@ -71,30 +71,13 @@ func (t *Toolset) bookFlightTool() (mcp.Tool, error) {
 	for i, s := range seats {
 		seatValues[i] = s.value
 	}
-	in, err := schemaFor[BookArgs](map[string]func(*jsonschema.Schema){
-		"flightId":      pattern(`^[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}$`),
+	// A hold that can be cancelled: not read-only, not destructive; a
+	// second call is a second booking: not idempotent.
+	return defineTool[BookArgs, BookResult](BookFlightName, "Book a flight (simulation)", bookDescription, map[string]func(*jsonschema.Schema){
+		"flightId":      pattern(flightIDPattern),
 		"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
 		"seat":          enum(seatValues...),
-	})
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	out, err := schemaFor[BookResult](nil)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	return mcp.NewTool(BookFlightName,
-		mcp.WithToolTitle("Book a flight (simulation)"),
-		mcp.WithDescription(bookDescription),
-		rawInputSchema(in),
-		mcp.WithRawOutputSchema(out),
-		// A hold that can be cancelled: not read-only, not destructive; a
-		// second call is a second booking: not idempotent.
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(false),
-	), nil
+	}, hints{})
 }
 
 // The elicitation key and step of a modern confirmation round.

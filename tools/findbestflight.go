@@ -81,9 +81,11 @@ Invalid arguments give an error listing each problem and what is accepted.`
 
 func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
 	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
-	in, err := schemaFor[FindArgs](map[string]func(*jsonschema.Schema){
-		"origin":       all(pattern(`^[A-Za-z]{3}$`)),
-		"destination":  all(pattern(`^[A-Za-z]{3}$`)),
+	// A search changes nothing, twice is the same as once, and it reaches
+	// no outside system.
+	return defineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, map[string]func(*jsonschema.Schema){
+		"origin":       pattern(`^[A-Za-z]{3}$`),
+		"destination":  pattern(`^[A-Za-z]{3}$`),
 		"date":         format("date"),
 		"passengers":   integer(flights.MinPassengers, flights.MaxPassengers),
 		"cabin":        enum(flights.Cabins...),
@@ -92,27 +94,7 @@ func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
 		"departBefore": pattern(hhmm),
 		"maxPrice":     positiveNumber,
 		"strategy":     enum(strategies...),
-	})
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	out, err := schemaFor[FindResult](nil)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	return mcp.NewTool(FindBestFlightName,
-		mcp.WithToolTitle("Find the best flight"),
-		mcp.WithDescription(findDescription),
-		rawInputSchema(in),
-		mcp.WithRawOutputSchema(out),
-		// mcp.NewTool pre-fills the opposite of each of these: a search
-		// changes nothing, twice is the same as once, and it reaches no
-		// outside system.
-		mcp.WithReadOnlyHintAnnotation(true),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(false),
-	), nil
+	}, hints{readOnly: true, idempotent: true})
 }
 
 // invocation is one findBestFlight call as the ladder sees it.

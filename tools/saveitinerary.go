@@ -64,31 +64,14 @@ It writes only inside a directory the client shares as a root, or the server's c
 An existing file is kept unless overwrite is true. The result gives the file's URI and which rule chose the directory.`
 
 func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
-	in, err := schemaFor[SaveArgs](map[string]func(*jsonschema.Schema){
-		"flightId":   pattern(`^[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}$`),
-		"bookingRef": pattern(`^BK-[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}-[A-Z2-7]{6}$`),
+	// It writes a file (not read-only) but never deletes or changes one
+	// unless asked to overwrite; the same call twice fails the second time
+	// without overwrite, so it is not idempotent; local only.
+	return defineTool[SaveArgs, SaveResult](SaveItineraryName, "Save an itinerary", saveDescription, map[string]func(*jsonschema.Schema){
+		"flightId":   pattern(flightIDPattern),
+		"bookingRef": pattern(`^BK-` + flightIDPattern[1:len(flightIDPattern)-1] + `-[A-Z2-7]{6}$`),
 		"format":     enum(FormatICS, FormatMarkdown),
-	})
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	out, err := schemaFor[SaveResult](nil)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	return mcp.NewTool(SaveItineraryName,
-		mcp.WithToolTitle("Save an itinerary"),
-		mcp.WithDescription(saveDescription),
-		rawInputSchema(in),
-		mcp.WithRawOutputSchema(out),
-		// It writes a file (not read-only) but never deletes or changes one
-		// unless asked to overwrite; the same call twice fails the second
-		// time without overwrite, so it is not idempotent; local only.
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(false),
-	), nil
+	}, hints{})
 }
 
 // rootsKey and rootsStep name the roots question of a modern round.

@@ -36,6 +36,37 @@ func schemaFor[T any](refine map[string]func(*jsonschema.Schema)) (json.RawMessa
 	return raw, nil
 }
 
+// hints are a tool's behaviour annotations. All four are always set,
+// because mcp.NewTool pre-fills destructive and open-world, the opposite of
+// what most tools here are.
+type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+
+// defineTool builds a tool whose input schema comes from In (refined) and
+// whose output schema comes from Out, with every annotation set explicitly.
+func defineTool[In, Out any](name, title, description string, refine map[string]func(*jsonschema.Schema), h hints) (mcp.Tool, error) {
+	in, err := schemaFor[In](refine)
+	if err != nil {
+		return mcp.Tool{}, err
+	}
+	out, err := schemaFor[Out](nil)
+	if err != nil {
+		return mcp.Tool{}, err
+	}
+	return mcp.NewTool(name,
+		mcp.WithToolTitle(title),
+		mcp.WithDescription(description),
+		rawInputSchema(in),
+		mcp.WithRawOutputSchema(out),
+		mcp.WithReadOnlyHintAnnotation(h.readOnly),
+		mcp.WithDestructiveHintAnnotation(h.destructive),
+		mcp.WithIdempotentHintAnnotation(h.idempotent),
+		mcp.WithOpenWorldHintAnnotation(h.openWorld),
+	), nil
+}
+
+// flightIDPattern is the shape of the ids findBestFlight hands out.
+const flightIDPattern = `^[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}$`
+
 // rawInputSchema sets a derived input schema. mcp.WithRawInputSchema keeps
 // the object schema mcp.NewTool pre-fills, and mcp-go then refuses to list a
 // tool that has both.
@@ -75,14 +106,6 @@ func pattern(p string) func(*jsonschema.Schema) {
 
 func format(f string) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.Format = f }
-}
-
-func all(fs ...func(*jsonschema.Schema)) func(*jsonschema.Schema) {
-	return func(s *jsonschema.Schema) {
-		for _, f := range fs {
-			f(s)
-		}
-	}
 }
 
 func ptr[T any](v T) *T { return &v }
