@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/tools/scripted"
@@ -29,25 +27,11 @@ func TestStdioBookFlight(t *testing.T) {
 					opts = append(opts, client.WithElicitationHandler(&scripted.Form{Behaviour: scripted.Accepts,
 						Content: map[string]any{"confirm": true, "passengerName": "Ada Lovelace", "seat": "aisle"}}))
 				}
-				c := client.NewClient(transport.NewStdioWithOptions(binary, nil, []string{"--log-level", "warn"}), opts...)
-				if err := c.Start(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
+				c := startStdio(t, nil, []string{"--log-level", "warn"}, nil, opts...)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
-				if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-					t.Fatal(err)
-				}
-				found, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-					Arguments: map[string]any{"origin": "FRA", "destination": "SIN", "date": travelDate(), "strategy": "deterministic"}}})
-				if err != nil || found.IsError {
-					t.Fatalf("find: %v %+v", err, found)
-				}
-				var f struct{ Flights []struct{ ID string } }
-				b, _ := json.Marshal(found.StructuredContent)
-				_ = json.Unmarshal(b, &f)
-				args := map[string]any{"flightId": f.Flights[0].ID}
+				id := firstFlightID(t, ctx, c, "FRA", "SIN")
+				args := map[string]any{"flightId": id}
 				if !withForm {
 					res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "bookFlight", Arguments: args}})
 					if err != nil || !res.IsError {
@@ -63,13 +47,12 @@ func TestStdioBookFlight(t *testing.T) {
 					Reference, PassengerName, ConfirmedBy string
 					Simulated                             bool
 				}
-				b, _ = json.Marshal(res.StructuredContent)
-				_ = json.Unmarshal(b, &r)
+				b := structured(t, res, &r)
 				by := "arguments"
 				if withForm {
 					by = "form"
 				}
-				if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.ConfirmedBy != by || !strings.HasPrefix(r.Reference, "BK-"+f.Flights[0].ID) {
+				if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.ConfirmedBy != by || !strings.HasPrefix(r.Reference, "BK-"+id) {
 					t.Errorf("booking %s", b)
 				}
 			})

@@ -172,6 +172,55 @@ func TestStdioStdoutIsProtocolOnly(t *testing.T) {
 	}
 }
 
+// startStdio runs the built binary with args (env adds to its
+// environment; stderr, when not nil, receives its logs) and connects an
+// mcp-go client to it, initialized in the era the options pin. The client
+// closes when the test ends.
+func startStdio(t *testing.T, env, args []string, stderr io.Writer, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	var topts []transport.StdioOption
+	if stderr != nil {
+		topts = append(topts, transport.WithCommandStderrWriter(stderr))
+	}
+	c := client.NewClient(transport.NewStdioWithOptions(binary, env, args, topts...), opts...)
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// structured reads a result's structuredContent into v and returns its JSON.
+func structured(t *testing.T, res *mcp.CallToolResult, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		t.Fatalf("structuredContent %s: %v", b, err)
+	}
+	return b
+}
+
+// firstFlightID is the best flight of a deterministic search.
+func firstFlightID(t *testing.T, ctx context.Context, c *client.Client, origin, destination string) string {
+	t.Helper()
+	found, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
+		Arguments: map[string]any{"origin": origin, "destination": destination, "date": travelDate(), "strategy": "deterministic"}}})
+	if err != nil || found.IsError {
+		t.Fatalf("find: %v %+v", err, found)
+	}
+	var f struct{ Flights []struct{ ID string } }
+	structured(t, found, &f)
+	return f.Flights[0].ID
+}
+
 // httpServer runs the whole program with --transport http on a free port.
 type httpServer struct {
 	url    string // http://127.0.0.1:port

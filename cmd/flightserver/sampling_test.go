@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/tools/scripted"
@@ -50,18 +49,8 @@ func TestStdioSamplingMatrix(t *testing.T) {
 				if tc.behaviour == scripted.Silent {
 					timeout = "300ms"
 				}
-				tr := transport.NewStdioWithOptions(binary, nil, []string{"--sampling-timeout", timeout, "--log-level", "warn"})
-				c := client.NewClient(tr, opts...)
-				if err := c.Start(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-					t.Fatal(err)
-				}
-				callCtx, cancelCall := context.WithTimeout(ctx, 3*time.Second)
+				c := startStdio(t, nil, []string{"--sampling-timeout", timeout, "--log-level", "warn"}, nil, opts...)
+				callCtx, cancelCall := context.WithTimeout(context.Background(), 3*time.Second)
 				defer cancelCall()
 				res, err := c.CallTool(callCtx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
 					Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}}})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -36,33 +34,16 @@ func TestStdioSaveItinerary(t *testing.T) {
 				if withRoots {
 					opts = append(opts, client.WithRootsHandler(oneRoot(root)))
 				}
-				tr := transport.NewStdioWithOptions(binary, nil, []string{"--export-dir", exportDir, "--log-level", "warn"})
-				c := client.NewClient(tr, opts...)
-				if err := c.Start(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
+				c := startStdio(t, nil, []string{"--export-dir", exportDir, "--log-level", "warn"}, nil, opts...)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
-				if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-					t.Fatal(err)
-				}
-				found, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-					Arguments: map[string]any{"origin": "SFO", "destination": "NRT", "date": travelDate(), "strategy": "deterministic"}}})
-				if err != nil || found.IsError {
-					t.Fatalf("find: %v %+v", err, found)
-				}
-				var f struct{ Flights []struct{ ID string } }
-				b, _ := json.Marshal(found.StructuredContent)
-				_ = json.Unmarshal(b, &f)
 				res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "saveItinerary",
-					Arguments: map[string]any{"flightId": f.Flights[0].ID}}})
+					Arguments: map[string]any{"flightId": firstFlightID(t, ctx, c, "SFO", "NRT")}}})
 				if err != nil || res.IsError {
 					t.Fatalf("save: %v %+v", err, res)
 				}
 				var r struct{ Path, Rule string }
-				b, _ = json.Marshal(res.StructuredContent)
-				_ = json.Unmarshal(b, &r)
+				structured(t, res, &r)
 				want, rule := root, "roots"
 				if !withRoots {
 					want, rule = exportDir, "export-dir"

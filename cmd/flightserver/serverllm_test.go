@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/tools/scripted"
@@ -46,18 +45,11 @@ func TestStdioServerLLM(t *testing.T) {
 				if tc.behaviour == scripted.Silent {
 					timeout = "300ms"
 				}
-				tr := transport.NewStdioWithOptions(binary, []string{"OPENAI_API_KEY=" + key},
-					[]string{"--llm-base-url", ts.URL + "/v1", "--llm-timeout", timeout, "--log-level", "debug"},
-					transport.WithCommandStderrWriter(&stderr))
-				c := client.NewClient(tr, client.WithProtocolVersion(era.version))
-				if err := c.Start(context.Background()); err != nil {
-					t.Fatal(err)
-				}
+				c := startStdio(t, []string{"OPENAI_API_KEY=" + key},
+					[]string{"--llm-base-url", ts.URL + "/v1", "--llm-timeout", timeout, "--log-level", "debug"}, &stderr,
+					client.WithProtocolVersion(era.version))
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
-				if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-					t.Fatal(err)
-				}
 				res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
 					Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}}})
 				if err != nil || res.IsError {
