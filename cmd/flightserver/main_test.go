@@ -125,19 +125,69 @@ func TestStdioBinaryBothEras(t *testing.T) {
 // a JSON-RPC message, and logs go to stderr.
 func TestStdioStdoutIsProtocolOnly(t *testing.T) {
 	cmd := exec.Command(binary, "--log-level", "debug")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Stdin = strings.NewReader(strings.Join([]string{
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Like a host, keep stdin open until the answers are in: on stdin's end
+	// the server stops, and calls still in flight then go unanswered.
+	_, _ = io.WriteString(stdin, strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"findBestFlight","arguments":{"origin":"NRT","destination":"SIN","date":"` + travelDate() + `"}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findBestFlight","arguments":{"origin":"NRT"}}}`,
 		`this line is not JSON`,
-	}, "\n") + "\n")
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	}, "\n")+"\n")
+
+	ids := map[float64]bool{}
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	timeout := time.After(20 * time.Second)
+	for !(ids[1] && ids[2] && ids[3]) {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("stdout ended with responses for ids %v, want 1, 2 and 3\n%s", ids, stderr.String())
+			}
+			var msg struct {
+				JSONRPC string   `json:"jsonrpc"`
+				ID      *float64 `json:"id"`
+			}
+			if err := json.Unmarshal([]byte(line), &msg); err != nil || msg.JSONRPC != "2.0" {
+				t.Errorf("stdout line is not JSON-RPC: %q", line)
+				continue
+			}
+			if msg.ID != nil {
+				ids[*msg.ID] = true
+			}
+		case <-timeout:
+			_ = cmd.Process.Kill()
+			t.Fatalf("responses for ids %v after 20 s, want 1, 2 and 3", ids)
+		}
 	}
+	_ = stdin.Close()
+	for line := range lines { // whatever else comes is protocol too
+		if !json.Valid([]byte(line)) || !strings.Contains(line, `"jsonrpc":"2.0"`) {
+			t.Errorf("stdout line is not JSON-RPC: %q", line)
+		}
+	}
+	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
@@ -147,23 +197,6 @@ func TestStdioStdoutIsProtocolOnly(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		_ = cmd.Process.Kill()
 		t.Fatal("server did not exit when stdin closed")
-	}
-	ids := map[float64]bool{}
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		var msg struct {
-			JSONRPC string   `json:"jsonrpc"`
-			ID      *float64 `json:"id"`
-		}
-		if err := json.Unmarshal([]byte(line), &msg); err != nil || msg.JSONRPC != "2.0" {
-			t.Errorf("stdout line is not JSON-RPC: %q", line)
-			continue
-		}
-		if msg.ID != nil {
-			ids[*msg.ID] = true
-		}
-	}
-	if !ids[1] || !ids[2] || !ids[3] {
-		t.Errorf("responses for ids %v, want 1, 2 and 3", ids)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
 		if !json.Valid([]byte(line)) {
