@@ -61,6 +61,17 @@ func numberArg(dst **float64) argField {
 // Problem, so a caller learns everything wrong in one round instead of
 // one decode error at a time. JSON null counts as absent.
 func decodeArgs(raw any, fields map[string]argField) flights.Problems {
+	return decodeFields(raw, fields, true)
+}
+
+// decodeForm reads the content of an accepted elicitation form like
+// arguments, except that unknown keys are ignored: a client may add its own,
+// and they are simply not ours.
+func decodeForm(raw any, fields map[string]argField) flights.Problems {
+	return decodeFields(raw, fields, false)
+}
+
+func decodeFields(raw any, fields map[string]argField, strict bool) flights.Problems {
 	if raw == nil {
 		return nil
 	}
@@ -85,12 +96,14 @@ func decodeArgs(raw any, fields map[string]argField) flights.Problems {
 	slices.Sort(keys)
 	for _, k := range keys {
 		f, ok := fields[k]
-		if !ok {
+		switch {
+		case !ok && strict:
 			ps = append(ps, flights.Problem{Field: flights.Quote(k), Problem: "is not an argument of this tool", Accepted: "only " + strings.Join(names, ", ")})
-			continue
-		}
-		if err := f.set(m[k]); err != nil {
-			ps = append(ps, flights.Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", compact(m[k]), f.want), Accepted: f.want})
+		case !ok:
+		default:
+			if err := f.set(m[k]); err != nil {
+				ps = append(ps, flights.Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", compact(m[k]), f.want), Accepted: f.want})
+			}
 		}
 	}
 	return ps

@@ -2,7 +2,7 @@ package tools
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,9 +42,9 @@ var strategies = []Strategy{Auto, StrategySampling, StrategyServerLLM, StrategyD
 // FindArgs are findBestFlight's arguments. The JSON names are the tool's
 // public contract (a golden test pins the schema).
 type FindArgs struct {
-	Origin       string   `json:"origin" jsonschema:"departure airport, 3-letter IATA code (e.g. JFK)"`
-	Destination  string   `json:"destination" jsonschema:"arrival airport, 3-letter IATA code (e.g. LHR)"`
-	Date         string   `json:"date" jsonschema:"departure date in the origin's local calendar, YYYY-MM-DD, today up to one year ahead"`
+	Origin       string   `json:"origin,omitempty" jsonschema:"departure airport, 3-letter IATA code (e.g. JFK)"`
+	Destination  string   `json:"destination,omitempty" jsonschema:"arrival airport, 3-letter IATA code (e.g. LHR)"`
+	Date         string   `json:"date,omitempty" jsonschema:"departure date in the origin's local calendar, YYYY-MM-DD, today up to one year ahead"`
 	Passengers   *int     `json:"passengers,omitempty" jsonschema:"number of travellers, 1-9 (default 1)"`
 	Cabin        string   `json:"cabin,omitempty" jsonschema:"travel class (default economy)"`
 	MaxStops     *int     `json:"maxStops,omitempty" jsonschema:"most connections accepted: 0 for nonstop only (default 2)"`
@@ -73,6 +73,7 @@ func (a *FindArgs) request() flights.Request {
 
 const findDescription = `Search about 47 flights for a one-way trip and pick the best three, each with a one-line reason.
 Give origin and destination as 3-letter IATA airport codes and the date as YYYY-MM-DD; the other arguments narrow the search.
+If origin, destination or date is missing, the server asks the user in a form when your client can show one; otherwise (or when the user declines) it returns an error naming each missing detail (structuredContent: {error: "trip_details_needed", askedUser, why, fields}): ask the user, then call again.
 Ranking uses your client's LLM through sampling when the client offers it, then the server's own LLM when one is configured, and otherwise price + stops + duration.
 The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
 Flight ids are stable: pass one to other tools to refer to that flight.
@@ -103,6 +104,9 @@ type invocation struct {
 	client Client
 	// resumed is the verified state of a modern retry; nil on a first call.
 	resumed *state.Payload
+	// state is what earlier rounds left for this one (decoded from
+	// resumed), updated for the rounds after it; never nil.
+	state *findState
 }
 
 // findBestFlight handles one call: read and validate the arguments, open the
@@ -112,38 +116,45 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, t.callBudget)
 	defer cancel()
-	c := invocation{req: req, client: ClientFrom(ctx)}
+	c := invocation{req: req, client: ClientFrom(ctx), state: &findState{}}
 	log := t.log.With().Str("tool", FindBestFlightName).Str("era", string(c.client.Era)).Str("client", clean(c.client.Name, 60)).Logger()
 
 	var args FindArgs
-	decoding := decodeArgs(req.Params.Arguments, args.fields())
-	trip, err := t.validator.Validate(args.request())
-	var domain flights.Problems
-	if err != nil && !errors.As(err, &domain) {
-		return nil, fmt.Errorf("validate trip: %w", err)
-	}
+	argPs := decodeArgs(req.Params.Arguments, args.fields())
 	strategy := Strategy(strings.ToLower(strings.TrimSpace(args.Strategy)))
 	if strategy == "" {
 		strategy = Auto
 	}
 	if !isStrategy(strategy) {
-		domain = append(domain, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%s is not a strategy", flights.Quote(args.Strategy)), Accepted: strategyList()})
-	}
-	if ps := mergeProblems(decoding, domain); len(ps) > 0 {
-		log.Info().Int("problems", len(ps)).Msg("invalid arguments")
-		return invalidArguments(FindBestFlightName, ps), nil
+		argPs = append(argPs, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%s is not a strategy", flights.Quote(args.Strategy)), Accepted: strategyList()})
 	}
 
+	// A modern retry: open its state first, because it carries what the
+	// user answered in earlier rounds, and that changes the trip.
 	switch {
 	case req.Params.RequestState != "":
-		p, refused, err := t.reopen(req, samplingStep)
+		p, refused, err := t.reopen(req, tripStep, samplingStep)
 		if refused != nil || err != nil {
 			return refused, err
+		}
+		if err := json.Unmarshal(p.Data, c.state); err != nil {
+			// Our own signed bytes that do not decode: a server of
+			// another version sealed them.
+			return mcp.NewToolResultError("This retry's requestState holds nothing this server can read (sealed by another version?). " +
+				"Call findBestFlight again without requestState and inputResponses to start over."), nil
 		}
 		c.resumed = &p
 	case len(req.Params.InputResponses) > 0:
 		// Answers without our sealed question prove nothing: ignored.
 		log.Warn().Int("inputResponses", len(req.Params.InputResponses)).Msg("ignored inputResponses sent without requestState")
+	}
+
+	trip, early, err := t.settleTrip(ctx, c, log, args, argPs, c.state)
+	if early != nil || err != nil {
+		if early != nil && early.IsError {
+			log.Info().Msg("did not search: the trip's details are invalid or missing")
+		}
+		return early, err
 	}
 
 	found, err := t.provider.Search(ctx, trip)

@@ -29,15 +29,15 @@ func (t *Toolset) seal(req mcp.CallToolRequest, step string, data []byte) (strin
 	return token, nil
 }
 
-// reopen verifies a retry's requestState for this call at step. When the
+// reopen verifies a retry's requestState for this call at one of steps. When the
 // state cannot be used, refused is the isError to return: it says why and
 // how to start over, and nothing is built on the state.
-func (t *Toolset) reopen(req mcp.CallToolRequest, step string) (p state.Payload, refused *mcp.CallToolResult, err error) {
+func (t *Toolset) reopen(req mcp.CallToolRequest, steps ...string) (p state.Payload, refused *mcp.CallToolResult, err error) {
 	digest, err := state.Digest(req.Params.Arguments)
 	if err != nil {
 		return p, nil, fmt.Errorf("digest arguments: %w", err)
 	}
-	p, err = t.sealer.Open(req.Params.RequestState, req.Params.Name, digest, step)
+	p, err = t.sealer.Open(req.Params.RequestState, req.Params.Name, digest, steps...)
 	if err != nil {
 		t.log.Warn().Str("tool", req.Params.Name).Err(err).Msg("refused requestState")
 		return p, mcp.NewToolResultError(fmt.Sprintf("This retry's requestState cannot be used: %v. "+

@@ -42,15 +42,6 @@ const (
 	samplingStep = "sample"
 )
 
-// sampleState is what the second round needs from the first, sealed in
-// requestState: when the question was asked (for the attempt's elapsed
-// time) and which candidates it showed, so an answer about other flights
-// (prices changed overnight, say) is not applied to these.
-type sampleState struct {
-	AskedAtMs  int64  `json:"asked"`
-	Candidates string `json:"cands"`
-}
-
 // samplingRequest builds the createMessage parameters from the shared
 // prompt. No tools (not needed, and never without sampling.tools) and
 // includeContext "none" (the others are soft-deprecated and need
@@ -98,10 +89,7 @@ func (t *Toolset) sample(ctx context.Context, c invocation, trip flights.Trip, c
 	// state proves we asked; what the retry itself declares does not
 	// matter, since we ask nothing more.
 	if c.resumed != nil && c.resumed.Step == samplingStep {
-		var st sampleState
-		if err := json.Unmarshal(c.resumed.Data, &st); err != nil {
-			return fail("the sealed state held no usable question", start)
-		}
+		st := c.state
 		asked := time.UnixMilli(st.AskedAtMs)
 		if st.Candidates != candidateDigest(cands) {
 			return fail("the flights changed between the question and the answer, so the answer no longer applies", asked)
@@ -126,7 +114,11 @@ func (t *Toolset) sample(ctx context.Context, c invocation, trip flights.Trip, c
 	params := t.samplingRequest(ranking.NewPrompt(trip, cands))
 
 	if c.client.Era == Modern {
-		data, err := json.Marshal(sampleState{AskedAtMs: time.Now().UnixMilli(), Candidates: candidateDigest(cands)})
+		// The question rides in the state with what earlier rounds left
+		// there (the user's trip details), which the retry needs again.
+		st := *c.state
+		st.AskedAtMs, st.Candidates = time.Now().UnixMilli(), candidateDigest(cands)
+		data, err := json.Marshal(st)
 		if err != nil {
 			return fail("could not record the question: "+err.Error(), start)
 		}

@@ -25,6 +25,9 @@ type Form struct {
 	Behaviour Behaviour
 	// Content is what an accepting user submits.
 	Content map[string]any
+	// Contents, when set, are what an accepting user submits to each form
+	// in turn (the last repeats): a user who gets it wrong, then right.
+	Contents []map[string]any
 	// Delay is how long the user takes to answer.
 	Delay time.Duration
 
@@ -43,6 +46,10 @@ func (f *Form) Requests() []mcp.ElicitationRequest {
 func (f *Form) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	f.mu.Lock()
 	f.requests = append(f.requests, req)
+	content := f.Content
+	if n := len(f.Contents); n > 0 {
+		content = f.Contents[min(len(f.requests), n)-1]
+	}
 	f.mu.Unlock()
 	if f.Behaviour == Silent {
 		<-ctx.Done()
@@ -56,7 +63,7 @@ func (f *Form) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.Eli
 	res := &mcp.ElicitationResult{}
 	switch f.Behaviour {
 	case Accepts:
-		res.Action, res.Content = mcp.ElicitationResponseActionAccept, f.Content
+		res.Action, res.Content = mcp.ElicitationResponseActionAccept, content
 	case Declines:
 		res.Action = mcp.ElicitationResponseActionDecline
 	default:

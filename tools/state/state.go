@@ -41,6 +41,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -140,14 +141,15 @@ func (s *Sealer) Seal(p Payload) (string, error) {
 }
 
 // Open verifies token and returns its payload, provided it was sealed for tool,
-// argsDigest and step and has not expired. The checks run from cheapest and
+// argsDigest and one of steps (a call whose next round may be one of several
+// questions) and has not expired. The checks run from cheapest and
 // least trusting to most specific: size, shape and version, signature
 // (constant time), JSON, expiry, binding. Nothing is decoded before the
 // signature is verified, and all work is linear in len(token) <= maxSize.
 //
 // Errors wrap one of the sentinels; their text never contains the key, and
 // quotes at most 40 bytes of the token.
-func (s *Sealer) Open(token, tool, argsDigest, step string) (Payload, error) {
+func (s *Sealer) Open(token, tool, argsDigest string, steps ...string) (Payload, error) {
 	if len(token) > s.maxSize {
 		return Payload{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(token), s.maxSize)
 	}
@@ -204,8 +206,8 @@ func (s *Sealer) Open(token, tool, argsDigest, step string) (Payload, error) {
 		return Payload{}, fmt.Errorf("%w: sealed for another tool (%s, not %s)", ErrMismatch, clip(p.Tool), clip(tool))
 	case p.ArgsDigest != argsDigest:
 		return Payload{}, fmt.Errorf("%w: sealed for other arguments; retry the call without it", ErrMismatch)
-	case p.Step != step:
-		return Payload{}, fmt.Errorf("%w: sealed for another step (%s, not %s)", ErrMismatch, clip(p.Step), clip(step))
+	case !slices.Contains(steps, p.Step):
+		return Payload{}, fmt.Errorf("%w: sealed for another step (%s, not %s)", ErrMismatch, clip(p.Step), clip(strings.Join(steps, " or ")))
 	}
 	return p, nil
 }

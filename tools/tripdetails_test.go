@@ -1,0 +1,357 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
+	"github.com/flightserver/flightserver/tools/scripted"
+)
+
+// The call leaves out origin and date; the user fills them in.
+var (
+	partialTrip  = map[string]any{"destination": "LHR", "passengers": 2}
+	goodTrip     = map[string]any{"origin": "jfk", "date": "2026-12-15"}
+	badTrip      = map[string]any{"origin": "XXQ", "date": "2020-01-01"}
+	mistypedTrip = map[string]any{"origin": 42, "date": "2026-12-15", "passengers": "two", "notes": "ignored, not ours"}
+	urlOnly      = client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}})
+)
+
+func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		form    *scripted.Form // nil: the client declares no form elicitation
+		opts    []client.ClientOption
+		forms   int      // forms the user sees
+		why     string   // DetailsNeeded.Why; "" when the search runs
+		says    string   // in the error text
+		callErr string   // modern silent: the client gives up
+		again   []string // the second form requires these (default origin and date)
+	}{
+		{name: "accepts valid", form: &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip}, forms: 1},
+		{name: "invalid then valid", form: &scripted.Form{Behaviour: scripted.Accepts, Contents: []map[string]any{badTrip, goodTrip}}, forms: 2},
+		{name: "wrong types then valid", form: &scripted.Form{Behaviour: scripted.Accepts, Contents: []map[string]any{mistypedTrip, goodTrip}}, forms: 2, again: []string{"origin", "passengers"}},
+		{name: "invalid twice", form: &scripted.Form{Behaviour: scripted.Accepts, Content: badTrip}, forms: 2, why: WhyStillInvalid, says: `"XXQ" is not a known airport code`},
+		{name: "declines", form: &scripted.Form{Behaviour: scripted.Declines}, forms: 1, why: WhyDeclined, says: "the user declined"},
+		{name: "cancels", form: &scripted.Form{Behaviour: scripted.Cancels}, forms: 1, why: WhyCancelled, says: "dismissed the form"},
+		{name: "never answers", form: &scripted.Form{Behaviour: scripted.Silent}, forms: 1, why: WhyNoAnswer, says: "nobody answered within", callErr: "context deadline exceeded"},
+		{name: "not declared", forms: 0, why: WhyCannotAsk, says: "did not declare elicitation"},
+		{name: "url mode only", opts: []client.ClientOption{urlOnly}, forms: 0, why: WhyURLModeOnly, says: "only URL-mode"},
+	} {
+		for _, via := range transports {
+			for _, era := range eras {
+				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
+					cfg := func(*Config) {}
+					if tc.callErr != "" {
+						cfg = func(c *Config) { c.ElicitationTimeout = 300 * time.Millisecond }
+					}
+					opts := tc.opts
+					var form *scripted.Form
+					if tc.form != nil {
+						form = &scripted.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content, Contents: tc.form.Contents}
+						opts = append(opts, client.WithElicitationHandler(form))
+					}
+					c := connect(t, newServer(t, cfg), via, era.version, opts...)
+					deadline := 10 * time.Second
+					if era.name == "modern" && tc.callErr != "" {
+						deadline = time.Second
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), deadline)
+					defer cancel()
+					res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: partialTrip}})
+					if era.name == "modern" && tc.callErr != "" {
+						// A modern host that never answers never retries: the
+						// call ends on its side, and the server holds nothing.
+						if err == nil || !strings.Contains(err.Error(), tc.callErr) {
+							t.Fatalf("call error %v", err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					var shown []mcp.ElicitationRequest
+					if form != nil {
+						shown = form.Requests()
+					}
+					if len(shown) != tc.forms {
+						t.Fatalf("%d forms shown, want %d", len(shown), tc.forms)
+					}
+					for i, f := range shown {
+						checkFormSchema(t, f.Params)
+						required := []string{"origin", "date"}
+						if i > 0 && tc.again != nil {
+							required = tc.again
+						}
+						checkTripForm(t, f.Params, i, required)
+					}
+					if tc.why == "" {
+						var r FindResult
+						decode(t, res, &r)
+						if r.Trip.Origin != "JFK" || r.Trip.Destination != "LHR" || r.Trip.Date != "2026-12-15" || r.Trip.Passengers != 2 || len(r.Flights) != 3 {
+							t.Errorf("trip %+v, %d flights", r.Trip, len(r.Flights))
+						}
+						return
+					}
+					checkDetailsNeeded(t, res, tc.why, tc.forms > 0, tc.says)
+				})
+			}
+		}
+	}
+}
+
+// checkTripForm checks what the n-th trip form (from 0) asks: origin and
+// date required, the call's details pre-filled, and the second form saying
+// what was wrong with the first answer; it must require exactly want.
+func checkTripForm(t *testing.T, p mcp.ElicitationParams, n int, want []string) {
+	t.Helper()
+	schema := p.RequestedSchema.(map[string]any)
+	props := schema["properties"].(map[string]any)
+	if d := props["destination"].(map[string]any)["default"]; d != "LHR" {
+		t.Errorf("destination not pre-filled from the call: %v", d)
+	}
+	if d := props["passengers"].(map[string]any)["default"]; d != 2 && d != float64(2) {
+		t.Errorf("passengers not pre-filled from the call: %v", d)
+	}
+	if f := props["date"].(map[string]any)["format"]; f != "date" {
+		t.Errorf("date format %v", f)
+	}
+	required := schema["required"]
+	if raw, ok := required.([]any); ok { // decoded from JSON on HTTP
+		required = nil
+		var names []string
+		for _, r := range raw {
+			names = append(names, r.(string))
+		}
+		required = names
+	}
+	if names, _ := required.([]string); !slices.Equal(names, want) {
+		t.Errorf("form %d requires %v, want %v", n, required, want)
+	}
+	switch n {
+	case 0:
+		if !strings.Contains(p.Message, "origin airport and departure date") {
+			t.Errorf("first message does not say what is needed: %q", p.Message)
+		}
+	default:
+		if !strings.Contains(p.Message, "did not work") {
+			t.Errorf("second message does not say what was wrong: %q", p.Message)
+		}
+	}
+}
+
+// checkDetailsNeeded checks the isError that ends a call without a trip, in
+// words and in structuredContent.
+func checkDetailsNeeded(t *testing.T, res *mcp.CallToolResult, why string, asked bool, says string) {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want isError, got %s", text(res))
+	}
+	var d DetailsNeeded
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil || json.Unmarshal(b, &d) != nil {
+		t.Fatalf("structuredContent %v: %v", res.StructuredContent, err)
+	}
+	if d.Error != "trip_details_needed" || d.Why != why || d.AskedUser != asked {
+		t.Errorf("structuredContent %+v, want why %s askedUser %v", d, why, asked)
+	}
+	var fields []string
+	for _, f := range d.Fields {
+		fields = append(fields, f.Field)
+		if f.Accepted == "" {
+			t.Errorf("field %s does not say what is accepted", f.Field)
+		}
+	}
+	if !slices.Contains(fields, "origin") || !slices.Contains(fields, "date") || slices.Contains(fields, "destination") {
+		t.Errorf("fields %v, want origin and date", fields)
+	}
+	txt := text(res)
+	for _, want := range []string{says, "- origin:", "- date:", "call findBestFlight again"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("text lacks %q:\n%s", want, txt)
+		}
+	}
+	if asked != strings.Contains(txt, "asked the user in a form") || !asked != strings.Contains(txt, "could not ask the user") {
+		t.Errorf("text does not say whether the user was asked:\n%s", txt)
+	}
+}
+
+// The user's answers travel into the sampling round: in the modern era the
+// client retries with the original arguments, so they must come back from
+// the sealed state.
+func TestTripDetailsCarryIntoSampling(t *testing.T) {
+	for _, via := range transports {
+		for _, era := range eras {
+			t.Run(via+"/"+era.name, func(t *testing.T) {
+				form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip}
+				sampler := &scripted.Sampler{Behaviour: scripted.Answers}
+				c := connect(t, newServer(t), via, era.version, client.WithElicitationHandler(form), client.WithSamplingHandler(sampler))
+				var r FindResult
+				decode(t, call(t, c, FindBestFlightName, partialTrip), &r)
+				if r.Method != "client_sampling" || r.Trip.Origin != "JFK" || r.Trip.Date != "2026-12-15" || r.Trip.Passengers != 2 {
+					t.Errorf("method %s, trip %+v, attempts %+v", r.Method, r.Trip, r.Attempts)
+				}
+				if len(form.Requests()) != 1 || len(sampler.Requests()) != 1 {
+					t.Errorf("%d forms, %d sampling requests; want 1 and 1", len(form.Requests()), len(sampler.Requests()))
+				}
+			})
+		}
+	}
+}
+
+// Problems in the host's own arguments are the host's to fix: no form.
+func TestTripFormNotShownForBadArguments(t *testing.T) {
+	for _, era := range eras {
+		form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip}
+		c := connect(t, newServer(t), "inprocess", era.version, client.WithElicitationHandler(form))
+		for _, args := range []map[string]any{
+			{"destination": "LHR", "maxStops": 7},
+			{"origin": "XXQ", "destination": "LHR"},
+			{"origin": 42, "destination": "LHR"},
+		} {
+			res := call(t, c, FindBestFlightName, args)
+			if !res.IsError || !strings.Contains(text(res), "problem(s) with the arguments") || !strings.Contains(text(res), "date: is missing") {
+				t.Errorf("%s %v: %s", era.name, args, text(res))
+			}
+		}
+		if n := len(form.Requests()); n != 0 {
+			t.Errorf("%s: %d forms shown for bad arguments", era.name, n)
+		}
+	}
+}
+
+// A slow user keeps a legacy call alive with progress notifications.
+func TestTripFormReportsProgressWhileWaiting(t *testing.T) {
+	form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip, Delay: 300 * time.Millisecond}
+	s := newServer(t, func(c *Config) { c.ProgressInterval = 30 * time.Millisecond })
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
+	var got atomic.Int32
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationProgress) && n.Params.AdditionalFields["progressToken"] == "trip-1" {
+			got.Add(1)
+		}
+	})
+	res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{
+		Name: FindBestFlightName, Arguments: partialTrip, Meta: &mcp.Meta{ProgressToken: "trip-1"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, text(res))
+	}
+	if got.Load() == 0 {
+		t.Error("no progress notification while the user took 300 ms")
+	}
+}
+
+// The modern rounds by hand: the trip form, then sampling, with the user's
+// answer carried in the sealed state; and what a hostile client can do.
+func TestTripRoundsByHand(t *testing.T) {
+	s := newServer(t)
+	caps := map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{}}
+	first := rawCall(t, s, caps, partialTrip, "", nil)
+	if first.ResultType != "input_required" || len(first.InputRequests) != 1 || first.InputRequests[tripKey] == nil {
+		t.Fatalf("first round: %+v", first)
+	}
+	accept := func(content map[string]any) map[string]any {
+		return map[string]any{tripKey: map[string]any{"action": "accept", "content": content}}
+	}
+	second := rawCall(t, s, caps, partialTrip, first.RequestState, accept(goodTrip))
+	if second.ResultType != "input_required" || second.InputRequests[samplingKey] == nil {
+		t.Fatalf("second round: %+v %s", second, second.text())
+	}
+	// The sampling retry carries no trip details: they come from the state.
+	var req struct {
+		Params struct {
+			Messages []struct{ Content struct{ Text string } }
+		}
+	}
+	if err := json.Unmarshal(second.InputRequests[samplingKey], &req); err != nil {
+		t.Fatal(err)
+	}
+	ids := scripted.Choose(flightIDs(req.Params.Messages[0].Content.Text))
+	third := rawCall(t, s, caps, partialTrip, second.RequestState, answerTo(ids...))
+	if r := third.StructuredContent; r == nil || r.Method != "client_sampling" || r.Trip.Origin != "JFK" || r.Trip.Date != "2026-12-15" {
+		t.Fatalf("third round: %+v %s", r, third.text())
+	}
+
+	for name, tc := range map[string]struct {
+		args      map[string]any
+		state     string
+		responses map[string]any
+		says      string
+	}{
+		"no answer":         {partialTrip, first.RequestState, nil, "no answer to the form"},
+		"answer for others": {partialTrip, first.RequestState, map[string]any{"other": map[string]any{"action": "accept"}}, "no answer to the form"},
+		"other arguments":   {map[string]any{"destination": "CDG"}, first.RequestState, accept(goodTrip), "sealed for other arguments"},
+		"forged":            {partialTrip, first.RequestState[:len(first.RequestState)-4] + "AAAA", accept(goodTrip), "requestState cannot be used"},
+		"content not JSON":  {partialTrip, first.RequestState, map[string]any{tripKey: map[string]any{"action": "accept", "content": "JFK"}}, "problem"},
+	} {
+		r := rawCall(t, s, caps, tc.args, tc.state, tc.responses)
+		if name == "content not JSON" {
+			// Not an object: the user is asked again, with the problem.
+			if r.ResultType != "input_required" {
+				t.Errorf("%s: %+v %s", name, r, r.text())
+			}
+			continue
+		}
+		if !r.IsError || !strings.Contains(r.text(), tc.says) {
+			t.Errorf("%s: %s", name, r.text())
+		}
+	}
+}
+
+func TestParseTripAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		content  any
+		want     tripAnswer
+		problems []string
+	}{
+		{"all", map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "passengers": float64(3), "cabin": "business"},
+			tripAnswer{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", Passengers: ptr(3), Cabin: "business"}, nil},
+		{"unknown keys ignored", map[string]any{"origin": "JFK", "password": "x", "extra": map[string]any{}}, tripAnswer{Origin: "JFK"}, nil},
+		{"wrong types", map[string]any{"origin": 1, "passengers": "2", "cabin": true}, tripAnswer{}, []string{"cabin", "origin", "passengers"}},
+		{"not whole", map[string]any{"passengers": 2.5}, tripAnswer{}, []string{"passengers"}},
+		{"too long", map[string]any{"origin": strings.Repeat("J", 1000)}, tripAnswer{}, []string{"origin"}},
+		{"null", map[string]any{"origin": nil}, tripAnswer{}, nil},
+		{"not an object", "JFK", tripAnswer{}, []string{"form"}},
+		{"absent", nil, tripAnswer{}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ps := parseTripAnswer(tc.content)
+			var fields []string
+			for _, p := range ps {
+				fields = append(fields, p.Field)
+			}
+			gotJSON, _ := json.Marshal(got)
+			wantJSON, _ := json.Marshal(tc.want)
+			if string(gotJSON) != string(wantJSON) || !slices.Equal(fields, tc.problems) {
+				t.Errorf("got %s %v, want %s %v", gotJSON, fields, wantJSON, tc.problems)
+			}
+		})
+	}
+}
+
+// The trip form as the server sends it, pinned.
+func TestTripFormGolden(t *testing.T) {
+	prefill := FindArgs{Destination: "lhr", Passengers: ptr(2), Cabin: "Business", Origin: "NEW YORK"}
+	need := flights.Problems{
+		{Field: "origin", Problem: `"NEW YORK" is not a known airport code`, Accepted: "a 3-letter IATA code of a known airport"},
+		{Field: "date", Problem: "is missing", Accepted: "a date in YYYY-MM-DD form, from today up to one year ahead"},
+	}
+	b, err := json.MarshalIndent(map[string]any{
+		"first":  tripForm(prefill, need, false),
+		"second": tripForm(prefill, need, true),
+	}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "tripform.golden.json", b)
+}
