@@ -615,3 +615,130 @@ describe('stdio, protocol 2025-11-25, client without elicitation', { timeout: 60
     assert.equal(sc.reference.slice(3, -7), flightId);
   });
 });
+
+// ---- findBestFlight: asking the user for missing trip details ----
+
+// tripUser answers each trip form with the next of `answers` (the last
+// repeats) and records every form it was shown.
+function tripUser(...answers) {
+  const requests = [];
+  const handler = async (request) => {
+    requests.push(request.params);
+    return answers[Math.min(requests.length, answers.length) - 1];
+  };
+  return { handler, requests };
+}
+
+// assertTripForm checks a trip form as the handler received it: flat
+// primitives, exactly `required` required, destination pre-filled from the call.
+function assertTripForm(params, required) {
+  assert.notEqual(params.mode, 'url', 'a form, not a URL');
+  const schema = params.requestedSchema;
+  assert.equal(schema.type, 'object');
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    assert.ok(['boolean', 'string', 'number', 'integer'].includes(prop.type), `${name} is a primitive: ${JSON.stringify(prop)}`);
+  }
+  assert.deepEqual(schema.required, required);
+  assert.equal(schema.properties.date.format, 'date');
+  assert.equal(schema.properties.destination.default, 'LHR');
+  assert.equal(schema.properties.passengers.type, 'integer');
+  assert.ok(schema.properties.cabin.oneOf.every((o) => typeof o.const === 'string' && typeof o.title === 'string'));
+}
+
+// The call names only the destination. The user first types an airport that
+// does not exist, is asked again with the problem stated, and then answers.
+for (const transportKind of TRANSPORTS) {
+  for (const era of ERAS) {
+    describe(`${transportKind}, protocol ${era}, findBestFlight asks for missing details`, { timeout: 60_000 }, () => {
+      const user = tripUser(
+        { action: 'accept', content: { origin: 'QQX', date: DATE } },
+        { action: 'accept', content: { origin: 'JFK', date: DATE } },
+      );
+      let session;
+
+      before(
+        async () => {
+          session = await openSession(transportKind, era, { elicitation: user.handler });
+          await session.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+          if (transportKind === 'http' && era === '2025-11-25') await delay(200);
+        },
+        { timeout: STEP_TIMEOUT_MS },
+      );
+
+      after(() => session?.close(), { timeout: STEP_TIMEOUT_MS });
+
+      test('the user fills in origin and date, the second time right', { timeout: STEP_TIMEOUT_MS }, async () => {
+        const result = await session.client.callTool(
+          { name: 'findBestFlight', arguments: { destination: 'LHR', strategy: 'deterministic' } },
+          { timeout: REQUEST_TIMEOUT_MS },
+        );
+        assert.notEqual(result.isError, true, textOf(result));
+        assert.equal(user.requests.length, 2, 'asked, then asked again');
+        // The second form requires only what the first answer got wrong.
+        assertTripForm(user.requests[0], ['origin', 'date']);
+        assertTripForm(user.requests[1], ['origin']);
+        assert.match(user.requests[0].message, /origin airport and departure date/);
+        assert.match(user.requests[1].message, /"QQX" is not a known airport code/);
+        const trip = result.structuredContent.trip;
+        assert.deepEqual([trip.origin, trip.destination, trip.date], ['JFK', 'LHR', DATE]);
+        assert.equal(result.structuredContent.flights.length, 3);
+        if (era === '2026-07-28') {
+          // Every retry carries the original arguments; the answers ride in
+          // the sealed requestState.
+          const calls = session.sent.filter((m) => m.method === 'tools/call' && m.params.name === 'findBestFlight');
+          assert.equal(calls.length, 3, 'the call and two retries');
+          for (const c of calls) assert.deepEqual(c.params.arguments, { destination: 'LHR', strategy: 'deterministic' });
+        }
+      });
+    });
+  }
+}
+
+// The user declines, and a client that cannot show forms: both are tool
+// errors naming the missing fields, told apart in structuredContent (which
+// the client does not check against the output schema on an error).
+for (const era of ERAS) {
+  describe(`stdio, protocol ${era}, no trip details from the user`, { timeout: 60_000 }, () => {
+    const user = tripUser({ action: 'decline' });
+    let declining;
+    let formless;
+
+    before(
+      async () => {
+        declining = await openSession('stdio', era, { elicitation: user.handler, elicitationCapability: {} });
+        formless = await openSession('stdio', era);
+        await declining.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+        await formless.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+      },
+      { timeout: STEP_TIMEOUT_MS },
+    );
+
+    after(async () => {
+      await declining?.close();
+      await formless?.close();
+    }, { timeout: STEP_TIMEOUT_MS });
+
+    for (const [who, why, askedUser, words] of [
+      ['the user declines', 'user_declined', true, /the user declined/],
+      ['the client cannot ask', 'client_cannot_ask', false, /could not ask the user/],
+    ]) {
+      test(`${who}: a tool error naming origin and date`, { timeout: STEP_TIMEOUT_MS }, async () => {
+        const session = askedUser ? declining : formless;
+        const result = await session.client.callTool(
+          { name: 'findBestFlight', arguments: { destination: 'LHR' } },
+          { timeout: REQUEST_TIMEOUT_MS },
+        );
+        assert.equal(result.isError, true, JSON.stringify(result));
+        assert.match(textOf(result), words);
+        assert.match(textOf(result), /- origin: is missing/);
+        assert.match(textOf(result), /- date: is missing/);
+        const sc = result.structuredContent;
+        assert.equal(sc.error, 'trip_details_needed');
+        assert.equal(sc.why, why);
+        assert.equal(sc.askedUser, askedUser);
+        assert.deepEqual(sc.fields.map((f) => f.field), ['origin', 'date']);
+        assert.equal(user.requests.length, 1, 'only the declining user saw a form');
+      });
+    }
+  });
+}
