@@ -1,0 +1,436 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/tools/scripted"
+)
+
+// runResult is what one profile did, for the table, --json and the tests.
+type runResult struct {
+	Profile   string     `json:"profile"`
+	Like      string     `json:"like"`
+	Shows     string     `json:"shows"`
+	Era       string     `json:"era"`
+	Transport string     `json:"transport"`
+	AskedFor  askedFor   `json:"askedFor"`
+	Calls     []callDone `json:"calls"`
+	ElapsedMs int64      `json:"elapsedMs"`
+	// Error is set when the demo itself could not run the profile.
+	Error      string  `json:"error,omitempty"`
+	Transcript []event `json:"transcript,omitempty"`
+}
+
+// askedFor counts what the server asked the host for, in either era.
+type askedFor struct {
+	Sampling int `json:"sampling"`
+	Forms    int `json:"forms"`
+	Roots    int `json:"roots"`
+}
+
+func (a askedFor) String() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{a.Forms, "form"}, {a.Sampling, "sampling"}, {a.Roots, "roots"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s×%d", p.what, p.n))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, " ")
+}
+
+// callDone is one tool call and what the server said about its path.
+type callDone struct {
+	Tool    string         `json:"tool"`
+	Args    map[string]any `json:"arguments"`
+	IsError bool           `json:"isError"`
+	// findBestFlight
+	Method   string        `json:"method,omitempty"`
+	Attempts []attemptDone `json:"attempts,omitempty"`
+	// the trip_details_needed error
+	Why string `json:"why,omitempty"`
+	// saveItinerary: roots or export_dir; bookFlight: form or arguments
+	Rule        string `json:"rule,omitempty"`
+	ConfirmedBy string `json:"confirmedBy,omitempty"`
+	Summary     string `json:"summary"`
+	ElapsedMs   int64  `json:"elapsedMs"`
+}
+
+type attemptDone struct {
+	Tier    string `json:"tier"`
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason"`
+}
+
+// options say how to reach the server.
+type options struct {
+	server    string // the flightserver binary
+	transport string // stdio or http (started here)
+	url       string // an already running HTTP server; overrides transport
+	explain   bool
+}
+
+// play runs one profile against a fresh server and returns what happened.
+func play(ctx context.Context, p profile, o options) runResult {
+	res := runResult{Profile: p.Name, Like: p.Like, Shows: p.Shows, Era: p.Era, Transport: o.transport}
+	if o.url != "" {
+		res.Transport = "http (" + o.url + ")"
+	}
+	start := time.Now()
+	tr := newTranscript()
+	err := playSteps(ctx, p, o, tr, &res)
+	res.ElapsedMs = time.Since(start).Milliseconds()
+	if err != nil {
+		res.Error = err.Error()
+	}
+	if o.explain {
+		res.Transcript = tr.Events()
+	}
+	return res
+}
+
+func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *runResult) error {
+	tmp, err := os.MkdirTemp("", "flightdemo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	// A key of its own, as every deployment should have (the server would
+	// otherwise make one up and say so in its log), passed in the
+	// environment, where other users' ps cannot see it.
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return err
+	}
+	env := []string{"FLIGHTSERVER_STATE_KEY=" + hex.EncodeToString(key)}
+	args := []string{"--log-level", "info"}
+	if p.ServerLLM {
+		endpoint := httptest.NewServer(&scripted.Endpoint{Behaviour: scripted.Answers})
+		defer endpoint.Close()
+		args = append(args, "--llm-base-url", endpoint.URL+"/v1")
+		env = append(env, "OPENAI_API_KEY=demo-key-not-secret")
+		tr.add("demo", "", "started a stand-in OpenAI-compatible endpoint at "+endpoint.URL+" (no network, no real key)")
+	}
+	args = append(args, p.ServerArgs...)
+
+	// The host side: a scripted model, user and workspace.
+	u := &user{tr: tr, behaviour: p.Form}
+	m := &model{tr: tr, sampler: &scripted.Sampler{Behaviour: p.Sampling}}
+	w := &workspace{tr: tr, dir: filepath.Join(tmp, "workspace")}
+	opts := []client.ClientOption{client.WithProtocolVersion(p.Era)}
+	if p.Sampling != "" {
+		opts = append(opts, client.WithSamplingHandler(m))
+	}
+	if p.Form != "" {
+		opts = append(opts, client.WithElicitationHandler(u))
+	}
+	if p.Roots {
+		if err := os.MkdirAll(w.dir, 0o755); err != nil {
+			return err
+		}
+		opts = append(opts, client.WithRootsHandler(w))
+	}
+	if p.URLOnly {
+		opts = append(opts, client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}}))
+	}
+
+	inner, stop, err := connectTransport(ctx, o, p.Era, env, args, tr)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	c := client.NewClient(transport.NewLogging(inner, slog.New(tr)), opts...)
+	if err := c.Start(ctx); err != nil {
+		return fmt.Errorf("start the client: %w", err)
+	}
+	defer c.Close()
+	ictx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if _, err := c.Initialize(ictx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "flightdemo/" + p.Name, Version: "1"}}}); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	if o.transport == "http" && p.Era == legacy {
+		// A legacy HTTP client opens its GET stream in the background
+		// after initialize; the server can reach it with sampling and roots
+		// only through that stream (docs/FALLBACKS.md, "the GET-stream quirk").
+		time.Sleep(300 * time.Millisecond)
+	}
+
+	vars := map[string]string{"{date}": time.Now().AddDate(0, 1, 0).Format("2006-01-02")}
+	for _, s := range p.Steps {
+		done, err := callStep(ctx, c, s, vars)
+		if err != nil {
+			return err
+		}
+		res.Calls = append(res.Calls, done)
+	}
+	res.AskedFor = askedFor{Sampling: len(m.sampler.Requests()), Forms: u.count(), Roots: w.count()}
+	return nil
+}
+
+// connectTransport starts the server as the options say and returns the
+// client transport to it.
+func connectTransport(ctx context.Context, o options, era string, env, args []string, tr *transcript) (transport.Interface, func(), error) {
+	logs, logw := io.Pipe()
+	go tr.readServerLog(logs)
+	switch {
+	case o.url != "":
+		logw.Close()
+		t, err := streamable(o.url, era)
+		return t, func() {}, err
+	case o.transport == "http":
+		url, stop, err := startHTTPServer(ctx, o.server, env, args, logw)
+		if err != nil {
+			logw.Close()
+			return nil, nil, err
+		}
+		tr.add("demo", "", "started "+o.server+" --transport http, listening at "+url)
+		t, err := streamable(url+"/mcp", era)
+		return t, func() { stop(); logw.Close() }, err
+	default:
+		tr.add("demo", "", "started "+o.server+" over stdio")
+		t := transport.NewStdioWithOptions(o.server, env, args, transport.WithCommandStderrWriter(logw))
+		return t, func() { logw.Close() }, nil
+	}
+}
+
+func streamable(url, era string) (transport.Interface, error) {
+	var topts []transport.StreamableHTTPCOption
+	if era == legacy {
+		//lint:ignore SA1019 the legacy GET stream is what 2025-11-25 hosts open, and what legacy sampling and roots need.
+		topts = append(topts, transport.WithContinuousListening())
+	}
+	return transport.NewStreamableHTTP(url, topts...)
+}
+
+// startHTTPServer runs the server binary over HTTP on a free loopback port
+// and returns its base URL once it logs that it is listening.
+func startHTTPServer(ctx context.Context, bin string, env, args []string, logs io.Writer) (string, func(), error) {
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--transport", "http", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	stop := func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		pw.Close()
+	}
+	addr := make(chan string, 1)
+	go func() {
+		dec := json.NewDecoder(io.TeeReader(pr, logs))
+		for {
+			var line struct{ Message, Addr string }
+			if err := dec.Decode(&line); err != nil {
+				_, _ = io.Copy(logs, pr)
+				return
+			}
+			if line.Message == "listening" {
+				addr <- line.Addr
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return "http://" + a, stop, nil
+	case <-time.After(15 * time.Second):
+		stop()
+		return "", nil, fmt.Errorf("%s did not start listening within 15s", bin)
+	}
+}
+
+// callStep makes one tool call and reads the path the server took from
+// its result.
+func callStep(ctx context.Context, c *client.Client, s step, vars map[string]string) (callDone, error) {
+	args := map[string]any{}
+	for k, v := range s.Args {
+		if str, ok := v.(string); ok {
+			if val, ok := vars[str]; ok {
+				v = val
+			}
+		}
+		args[k] = v
+	}
+	done := callDone{Tool: s.Tool, Args: args}
+	cctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := c.CallTool(cctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: s.Tool, Arguments: args}})
+	done.ElapsedMs = time.Since(start).Milliseconds()
+	if err != nil {
+		return done, fmt.Errorf("%s: %w", s.Tool, err)
+	}
+	done.IsError = res.IsError
+	var sc struct {
+		Method   string        `json:"method"`
+		Attempts []attemptDone `json:"attempts"`
+		Flights  []struct {
+			ID string `json:"id"`
+		} `json:"flights"`
+		Why         string `json:"why"`
+		Rule        string `json:"rule"`
+		ConfirmedBy string `json:"confirmedBy"`
+		Reference   string `json:"reference"`
+		Summary     string `json:"summary"`
+	}
+	if b, err := json.Marshal(res.StructuredContent); err == nil {
+		_ = json.Unmarshal(b, &sc)
+	}
+	done.Method, done.Attempts, done.Why, done.Rule, done.ConfirmedBy = sc.Method, sc.Attempts, sc.Why, sc.Rule, sc.ConfirmedBy
+	done.Summary = sc.Summary
+	if done.Summary == "" {
+		for _, c := range res.Content {
+			if t, ok := c.(mcp.TextContent); ok {
+				done.Summary = strings.SplitN(t.Text, "\n", 2)[0]
+				break
+			}
+		}
+	}
+	if len(sc.Flights) > 0 {
+		vars["{flight}"] = sc.Flights[0].ID
+	}
+	if sc.Reference != "" {
+		vars["{booking}"] = sc.Reference
+	}
+	return done, nil
+}
+
+// user fills the forms the server sends, as the profile's user would: the
+// trip form with a sensible trip, the booking form with a confirmation.
+type user struct {
+	tr        *transcript
+	behaviour scripted.Behaviour
+
+	mu    sync.Mutex
+	forms int
+}
+
+func (u *user) count() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.forms
+}
+
+func (u *user) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	u.mu.Lock()
+	u.forms++
+	u.mu.Unlock()
+	form := &scripted.Form{Behaviour: u.behaviour, Content: fill(req.Params.RequestedSchema)}
+	switch u.behaviour {
+	case scripted.Accepts:
+		b, _ := json.Marshal(form.Content)
+		u.tr.add("host", "", "shows the form; the user fills it in and submits "+string(b))
+	case scripted.Declines:
+		u.tr.add("host", "", "shows the form; the user clicks Decline")
+	case scripted.Cancels:
+		u.tr.add("host", "", "shows the form; the user closes it")
+	default:
+		u.tr.add("host", "", "receives the form and never shows it")
+	}
+	return form.Elicit(ctx, req)
+}
+
+// fill answers a form: every field's default, and for required fields
+// without one, what this demo's traveller wants.
+func fill(schema any) map[string]any {
+	wants := map[string]any{
+		"origin": "JFK", "destination": "LHR", "date": time.Now().AddDate(0, 1, 0).Format("2006-01-02"),
+		"confirm": true, "passengerName": "Ada Lovelace", "seat": "window",
+	}
+	b, _ := json.Marshal(schema)
+	var s struct {
+		Properties map[string]struct {
+			Default any `json:"default"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(b, &s)
+	out := map[string]any{}
+	for name, prop := range s.Properties {
+		if prop.Default != nil {
+			out[name] = prop.Default
+		}
+		if want, ok := wants[name]; ok && (prop.Default == nil || name == "confirm") {
+			out[name] = want
+		}
+	}
+	return out
+}
+
+// model is the host's LLM: the scripted stand-in that reads the flights in
+// the prompt and picks, or a host whose user rejects or never answers.
+type model struct {
+	tr      *transcript
+	sampler *scripted.Sampler
+}
+
+func (m *model) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	switch m.sampler.Behaviour {
+	case scripted.Answers:
+		ids := scripted.Choose(scripted.PromptIDs(req))
+		m.tr.add("host", "", fmt.Sprintf("the user approves; the host's model (%s, a stand-in) reads %d flights and picks %v", scripted.Model, len(scripted.PromptIDs(req)), ids))
+	case scripted.Rejects:
+		m.tr.add("host", "", "shows the sampling request; the user clicks Deny")
+	case scripted.Silent:
+		m.tr.add("host", "", "receives the sampling request and never answers")
+	default:
+		m.tr.add("host", "", "the host's model answers: "+string(m.sampler.Behaviour))
+	}
+	return m.sampler.CreateMessage(ctx, req)
+}
+
+// workspace is the host's open folder, shared as its only root.
+type workspace struct {
+	tr  *transcript
+	dir string
+
+	mu    sync.Mutex
+	asked int
+}
+
+func (w *workspace) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.asked
+}
+
+func (w *workspace) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	w.mu.Lock()
+	w.asked++
+	w.mu.Unlock()
+	uri := "file://" + filepath.ToSlash(w.dir)
+	w.tr.add("host", "", "shares its workspace as the only root: "+uri)
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: uri, Name: "workspace"}}}, nil
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var serverBin string
+
+// TestMain builds the real server once; every profile runs against it.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "flightdemo-test-")
+	if err != nil {
+		panic(err)
+	}
+	serverBin = filepath.Join(dir, "flightserver")
+	if out, err := exec.Command("go", "build", "-o", serverBin, "github.com/flightserver/flightserver/cmd/flightserver").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build flightserver: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// path is what a profile implies the server does: what it asks the host
+// for and, call by call, how each ends. Timings are ignored.
+type path struct {
+	asked askedFor
+	calls []string // per call: "method:tier:outcome,..." for searches, else the outcome words
+}
+
+var all = "client_sampling:skipped,server_llm:skipped,deterministic:used"
+
+// paths holds every profile; a profile without one fails the test, so a
+// new profile comes with what it must show.
+var paths = map[string]path{
+	"plain-desktop":              {askedFor{}, []string{"deterministic " + all}},
+	"plain-desktop-server-llm":   {askedFor{}, []string{"server_llm client_sampling:skipped,server_llm:used"}},
+	"plain-desktop-missing-date": {askedFor{}, []string{"error client_cannot_ask"}},
+	"form-user-fills":            {askedFor{Forms: 1}, []string{"deterministic " + all}},
+	"form-user-declines":         {askedFor{Forms: 1}, []string{"error user_declined"}},
+	"sampling-approves":          {askedFor{Sampling: 1}, []string{"client_sampling client_sampling:used"}},
+	"sampling-rejects":           {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used"}},
+	"sampling-never-answers":     {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used"}},
+	"shares-roots":               {askedFor{Roots: 1}, []string{"deterministic " + all, "saved roots"}},
+	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling client_sampling:used", "booked form", "saved roots"}},
+	"modern-nothing":             {askedFor{}, []string{"deterministic " + all, "error"}},
+	"url-elicitation-only":       {askedFor{}, []string{"error url_mode_only"}},
+}
+
+// describe reduces a call to the words paths uses.
+func describe(c callDone) string {
+	switch {
+	case c.Method != "":
+		var as []string
+		for _, a := range c.Attempts {
+			as = append(as, a.Tier+":"+a.Outcome)
+		}
+		return c.Method + " " + strings.Join(as, ",")
+	case c.Why != "":
+		return "error " + c.Why
+	case c.IsError:
+		return "error"
+	case c.Rule != "":
+		return "saved " + c.Rule
+	case c.ConfirmedBy != "":
+		return "booked " + c.ConfirmedBy
+	}
+	return "ok"
+}
+
+func playJSON(t *testing.T, args ...string) []runResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var out, errs bytes.Buffer
+	if err := run(ctx, append([]string{"--server", serverBin, "--json"}, args...), &out, &errs); err != nil {
+		t.Fatalf("flightdemo %v: %v\n%s\n%s", args, err, errs.String(), out.String())
+	}
+	var results []runResult
+	if err := json.Unmarshal(out.Bytes(), &results); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, out.String())
+	}
+	return results
+}
+
+func checkPaths(t *testing.T, results []runResult) {
+	t.Helper()
+	for _, r := range results {
+		want, ok := paths[r.Profile]
+		if !ok {
+			t.Errorf("profile %s has no expected path in this test", r.Profile)
+			continue
+		}
+		if r.Error != "" {
+			t.Errorf("%s: %s", r.Profile, r.Error)
+			continue
+		}
+		if r.AskedFor != want.asked {
+			t.Errorf("%s over %s: asked for %+v, want %+v", r.Profile, r.Transport, r.AskedFor, want.asked)
+		}
+		var got []string
+		for _, c := range r.Calls {
+			got = append(got, describe(c))
+		}
+		if strings.Join(got, " | ") != strings.Join(want.calls, " | ") {
+			t.Errorf("%s over %s:\n got  %s\n want %s", r.Profile, r.Transport, strings.Join(got, " | "), strings.Join(want.calls, " | "))
+		}
+	}
+}
+
+func TestEveryProfileTakesItsPath(t *testing.T) {
+	results := playJSON(t)
+	if len(results) != len(profiles) {
+		t.Fatalf("%d results for %d profiles", len(results), len(profiles))
+	}
+	checkPaths(t, results)
+}
+
+// Over streamable HTTP the paths are the same; the profiles that need the
+// server to reach the host mid-call (legacy sampling and roots through the
+// GET stream, modern rounds) are the ones worth repeating.
+func TestProfilesOverHTTP(t *testing.T) {
+	results := playJSON(t, "--transport", "http", "--profile", "sampling-approves,form-user-fills,shares-roots,modern-everything,plain-desktop-server-llm")
+	if len(results) != 5 {
+		t.Fatalf("%d results", len(results))
+	}
+	for _, r := range results {
+		if r.Transport != "http" {
+			t.Errorf("%s ran over %s", r.Profile, r.Transport)
+		}
+	}
+	checkPaths(t, results)
+}
+
+// --url plays against a server someone else started.
+func TestAgainstARunningServer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url, stop, err := startHTTPServer(ctx, serverBin, nil, nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	results := playJSON(t, "--url", url+"/mcp", "--profile", "plain-desktop,modern-everything")
+	checkPaths(t, results)
+}
+
+func TestExplainTellsTheStory(t *testing.T) {
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := run(ctx, []string{"--server", serverBin, "--profile", "form-user-declines,modern-everything", "--explain"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	story := out.String()
+	for _, want := range []string{
+		"── form-user-declines ── 2025-11-25, stdio",
+		"initialize: protocol 2025-11-25, declares [elicitation]",
+		"form (elicitation) with fields [cabin date destination origin passengers], requiring [date]",
+		"the user clicks Decline",
+		"isError: findBestFlight did not search: it needs the departure date",
+		"── modern-everything ── 2026-07-28, stdio",
+		"server/discover",
+		`input_required: the server needs the host first, "trip": form`,
+		`"rank": sampling`,
+		"with answers to [rank] and the server's signed requestState",
+		"shares its workspace as the only root",
+		"tier=client_sampling outcome=used",
+		"client_sampling  used",
+	} {
+		if !strings.Contains(story, want) {
+			t.Errorf("the story lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(story)
+	}
+}
+
+func TestTableAndFlags(t *testing.T) {
+	ctx := context.Background()
+	var out bytes.Buffer
+	if err := run(ctx, []string{"--server", serverBin, "--profile", "plain-desktop, sampling-approves"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out.String(), "\n")
+	if !strings.HasPrefix(lines[0], "PROFILE") || !strings.HasPrefix(lines[1], "plain-desktop ") || !strings.HasPrefix(lines[2], "sampling-approves ") ||
+		!strings.Contains(lines[2], "client_sampling:used") {
+		t.Errorf("table:\n%s", out.String())
+	}
+
+	out.Reset()
+	if err := run(ctx, []string{"--list"}, &out, &bytes.Buffer{}); err != nil || strings.Count(out.String(), "\n") != len(profiles) {
+		t.Errorf("--list: %v\n%s", err, out.String())
+	}
+	for _, bad := range [][]string{{"--profile", "nope"}, {"--transport", "carrier-pigeon"}, {"extra"}, {"--no-such-flag"}} {
+		if err := run(ctx, append([]string{"--server", serverBin}, bad...), &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+	// A server binary that does not exist is a clear error, not a hang.
+	err := run(ctx, []string{"--server", filepath.Join(t.TempDir(), "missing"), "--profile", "plain-desktop"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "plain-desktop did not complete") {
+		t.Errorf("missing server: %v", err)
+	}
+}
+
+// The form the demo's user submits keeps the server's defaults and fills
+// only what the server needs.
+func TestFill(t *testing.T) {
+	got := fill(map[string]any{"type": "object", "properties": map[string]any{
+		"origin": map[string]any{"type": "string", "default": "BOS"}, "date": map[string]any{"type": "string"},
+		"passengers": map[string]any{"type": "integer", "default": 2}, "confirm": map[string]any{"type": "boolean", "default": false},
+	}})
+	if got["origin"] != "BOS" || got["passengers"] != float64(2) || got["confirm"] != true || got["date"] == nil {
+		t.Errorf("filled %v", got)
+	}
+}
