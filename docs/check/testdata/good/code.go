@@ -1,0 +1,3 @@
+package good
+
+func answer() int { return 42 }
