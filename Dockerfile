@@ -79,8 +79,13 @@ ENTRYPOINT ["/flightserver"]
 
 # Default arguments, replaceable at `docker run IMAGE ...`. Inside a container
 # the server must listen on all interfaces (0.0.0.0), not on its loopback
-# default, or the published port reaches nothing. Put an authenticating proxy
-# in front before exposing it beyond a trusted network. Every flag also has
-# an environment fallback (FLIGHTSERVER_<FLAG>, e.g. FLIGHTSERVER_LOG_LEVEL),
-# but flags given here win over the environment.
-CMD ["--transport", "http", "--addr", "0.0.0.0:8080"]
+# default, or the published port reaches nothing. On a non-loopback address
+# the server refuses to start without a bearer token unless told otherwise:
+# the image says so explicitly with --allow-unauthenticated, because the
+# usual deployment puts it behind a proxy or an ingress that authenticates,
+# and because a token baked into an image would be no secret. To require a
+# token in the server itself, set FLIGHTSERVER_AUTH_TOKEN (from a secret);
+# the warning in the log then goes away. Every flag also has an environment
+# fallback (FLIGHTSERVER_<FLAG>), but flags given here win over the
+# environment, so replace the arguments to drop --allow-unauthenticated.
+CMD ["--transport", "http", "--addr", "0.0.0.0:8080", "--allow-unauthenticated"]

@@ -116,7 +116,7 @@ type Toolset struct {
 	fallback       ranking.Tier
 }
 
-const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); bookFlight holds one (a simulation); saveItinerary writes one to a file.
+const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); if the user has not said one of them, the server asks them when your client can show a form, or tells you what to ask; bookFlight holds one (a simulation); saveItinerary writes one to a file.
 Every result says which ranking method was used and why the others were not, so tell the user how the choice was made.`
 
 // NewServer builds the MCP server with every tool registered.

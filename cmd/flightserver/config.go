@@ -62,10 +62,20 @@ type config struct {
 	exportDir          string
 	rootsTimeout       time.Duration
 	elicitationTimeout time.Duration
+
+	// HTTP protections.
+	authToken            string
+	allowUnauthenticated bool
+	maxInflight          int
+	rateLimit            float64 // requests per second per client; 0: off
+	rateBurst            int
+	clientIPHeader       string
+	sessionIdleTTL       time.Duration
+	servedBy             string
 }
 
 // secretFlags never have their values echoed in an error or a log.
-var secretFlags = map[string]bool{"state-key": true, "llm-api-key": true}
+var secretFlags = map[string]bool{"state-key": true, "llm-api-key": true, "auth-token": true}
 
 var errHelp = flag.ErrHelp
 
@@ -115,6 +125,14 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&c.rootsTimeout, "roots-timeout", tools.DefaultRootsTimeout, "how long a 2025-11-25 client may take to answer roots/list")
 	fs.DurationVar(&c.elicitationTimeout, "elicitation-timeout", tools.DefaultElicitationTimeout, "how long a 2025-11-25 client's user may take to answer a form (never more than the call budget left)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 25*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish (inside Kubernetes' default 30 s termination grace)")
+	fs.StringVar(&c.authToken, "auth-token", "", "HTTP: require Authorization: Bearer <token> on /mcp (/healthz stays open); never logged")
+	fs.BoolVar(&c.allowUnauthenticated, "allow-unauthenticated", false, "HTTP: listen on a non-loopback address without --auth-token (only behind a proxy that authenticates, or on a trusted network)")
+	fs.IntVar(&c.maxInflight, "max-inflight", 256, "HTTP: most JSON-RPC requests served at once; more get 503 with Retry-After (0: no limit)")
+	fs.Float64Var(&c.rateLimit, "rate-limit", 50, "HTTP: requests per second allowed to each client address; more get 429 with Retry-After (0: no limit)")
+	fs.IntVar(&c.rateBurst, "rate-burst", 100, "HTTP: requests a client may send at once before --rate-limit applies")
+	fs.StringVar(&c.clientIPHeader, "client-ip-header", "", "HTTP: header carrying the client's address, set by a trusted proxy in front (e.g. X-Real-IP); empty: the connection's address")
+	fs.DurationVar(&c.sessionIdleTTL, "session-idle-ttl", 30*time.Minute, "HTTP: forget a 2025-11-25 session idle this long (a client that never sends DELETE must not hold memory forever)")
+	fs.StringVar(&c.servedBy, "served-by", "", "HTTP: name this replica in an X-Served-By response header (empty: no header)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -224,6 +242,19 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		}
 		c.stateKey = key
 	}
+	if c.transport == "http" && c.authToken == "" && !c.allowUnauthenticated && !loopback(c.addr) {
+		return c, fmt.Errorf("--addr %s is reachable from other machines and no --auth-token is set: set a token (FLIGHTSERVER_AUTH_TOKEN), "+
+			"listen on 127.0.0.1, or pass --allow-unauthenticated if a proxy in front authenticates", c.addr)
+	}
+	if c.authToken != "" && len(c.authToken) < 16 {
+		return c, errors.New("--auth-token: use at least 16 characters (e.g. openssl rand -hex 32)")
+	}
+	if c.maxInflight < 0 || c.rateBurst < 1 || !(c.rateLimit >= 0) || math.IsInf(c.rateLimit, 0) {
+		return c, errors.New("--max-inflight and --rate-limit must be 0 (off) or positive, and --rate-burst at least 1")
+	}
+	if c.sessionIdleTTL <= 0 {
+		return c, errors.New("--session-idle-ttl must be a positive duration, e.g. 30m")
+	}
 	if c.readHeader <= 0 || c.shutdownGrace <= 0 {
 		return c, errors.New("--read-header-timeout and --shutdown-grace must be positive durations, e.g. 10s")
 	}
@@ -239,4 +270,19 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		c.allowedOrigins = append(c.allowedOrigins, u.Scheme+"://"+u.Host)
 	}
 	return c, nil
+}
+
+// loopback reports whether addr (host:port) listens on the loopback
+// interface only. A wildcard or an empty host listens everywhere; a name
+// other than localhost could resolve anywhere, so it counts as reachable.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

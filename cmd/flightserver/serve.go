@@ -70,12 +70,26 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerol
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          tools.StdLogger(log),
 	}
+	sess, err := newSessions()
+	if err != nil {
+		return fmt.Errorf("sessions: %w", err)
+	}
 	mcpHTTP := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPServer(httpSrv),
 		server.WithStreamableHTTPLogger(tools.SlogLogger(log)),
+		server.WithSessionIdManager(sess),
+		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
 	)
-	httpSrv.Handler = newHandler(mcpHTTP, cfg, log)
+	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, log); err != nil {
+		return err
+	}
+	switch {
+	case cfg.authToken != "":
+		log.Info().Msg("bearer token required on /mcp")
+	case !loopback(cfg.addr):
+		log.Warn().Str("addr", cfg.addr).Msg("listening beyond loopback WITHOUT authentication (--allow-unauthenticated): anyone who can reach this port can call the tools; put an authenticating proxy in front or set --auth-token")
+	}
 	log.Info().Str("addr", ln.Addr().String()).Str("endpoint", "http://"+ln.Addr().String()+"/mcp").Msg("listening")
 	return serveUntilDone(ctx, httpSrv, ln, mcpHTTP.Shutdown, cfg, log)
 }
@@ -103,15 +117,39 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 	return nil
 }
 
-// newHandler routes /mcp through the hardening layers and serves /healthz.
-func newHandler(mcpHTTP http.Handler, cfg config, log zerolog.Logger) http.Handler {
+// newHandler routes /mcp through the protections and serves /healthz
+// (open: probes carry no token). From the outside in, each layer refuses as
+// cheaply as it can before the next does more work: a foreign origin, a
+// client over its rate (which also slows token guessing), a missing token,
+// an oversized body, a full house, a session that lives elsewhere.
+func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, log zerolog.Logger) (http.Handler, error) {
+	h := sess.requireKnownSession(log, tools.TrackGETStreams(mcpHTTP))
+	if cfg.maxInflight > 0 {
+		h = limitInflight(cfg.maxInflight, log, h)
+	}
+	h = limitBody(cfg.maxBodyBytes, h)
+	if cfg.authToken != "" {
+		h = requireToken(cfg.authToken, log, h)
+	}
+	if cfg.rateLimit > 0 {
+		limiter, err := newRateLimiter(cfg.rateLimit, cfg.rateBurst, cfg.clientIPHeader)
+		if err != nil {
+			return nil, err
+		}
+		h = limiter.wrap(log, h)
+	}
+	h = checkOrigin(cfg.allowedOrigins, log, h)
+
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkOrigin(cfg.allowedOrigins, log, limitBody(cfg.maxBodyBytes, tools.TrackGETStreams(mcpHTTP))))
+	mux.Handle("/mcp", h)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"status":"ok"}`)
 	})
-	return mux
+	if cfg.servedBy != "" {
+		return servedBy(cfg.servedBy, mux), nil
+	}
+	return mux, nil
 }
 
 // checkOrigin refuses browser requests from other sites (DNS rebinding, a

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/tools/scripted"
+)
+
+type reply struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// send posts body to url with headers and returns the whole reply.
+func send(t *testing.T, url string, headers map[string]string, body string) reply {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return reply{resp.StatusCode, resp.Header, string(b)}
+}
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+const testToken = "0123456789abcdef-test-token"
+
+func TestHTTPBearerToken(t *testing.T) {
+	h := startHTTP(t, "--auth-token", testToken)
+	for _, tc := range []struct {
+		name      string
+		auth      string
+		status    int
+		challenge string
+	}{
+		{"no token", "", 401, `Bearer realm="flightserver"`},
+		{"wrong token", "Bearer not-the-token-at-all", 401, `Bearer realm="flightserver", error="invalid_token"`},
+		{"another scheme", "Basic " + testToken, 401, `Bearer realm="flightserver"`},
+		{"right token", "Bearer " + testToken, 200, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			headers := map[string]string{}
+			for k, v := range modernHeaders {
+				headers[k] = v
+			}
+			if tc.auth != "" {
+				headers["Authorization"] = tc.auth
+			}
+			r := send(t, h.url+"/mcp", headers, discover)
+			if r.status != tc.status || r.header.Get("WWW-Authenticate") != tc.challenge {
+				t.Errorf("status %d, WWW-Authenticate %q; want %d, %q (%s)", r.status, r.header.Get("WWW-Authenticate"), tc.status, tc.challenge, r.body)
+			}
+			if tc.status == 401 && (!strings.Contains(r.body, "bearer token") || strings.Contains(r.body, testToken)) {
+				t.Errorf("refusal body %s", r.body)
+			}
+		})
+	}
+	// Probes carry no token.
+	if resp, err := http.Get(h.url + "/healthz"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("healthz: %v %v", err, resp)
+	}
+	// A real client with the token, in both eras.
+	for _, era := range eras {
+		tr, err := transport.NewStreamableHTTP(h.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := client.NewClient(tr, client.WithProtocolVersion(era.version))
+		if err := c.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		exercise(t, c, era.version)
+		c.Close()
+	}
+	if strings.Contains(h.stderr.String(), testToken) {
+		t.Error("the token appeared in the log")
+	}
+}
+
+func TestPublicAddressNeedsTokenOrOptOut(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--transport", "http", "--addr", "0.0.0.0:8080"}, "no --auth-token is set"},
+		{[]string{"--transport", "http", "--addr", ":8080"}, "no --auth-token is set"},
+		{[]string{"--transport", "http", "--addr", "192.0.2.10:8080"}, "no --auth-token is set"},
+		{[]string{"--transport", "http", "--addr", "example.com:8080"}, "no --auth-token is set"},
+		{[]string{"--transport", "http", "--addr", "0.0.0.0:8080", "--auth-token", "short"}, "at least 16 characters"},
+		{[]string{"--transport", "http", "--addr", "0.0.0.0:8080", "--auth-token", testToken}, ""},
+		{[]string{"--transport", "http", "--addr", "0.0.0.0:8080", "--allow-unauthenticated"}, ""},
+		{[]string{"--transport", "http", "--addr", "127.0.0.1:8080"}, ""},
+		{[]string{"--transport", "http", "--addr", "[::1]:8080"}, ""},
+		{[]string{"--transport", "http", "--addr", "localhost:8080"}, ""},
+		{[]string{"--transport", "stdio", "--addr", "0.0.0.0:8080"}, ""},
+		{[]string{"--max-inflight", "-1"}, "--max-inflight"},
+		{[]string{"--rate-limit", "-1"}, "--rate-limit"},
+		{[]string{"--rate-burst", "0"}, "--rate-burst"},
+		{[]string{"--session-idle-ttl", "0s"}, "--session-idle-ttl"},
+	} {
+		_, err := parseConfig(tc.args, func(string) string { return "" }, io.Discard)
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%v: error %v, want %q", tc.args, err, tc.err)
+		}
+	}
+	// The token from the environment counts, and is never echoed.
+	if _, err := parseConfig([]string{"--transport", "http", "--addr", "0.0.0.0:8080"}, func(k string) string {
+		if k == "FLIGHTSERVER_AUTH_TOKEN" {
+			return testToken
+		}
+		return ""
+	}, io.Discard); err != nil {
+		t.Errorf("token from the environment: %v", err)
+	}
+	// Opting out is allowed, and logged loudly.
+	h := startHTTP(t, "--addr", "0.0.0.0:0", "--allow-unauthenticated")
+	if !strings.Contains(h.stderr.String(), "WITHOUT authentication") {
+		t.Errorf("no warning when listening everywhere without a token:\n%s", h.stderr.String())
+	}
+}
+
+// At most N requests in flight: the next is told to come back. A client's
+// answer to the server's own question is not a new request and still gets
+// through, or the call holding the slot could never finish.
+func TestHTTPMaxInflight(t *testing.T) {
+	h := startHTTP(t, "--max-inflight", "1")
+	form := &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"date": travelDate()}, Delay: 700 * time.Millisecond}
+	tr, err := transport.NewStreamableHTTP(h.url + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithElicitationHandler(form))
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{
+			Name: "findBestFlight", Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "strategy": "deterministic"}}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	for deadline := time.Now().Add(5 * time.Second); len(form.Requests()) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the form never arrived")
+		}
+	}
+	// The call holds the only slot while the user types.
+	r := send(t, h.url+"/mcp", nil, initialize)
+	if r.status != 503 || r.header.Get("Retry-After") != "1" || !strings.Contains(r.body, "--max-inflight") {
+		t.Errorf("second request while one is in flight: %d %v %s", r.status, r.header, r.body)
+	}
+	// A notification is not a request: it passes.
+	if r := send(t, h.url+"/mcp", nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); r.status == 503 {
+		t.Errorf("a notification was refused: %s", r.body)
+	}
+	res := <-done
+	if res == nil || res.IsError {
+		t.Fatalf("the call holding the slot: %+v", res)
+	}
+	if r := send(t, h.url+"/mcp", nil, initialize); r.status != 200 {
+		t.Errorf("after the call: %d %s", r.status, r.body)
+	}
+}
+
+func TestHTTPRateLimitPerClient(t *testing.T) {
+	h := startHTTP(t, "--rate-limit", "0.5", "--rate-burst", "2", "--client-ip-header", "X-Real-IP")
+	from := func(ip string) map[string]string { return map[string]string{"X-Real-IP": ip} }
+	for i := range 2 {
+		if r := send(t, h.url+"/mcp", from("198.51.100.1"), initialize); r.status != 200 {
+			t.Fatalf("request %d within the burst: %d %s", i+1, r.status, r.body)
+		}
+	}
+	r := send(t, h.url+"/mcp", from("198.51.100.1"), initialize)
+	if r.status != 429 || r.header.Get("Retry-After") != "2" || !strings.Contains(r.body, "--rate-limit") {
+		t.Errorf("over the limit: %d Retry-After %q %s", r.status, r.header.Get("Retry-After"), r.body)
+	}
+	// Another client has its own bucket; a proxy's list counts by its last
+	// address, the one the proxy appended.
+	if r := send(t, h.url+"/mcp", from("198.51.100.1, 198.51.100.2"), initialize); r.status != 200 {
+		t.Errorf("another client: %d %s", r.status, r.body)
+	}
+	// Health probes are never limited.
+	for range 5 {
+		if resp, err := http.Get(h.url + "/healthz"); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("healthz: %v %v", err, resp)
+		}
+	}
+}
+
+// A legacy session lives in one process: another replica refuses it
+// clearly instead of serving it with no capabilities.
+func TestLegacySessionOnAnotherReplica(t *testing.T) {
+	key := []string{"--state-key", strings.Repeat("ab", 32)}
+	a, b := startHTTP(t, key...), startHTTP(t, key...)
+	tr, err := transport.NewStreamableHTTP(a.url + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := c.GetSessionId()
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	legacy := map[string]string{"Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25"}
+	if r := send(t, a.url+"/mcp", legacy, list); r.status != 200 {
+		t.Fatalf("the replica that owns the session: %d %s", r.status, r.body)
+	}
+	r := send(t, b.url+"/mcp", legacy, list)
+	if r.status != 404 || !strings.Contains(r.body, "not known to this server process") || !strings.Contains(r.body, "sticky sessions") || !strings.Contains(r.body, "2026-07-28") {
+		t.Errorf("another replica: %d %s", r.status, r.body)
+	}
+	// Ended sessions say so.
+	c.Close()
+	if r := send(t, a.url+"/mcp", legacy, list); r.status != 404 || !strings.Contains(r.body, "has ended") {
+		t.Errorf("after DELETE: %d %s", r.status, r.body)
+	}
+	// Modern requests carry no session: any replica serves them.
+	headers := map[string]string{"Mcp-Session-Id": id}
+	for k, v := range modernHeaders {
+		headers[k] = v
+	}
+	if r := send(t, b.url+"/mcp", headers, discover); r.status != 200 {
+		t.Errorf("modern request with a stray session header: %d %s", r.status, r.body)
+	}
+}
+
+func TestIsRequest(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`:                                  true,
+		`{"jsonrpc":"2.0","id":"a","method":"ping"}`:                                      true,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`:                          false,
+		`{"jsonrpc":"2.0","id":null,"method":"x"}`:                                        false,
+		`{"jsonrpc":"2.0","id":7,"result":{"action":"accept"}}`:                           false,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"rejected"}}`:               false,
+		`[{"jsonrpc":"2.0","id":7,"result":{}},{"jsonrpc":"2.0","id":8,"method":"ping"}]`: true,
+		`[{"jsonrpc":"2.0","id":7,"result":{}}]`:                                          false,
+		`not json`:                                                                        true,
+		``:                                                                                true,
+	} {
+		if got := isRequest([]byte(body)); got != want {
+			t.Errorf("isRequest(%s) = %v, want %v", body, got, want)
+		}
+	}
+}
