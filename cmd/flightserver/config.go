@@ -72,6 +72,9 @@ type config struct {
 	clientIPHeader       string
 	sessionIdleTTL       time.Duration
 	servedBy             string
+
+	loadTestTools bool
+	debugAddr     string
 }
 
 // secretFlags never have their values echoed in an error or a log.
@@ -133,6 +136,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.clientIPHeader, "client-ip-header", "", "HTTP: header carrying the client's address, set by a trusted proxy in front (e.g. X-Real-IP); empty: the connection's address")
 	fs.DurationVar(&c.sessionIdleTTL, "session-idle-ttl", 30*time.Minute, "HTTP: forget a 2025-11-25 session idle this long (a client that never sends DELETE must not hold memory forever)")
 	fs.StringVar(&c.servedBy, "served-by", "", "HTTP: name this replica in an X-Served-By response header (empty: no header)")
+	fs.StringVar(&c.debugAddr, "debug-addr", "", "HTTP: serve goroutine and heap numbers at /debug/vars on this loopback address, e.g. 127.0.0.1:6060 (empty: off)")
+	fs.BoolVar(&c.loadTestTools, "load-test-tools", false, "also register a no-op tool (noop), the baseline cmd/flightload measures against; not for production")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -251,6 +256,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.maxInflight < 0 || c.rateBurst < 1 || !(c.rateLimit >= 0) || math.IsInf(c.rateLimit, 0) {
 		return c, errors.New("--max-inflight and --rate-limit must be 0 (off) or positive, and --rate-burst at least 1")
+	}
+	if c.debugAddr != "" && !loopback(c.debugAddr) {
+		return c, fmt.Errorf("--debug-addr %s: must be a loopback address such as 127.0.0.1:6060", c.debugAddr)
 	}
 	if c.sessionIdleTTL <= 0 {
 		return c, errors.New("--session-idle-ttl must be a positive duration, e.g. 30m")

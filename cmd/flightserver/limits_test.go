@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -273,4 +274,44 @@ func TestIsRequest(t *testing.T) {
 			t.Errorf("isRequest(%s) = %v, want %v", body, got, want)
 		}
 	}
+}
+
+// --load-test-tools adds the noop baseline; --debug-addr serves the numbers
+// a load test watches, and never the command line.
+func TestLoadTestToolsAndDebugVars(t *testing.T) {
+	debug := "127.0.0.1:" + strings.Split(freeAddr(t), ":")[1]
+	h := startHTTP(t, "--load-test-tools", "--debug-addr", debug, "--auth-token", testToken)
+	list := send(t, h.url+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list", "Authorization": "Bearer " + testToken},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	if list.status != 200 || !strings.Contains(list.body, `"name":"noop"`) {
+		t.Errorf("tools/list with --load-test-tools: %d %s", list.status, list.body)
+	}
+	resp, err := http.Get("http://" + debug + "/debug/vars")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"goroutines":`) || !strings.Contains(string(b), `"heapInuse":`) || strings.Contains(string(b), testToken) {
+		t.Errorf("debug vars: %s", b)
+	}
+	if _, err := parseConfig([]string{"--debug-addr", "0.0.0.0:6060"}, func(string) string { return "" }, io.Discard); err == nil {
+		t.Error("--debug-addr beyond loopback was accepted")
+	}
+	// Without the flag there is no noop tool.
+	plain := startHTTP(t)
+	if r := send(t, plain.url+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`); strings.Contains(r.body, `"name":"noop"`) {
+		t.Error("noop listed without --load-test-tools")
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

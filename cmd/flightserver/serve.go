@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
@@ -34,7 +35,7 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load embedded data: %w", err)
 	}
-	return tools.NewServer(tools.Config{
+	srv, err := tools.NewServer(tools.Config{
 		Catalog: catalog, Weights: &cfg.weights,
 		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
 		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
@@ -42,7 +43,21 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
 		Logger: log, Version: buildVersion(),
 	})
+	if err != nil {
+		return nil, err
+	}
+	if cfg.loadTestTools {
+		// The same protocol path as a real tool with none of the work: the
+		// baseline a load test compares findBestFlight against.
+		srv.AddTool(mcp.NewTool(noopTool, mcp.WithDescription("Load testing only: does nothing and answers ok."),
+			mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false)),
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+	}
+	return srv, nil
 }
+
+// noopTool is registered by --load-test-tools.
+const noopTool = "noop"
 
 // serveStdio speaks MCP on stdin/stdout until stdin closes or ctx ends.
 func serveStdio(ctx context.Context, srv *server.MCPServer, log zerolog.Logger, stdin io.Reader, stdout io.Writer) error {
@@ -62,6 +77,12 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerol
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	if cfg.debugAddr != "" {
+		if err := serveDebug(ctx, cfg.debugAddr, log); err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on --debug-addr %s: %w", cfg.debugAddr, err)
+		}
 	}
 	httpSrv := &http.Server{
 		// Slow-loris protection. There is deliberately no WriteTimeout: it

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"runtime"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// serveDebug serves /debug/vars on a separate, loopback-only address: the
+// numbers a load test or an operator watches for leaks (goroutines, heap).
+// It is our own handler, not expvar's or pprof's defaults, because those
+// publish the command line, and a command line may hold --auth-token.
+func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /debug/vars", func(w http.ResponseWriter, _ *http.Request) {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"goroutines": runtime.NumGoroutine(),
+			"heapAlloc":  m.HeapAlloc, "heapInuse": m.HeapInuse, "heapObjects": m.HeapObjects,
+			"sys": m.Sys, "numGC": m.NumGC,
+		})
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	log.Info().Str("addr", ln.Addr().String()).Msg("debug vars at /debug/vars")
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error().Err(err).Msg("debug server stopped")
+		}
+	}()
+	return nil
+}
