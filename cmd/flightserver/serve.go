@@ -51,7 +51,9 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 		// baseline a load test compares findBestFlight against.
 		srv.AddTool(mcp.NewTool(noopTool, mcp.WithDescription("Load testing only: does nothing and answers ok."),
 			mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false)),
-			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("ok"), nil
+			})
 	}
 	return srv, nil
 }
