@@ -1,0 +1,384 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+const (
+	healthWait = 15 * time.Second // how long the started server may take to answer /healthz
+	stopWait   = 10 * time.Second // how long it may take to exit on SIGTERM before it is killed
+	logTail    = 50               // stderr lines kept to show when it dies
+)
+
+// managedServer is a flightserver process flightload started.
+type managedServer struct {
+	cmd      *exec.Cmd
+	url      string // the MCP endpoint
+	debugURL string // its /debug/vars
+	log      *tailWriter
+
+	exited   chan struct{} // closed when the process has exited
+	exitErr  error         // what Wait said; read after exited is closed
+	stopping chan struct{} // closed when flightload asks it to stop
+	stopNote string        // what happened at the stop, if anything unusual
+	dead     bool          // it had exited by itself when stop was called
+}
+
+// startServer runs bin over HTTP on free loopback ports and waits until its
+// /healthz answers.
+func startServer(ctx context.Context, bin string) (*managedServer, error) {
+	ports, err := freePorts(2)
+	if err != nil {
+		return nil, fmt.Errorf("pick free ports: %w", err)
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("state key: %w", err)
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0]))
+	debugAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[1]))
+	cmd := exec.Command(bin, "--transport", "http", "--addr", addr,
+		"--load-test-tools", "--rate-limit", "0", "--max-inflight", "0",
+		"--debug-addr", debugAddr, "--log-level", "warn")
+	cmd.Env = append(os.Environ(), "FLIGHTSERVER_STATE_KEY="+hex.EncodeToString(key))
+	s := &managedServer{
+		cmd:      cmd,
+		url:      "http://" + addr + "/mcp",
+		debugURL: "http://" + debugAddr + "/debug/vars",
+		log:      &tailWriter{max: logTail},
+		exited:   make(chan struct{}),
+		stopping: make(chan struct{}),
+	}
+	cmd.Stderr = s.log
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	go func() {
+		s.exitErr = cmd.Wait()
+		close(s.exited)
+	}()
+	if err := s.waitHealthy(ctx, "http://"+addr+"/healthz"); err != nil {
+		s.stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *managedServer) pid() int { return s.cmd.Process.Pid }
+
+// waitHealthy polls /healthz until it answers 200, the process exits, or
+// healthWait passes.
+func (s *managedServer) waitHealthy(ctx context.Context, healthURL string) error {
+	client := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(healthWait)
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, healthURL, nil)
+		if err != nil {
+			return fmt.Errorf("health check: %w", err)
+		}
+		if resp, err := client.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-s.exited:
+			return fmt.Errorf("the server exited before it was healthy (%v); its last output:\n%s", s.exitErr, s.log.String())
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the server to be healthy: %w", ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s did not answer 200 within %v; the server's last output:\n%s", healthURL, healthWait, s.log.String())
+		}
+	}
+}
+
+// died reports whether the process exited without being asked to.
+func (s *managedServer) died() bool {
+	if s.dead {
+		return true
+	}
+	select {
+	case <-s.stopping:
+		return false
+	default:
+	}
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop sends SIGTERM and waits for the process, killing it after stopWait.
+// It notes a slow or unclean exit in stopNote.
+func (s *managedServer) stop() {
+	select {
+	case <-s.stopping:
+		return
+	default:
+	}
+	select {
+	case <-s.exited:
+		s.dead = true
+		close(s.stopping)
+		return
+	default:
+	}
+	close(s.stopping)
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		s.stopNote = fmt.Sprintf("SIGTERM: %v", err)
+	}
+	select {
+	case <-s.exited:
+		if s.exitErr != nil {
+			s.stopNote = fmt.Sprintf("after SIGTERM the server exited with %v", s.exitErr)
+		}
+	case <-time.After(stopWait):
+		_ = s.cmd.Process.Kill()
+		<-s.exited
+		s.stopNote = fmt.Sprintf("the server had not exited %v after SIGTERM and was killed", stopWait)
+	}
+}
+
+// freePorts returns n distinct free loopback ports. They are held open
+// together so that they differ, then released for the server to take.
+func freePorts(n int) ([]int, error) {
+	var (
+		ports []int
+		lns   []net.Listener
+	)
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		lns = append(lns, ln)
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// tailWriter keeps the last max lines written to it, and counts them all.
+type tailWriter struct {
+	mu      sync.Mutex
+	max     int
+	lines   []string
+	partial []byte
+	total   int
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.partial = append(t.partial, p...)
+	for {
+		i := bytes.IndexByte(t.partial, '\n')
+		if i < 0 {
+			break
+		}
+		t.push(string(t.partial[:i]))
+		t.partial = t.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+func (t *tailWriter) push(line string) {
+	t.total++
+	t.lines = append(t.lines, line)
+	if len(t.lines) > t.max {
+		t.lines = t.lines[len(t.lines)-t.max:]
+	}
+}
+
+// snapshot returns the kept lines (an unfinished last line included) and
+// how many lines were written in all.
+func (t *tailWriter) snapshot() ([]string, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := append([]string(nil), t.lines...)
+	total := t.total
+	if len(t.partial) > 0 {
+		lines = append(lines, string(t.partial))
+		total++
+	}
+	return lines, total
+}
+
+func (t *tailWriter) String() string {
+	lines, _ := t.snapshot()
+	if len(lines) == 0 {
+		return "  (nothing)"
+	}
+	return "  " + strings.Join(lines, "\n  ")
+}
+
+// memSample is one reading of the server's memory and goroutines. Fields
+// whose source was unavailable are zero, with HasHeap or HasRSS false, and
+// the probe says why in its notes.
+type memSample struct {
+	Goroutines  int64  `json:"goroutines"`
+	HeapAlloc   uint64 `json:"heapAllocBytes"`
+	HeapInuse   uint64 `json:"heapInuseBytes"`
+	HeapObjects uint64 `json:"heapObjects"`
+	Sys         uint64 `json:"sysBytes"`
+	NumGC       uint64 `json:"numGC"`
+	RSS         uint64 `json:"rssBytes"`
+	PeakRSS     uint64 `json:"peakRSSBytes"` // VmHWM: the process lifetime's peak so far
+	HasHeap     bool   `json:"hasHeap"`      // the heap numbers and goroutines were read
+	HasRSS      bool   `json:"hasRSS"`       // RSS and peak RSS were read
+}
+
+// probe reads a server's numbers from its /debug/vars and, for a process
+// flightload started, from /proc/<pid>/status.
+type probe struct {
+	debugURL string // empty: no heap or goroutines
+	pid      int    // 0: no RSS
+	client   *http.Client
+
+	mu    sync.Mutex
+	notes []string // why a number is missing, each once
+}
+
+func newProbe(debugURL string, pid int) *probe {
+	return &probe{debugURL: debugURL, pid: pid, client: &http.Client{Timeout: 5 * time.Second}}
+}
+
+func (p *probe) note(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, n := range p.notes {
+		if n == msg {
+			return
+		}
+	}
+	p.notes = append(p.notes, msg)
+}
+
+func (p *probe) allNotes() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.notes...)
+}
+
+// sample reads what it can now; nil if nothing could be read.
+func (p *probe) sample(ctx context.Context) *memSample {
+	var (
+		m  memSample
+		ok bool
+	)
+	if p.debugURL != "" {
+		if err := p.readDebugVars(ctx, &m); err != nil {
+			p.note(fmt.Sprintf("heap and goroutines unavailable: %v", err))
+		} else {
+			ok = true
+		}
+	}
+	if p.pid != 0 {
+		if err := readProcStatus(p.pid, &m); err != nil {
+			p.note(fmt.Sprintf("RSS unavailable (reported as 0): %v", err))
+		} else {
+			ok = true
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return &m
+}
+
+func (p *probe) readDebugVars(ctx context.Context, m *memSample) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.debugURL, nil)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", p.debugURL, err)
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", p.debugURL, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", p.debugURL, resp.Status)
+	}
+	var v struct {
+		Goroutines  *int64 `json:"goroutines"`
+		HeapAlloc   uint64 `json:"heapAlloc"`
+		HeapInuse   uint64 `json:"heapInuse"`
+		HeapObjects uint64 `json:"heapObjects"`
+		Sys         uint64 `json:"sys"`
+		NumGC       uint64 `json:"numGC"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		return fmt.Errorf("GET %s: decode: %w", p.debugURL, err)
+	}
+	if v.Goroutines == nil {
+		return fmt.Errorf("GET %s: no goroutines in the answer", p.debugURL)
+	}
+	m.Goroutines, m.HeapAlloc, m.HeapInuse, m.HeapObjects, m.Sys, m.NumGC = *v.Goroutines, v.HeapAlloc, v.HeapInuse, v.HeapObjects, v.Sys, v.NumGC
+	m.HasHeap = true
+	return nil
+}
+
+// readProcStatus reads VmRSS and VmHWM (Linux only).
+func readProcStatus(pid int, m *memSample) error {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var rss, hwm uint64
+	var haveRSS, haveHWM bool
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), ":")
+		if !ok || (name != "VmRSS" && name != "VmHWM") {
+			continue
+		}
+		fields := strings.Fields(value) // "12345 kB"
+		if len(fields) != 2 || fields[1] != "kB" {
+			return fmt.Errorf("%s: unexpected %s line %q", path, name, sc.Text())
+		}
+		kb, err := strconv.ParseUint(fields[0], 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", path, name, err)
+		}
+		if name == "VmRSS" {
+			rss, haveRSS = kb*1024, true
+		} else {
+			hwm, haveHWM = kb*1024, true
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if !haveRSS || !haveHWM {
+		return errors.New(path + ": no VmRSS or VmHWM line")
+	}
+	m.RSS, m.PeakRSS, m.HasRSS = rss, hwm, true
+	return nil
+}
