@@ -177,7 +177,7 @@ func (t *Toolset) bookFlight(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		if err != nil {
 			if ectx.Err() != nil && ctx.Err() == nil {
 				return mcp.NewToolResultError(fmt.Sprintf("Not booked: nobody answered the confirmation form within %s. "+
-					"Ask the user, then call bookFlight again.", timeout.Round(time.Second))), nil
+					"Ask the user, then call bookFlight again.", timeout.Round(100*time.Millisecond))), nil
 			}
 			return mcp.NewToolResultError("Not booked: the confirmation form failed: " + clean(err.Error(), 120) + "."), nil
 		}

@@ -213,7 +213,7 @@ func classifySamplingError(call, sampling context.Context, err error, timeout ti
 	case call.Err() != nil:
 		return "the call ended (cancelled or out of budget) while waiting for the client"
 	case errors.Is(sampling.Err(), context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %s", timeout.Round(time.Millisecond))
+		return fmt.Sprintf("no answer within %s", timeout.Round(100*time.Millisecond))
 	case strings.Contains(msg, "error -1:") || strings.Contains(msg, "reject") || strings.Contains(msg, "declin") || strings.Contains(msg, "denied"):
 		return "the user rejected the request"
 	case strings.Contains(msg, "-32601") || strings.Contains(msg, "method not found") || strings.Contains(msg, "not support") || strings.Contains(msg, "no sampling handler"):

@@ -428,7 +428,7 @@ func (t *Toolset) elicitTrip(ctx context.Context, req mcp.CallToolRequest, form 
 	case err == nil:
 		return answer, nil
 	case ectx.Err() != nil && ctx.Err() == nil:
-		return nil, detailsNeeded(WhyNoAnswer, fmt.Sprintf("nobody answered within %s", timeout.Round(time.Millisecond)), need)
+		return nil, detailsNeeded(WhyNoAnswer, fmt.Sprintf("nobody answered within %s", timeout.Round(100*time.Millisecond)), need)
 	default:
 		return nil, detailsNeeded(WhyFormFailed, "the form failed: "+clean(err.Error(), 120), need)
 	}

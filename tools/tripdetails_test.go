@@ -355,3 +355,25 @@ func TestTripFormGolden(t *testing.T) {
 	}
 	golden.Check(t, "tripform.golden.json", b)
 }
+
+// The call budget bounds every wait inside a call: a legacy host that never
+// answers gets the budget's worth, less the reserve the last rung needs,
+// not the (longer) timeout of the question.
+func TestCallBudgetBoundsEveryWait(t *testing.T) {
+	cfg := func(c *Config) {
+		c.CallBudget = 1500 * time.Millisecond
+		c.SamplingTimeout = time.Minute
+		c.ElicitationTimeout = time.Minute
+	}
+	sampler := &scripted.Sampler{Behaviour: scripted.Silent}
+	c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(sampler))
+	var r FindResult
+	decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+	if r.Method != "deterministic" || len(r.Attempts) == 0 || r.Attempts[0].Outcome != "failed" || !strings.Contains(r.Attempts[0].Reason, "no answer within 1s") {
+		t.Errorf("sampling under a 1.5 s budget: method %s, attempts %+v", r.Method, r.Attempts)
+	}
+
+	form := &scripted.Form{Behaviour: scripted.Silent}
+	c = connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
+	checkDetailsNeeded(t, call(t, c, FindBestFlightName, partialTrip), WhyNoAnswer, true, "nobody answered within 1s")
+}
