@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flightserver/flightserver/internal/serverbin"
+
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -128,20 +130,7 @@ func contains(xs []string, x string) bool {
 
 var serverBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "deploy-test-")
-	if err != nil {
-		panic(err)
-	}
-	serverBin = filepath.Join(dir, "flightserver")
-	if out, err := exec.Command("go", "build", "-o", serverBin, "github.com/flightserver/flightserver/cmd/flightserver").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build flightserver: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
 
 // replica runs the server binary over HTTP on a free loopback port.
 func replica(t *testing.T, name, key string) string {

@@ -4,32 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
 var serverBin string
 
 // TestMain builds the real server once; every profile runs against it.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "flightdemo-test-")
-	if err != nil {
-		panic(err)
-	}
-	serverBin = filepath.Join(dir, "flightserver")
-	if out, err := exec.Command("go", "build", "-o", serverBin, "github.com/flightserver/flightserver/cmd/flightserver").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build flightserver: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
 
 // path is what a profile implies the server does: what it asks the host
 // for and, call by call, how each ends. Timings are ignored.

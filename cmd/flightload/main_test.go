@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -19,26 +19,7 @@ import (
 // serverBin is the flightserver binary, built once for all tests.
 var serverBin string
 
-func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "flightload-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	serverBin = filepath.Join(dir, "flightserver")
-	build := exec.Command("go", "build", "-o", serverBin, "github.com/flightserver/flightserver/cmd/flightserver")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build flightserver:", err)
-		return 1
-	}
-	return m.Run()
-}
+func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
 
 func TestRunAgainstRealServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

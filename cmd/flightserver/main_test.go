@@ -6,17 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -27,23 +26,7 @@ import (
 // that drive it as a desktop host would: a subprocess speaking stdio.
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "flightserver-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "flightserver")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building flightserver:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { serverbin.Main(m, &binary) }
 
 var eras = []struct{ name, version string }{
 	{"legacy", mcp.ProtocolVersion20251125},
@@ -324,26 +307,6 @@ func TestHTTPBothEras(t *testing.T) {
 	}
 }
 
-func post(t *testing.T, url string, headers map[string]string, body string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 const discover = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 
 var modernHeaders = map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
@@ -375,9 +338,9 @@ func TestHTTPHardening(t *testing.T) {
 		{"not JSON", modernHeaders, `{"jsonrpc":`, 400, "not valid json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, body := post(t, h.url+"/mcp", tc.headers, tc.body)
-			if status != tc.status || !strings.Contains(body, tc.says) {
-				t.Errorf("status %d body %s; want %d containing %q", status, body, tc.status, tc.says)
+			r := send(t, h.url+"/mcp", tc.headers, tc.body)
+			if r.status != tc.status || !strings.Contains(r.body, tc.says) {
+				t.Errorf("status %d body %s; want %d containing %q", r.status, r.body, tc.status, tc.says)
 			}
 		})
 	}
