@@ -173,6 +173,27 @@ func table(w io.Writer, results []runResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+
+	// The reasons, as the server gave them: the table says what happened,
+	// these say why.
+	fmt.Fprintln(w, "\nWHY (each ranking attempt, and each call that ended without a search or a save, in the server's words)")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range results {
+		name := r.Profile
+		for _, c := range r.Calls {
+			for _, a := range c.Attempts {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, a.Tier, a.Outcome, a.Reason)
+				name = ""
+			}
+			if c.IsError {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, c.Tool, "error", c.Summary)
+				name = ""
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintln(w, "\nEach row is one host profile against a fresh server. `--profile NAME --explain` tells one run message by message.")
 	return err
 }

@@ -184,6 +184,9 @@ func TestTableAndFlags(t *testing.T) {
 		!strings.Contains(lines[2], "client_sampling:used") {
 		t.Errorf("table:\n%s", out.String())
 	}
+	if !strings.Contains(out.String(), "WHY") || !strings.Contains(out.String(), "client did not declare sampling") {
+		t.Errorf("the table does not give the server's reasons:\n%s", out.String())
+	}
 
 	out.Reset()
 	if err := run(ctx, []string{"--list"}, &out, &bytes.Buffer{}); err != nil || strings.Count(out.String(), "\n") != len(profiles) {
