@@ -149,7 +149,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 		log.Warn().Int("inputResponses", len(req.Params.InputResponses)).Msg("ignored inputResponses sent without requestState")
 	}
 
-	trip, early, err := t.settleTrip(ctx, c, log, args, argPs, c.state)
+	trip, early, err := t.settleTrip(ctx, c, log, args, argPs)
 	if early != nil || err != nil {
 		if early != nil && early.IsError {
 			log.Info().Msg("did not search: the trip's details are invalid or missing")

@@ -278,9 +278,10 @@ func detailsNeeded(why, reason string, need flights.Problems) *mcp.CallToolResul
 // trip, asking the user through a form when details are missing and the
 // client can show one. When there is no trip yet it returns the result to
 // send instead: an input_required question (modern era) or an isError.
-// argPs are the problems found decoding the arguments; st carries the rounds
-// before this one and is updated for the rounds after it.
-func (t *Toolset) settleTrip(ctx context.Context, c invocation, log zerolog.Logger, args FindArgs, argPs flights.Problems, st *findState) (flights.Trip, *mcp.CallToolResult, error) {
+// argPs are the problems found decoding the arguments; c.state carries the
+// rounds before this one and is updated for the rounds after it.
+func (t *Toolset) settleTrip(ctx context.Context, c invocation, log zerolog.Logger, args FindArgs, argPs flights.Problems) (flights.Trip, *mcp.CallToolResult, error) {
+	st := c.state
 	var answerPs flights.Problems
 	if c.resumed != nil && c.resumed.Step == tripStep {
 		res := t.readTripAnswer(server.ElicitationResponse(c.req.Params.InputResponses, tripKey), st, &answerPs, t.missing(args, st))
