@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -16,8 +17,8 @@ import (
 // that stream, so TrackGETStreams watches for it at the HTTP layer and tells
 // each request's handler.
 
-// getStreamKey marks a request context with whether its legacy session has
-// an open GET stream.
+// getStreamKey marks a request context with a function that says whether
+// its legacy session has a GET stream open now.
 type getStreamKey struct{}
 
 // GETStreams counts the open GET streams of each legacy session (by
@@ -62,7 +63,7 @@ func (g *GETStreams) Handler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), getStreamKey{}, g.Open(id))))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), getStreamKey{}, func() bool { return g.Open(id) })))
 	})
 }
 
@@ -70,13 +71,42 @@ func (g *GETStreams) Handler(next http.Handler) http.Handler {
 // no other access to the tracker.
 func TrackGETStreams(next http.Handler) http.Handler { return NewGETStreams().Handler(next) }
 
+// getStreamGrace is how long a request waits for its session's GET stream
+// to open. Clients open it in the background after initialize (the official
+// SDKs do not await it), so a tool called at once can arrive first; a short
+// wait saves that call its best rung, and costs a client that never opens
+// one only this much.
+const getStreamGrace = 500 * time.Millisecond
+
 // legacyHTTPWithoutGETStream reports whether this is a legacy streamable
 // HTTP request whose session is known (through TrackGETStreams) to have no
-// GET stream open, so a sampling or roots request could not reach it.
+// GET stream open, even after getStreamGrace, so a sampling or roots
+// request could not reach it.
 func legacyHTTPWithoutGETStream(ctx context.Context) bool {
 	if _, isHTTP := server.ClientSessionFromContext(ctx).(server.SessionWithStreamableHTTPConfig); !isHTTP {
 		return false
 	}
-	has, tracked := ctx.Value(getStreamKey{}).(bool)
-	return tracked && !has
+	open, tracked := ctx.Value(getStreamKey{}).(func() bool)
+	if !tracked {
+		return false
+	}
+	return !waitFor(ctx, open, getStreamGrace)
+}
+
+// waitFor polls cond until it holds, the grace runs out or ctx ends.
+func waitFor(ctx context.Context, cond func() bool, grace time.Duration) bool {
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline.C:
+			return cond()
+		case <-tick.C:
+		}
+	}
+	return true
 }

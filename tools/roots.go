@@ -79,7 +79,7 @@ func (t *Toolset) legacyRoots(ctx context.Context) ([]mcp.Root, string) {
 		return roots, ""
 	}
 	if legacyHTTPWithoutGETStream(ctx) {
-		return nil, "client has no GET stream open, the only way mcp-go can deliver roots/list on legacy streamable HTTP"
+		return nil, "client has no GET stream open (waited " + getStreamGrace.String() + "), the only way mcp-go can deliver roots/list on legacy streamable HTTP"
 	}
 	timeout := min(t.rootsTimeout, remaining(ctx)-deterministicReserve)
 	if timeout <= 0 {

@@ -135,7 +135,7 @@ func (t *Toolset) sample(ctx context.Context, c invocation, trip flights.Trip, c
 	}
 
 	if legacyHTTPWithoutGETStream(ctx) {
-		return skip("client has no GET stream open, the only way mcp-go can deliver a sampling request on legacy streamable HTTP")
+		return skip("client has no GET stream open (waited " + getStreamGrace.String() + "), the only way mcp-go can deliver a sampling request on legacy streamable HTTP")
 	}
 	timeout := min(t.samplingTimeout, remaining(ctx)-deterministicReserve)
 	if timeout <= 0 {

@@ -172,12 +172,6 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 	if _, err := c.Initialize(ictx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "flightdemo/" + p.Name, Version: "1"}}}); err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
-	if o.transport == "http" && p.Era == legacy {
-		// A legacy HTTP client opens its GET stream in the background
-		// after initialize; the server can reach it with sampling and roots
-		// only through that stream (docs/FALLBACKS.md, "the GET-stream quirk").
-		time.Sleep(300 * time.Millisecond)
-	}
 
 	vars := map[string]string{"{date}": time.Now().AddDate(0, 1, 0).Format("2006-01-02")}
 	for _, s := range p.Steps {
