@@ -5,13 +5,11 @@
 package deploy
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -132,47 +130,12 @@ var serverBin string
 
 func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
 
-// replica runs the server binary over HTTP on a free loopback port.
+// replica runs the server binary over HTTP with the shared state key,
+// naming itself in X-Served-By.
 func replica(t *testing.T, name, key string) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, serverBin, "--transport", "http", "--addr", "127.0.0.1:0", "--served-by", name, "--rate-limit", "0")
-	cmd.Env = append(os.Environ(), "FLIGHTSERVER_STATE_KEY="+key)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			var line struct{ Message, Addr string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "listening" {
-				addr <- line.Addr
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return a
-	case <-time.After(15 * time.Second):
-		t.Fatalf("replica %s did not start", name)
-		return ""
-	}
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	addr, _, _ := serverbin.StartHTTP(t, serverBin, []string{"FLIGHTSERVER_STATE_KEY=" + key}, "--served-by", name, "--rate-limit", "0")
+	return addr
 }
 
 // startNginx runs deploy/nginx.conf itself, with its replica lines and its
@@ -201,7 +164,7 @@ func startNginx(t *testing.T, replicas []string) string {
 		t.Fatalf("nginx.conf has %d upstream blocks of replica lines, want 2", n)
 	}
 	text = runs.ReplaceAllLiteralString(text, strings.Join(lines, "\n")+"\n")
-	listen := freePort(t)
+	listen := serverbin.FreeAddr(t)
 	text = strings.Replace(text, "listen 8080;", "listen "+listen+";", 1)
 	dir := t.TempDir()
 	// Debian's nginx keeps temporary files under /var/lib/nginx: use ours.
@@ -219,7 +182,7 @@ func startNginx(t *testing.T, replicas []string) string {
 	// stops them), and never wait on the pipe for long.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 5 * time.Second
-	logs := &syncBuffer{}
+	logs := &serverbin.Log{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -243,24 +206,6 @@ func startNginx(t *testing.T, replicas []string) string {
 			t.Fatalf("nginx did not come up:\n%s", logs.String())
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for nginx's writer and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // recorder notes which replica served each tools/call POST.

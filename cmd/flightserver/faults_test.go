@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -54,52 +54,12 @@ func settles(t *testing.T, debugAddr string, want int, what string) {
 	t.Errorf("%s: the server holds %d goroutines, more than the %d it had before", what, got, want)
 }
 
-// startBinary runs the built binary over HTTP on a free port (a process of
-// its own, so its goroutines and its signals are its own) and returns the
-// /mcp URL, the command and its log.
-func startBinary(t *testing.T, env []string, args ...string) (string, *exec.Cmd, *syncBuffer) {
-	t.Helper()
-	cmd := exec.Command(binary, append([]string{"--transport", "http", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	})
-	addr := make(chan string, 1)
-	logs := &syncBuffer{}
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			_, _ = logs.Write(append(sc.Bytes(), '\n'))
-			var line struct{ Message, Addr string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "listening" {
-				addr <- line.Addr
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return "http://" + a + "/mcp", cmd, logs
-	case <-time.After(10 * time.Second):
-		t.Fatalf("server did not start:\n%s", logs.String())
-		return "", nil, nil
-	}
-}
-
 // A client that leaves while the server waits for it costs nothing after:
 // legacy (the server is mid-request) and modern (the server holds nothing).
 func TestFaultClientLeavesMidRound(t *testing.T) {
-	debug := freeAddr(t)
-	url, _, _ := startBinary(t, nil, "--debug-addr", debug, "--sampling-timeout", "20s")
+	debug := serverbin.FreeAddr(t)
+	addr, _, _ := serverbin.StartHTTP(t, binary, nil, "--debug-addr", debug, "--sampling-timeout", "20s")
+	url := "http://" + addr + "/mcp"
 	// The baseline is a server that has served one client and seen it go:
 	// what starts once (mcp-go's session sweeper) is not a leak.
 	warm := &http.Client{Transport: &http.Transport{}}
@@ -266,8 +226,9 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 	}))
 	defer slowLLM.Close()
 	exportDir := t.TempDir()
-	url, cmd, logs := startBinary(t, []string{"OPENAI_API_KEY=test-key-not-secret"}, "--export-dir", exportDir,
+	addr, cmd, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"}, "--export-dir", exportDir,
 		"--rate-limit", "0", "--shutdown-grace", "10s", "--llm-base-url", slowLLM.URL+"/v1")
+	url := "http://" + addr + "/mcp"
 	id := func() string {
 		r := modernCall(t, url, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate(), "strategy": "deterministic"}, map[string]any{}, "", nil)
 		sc, _ := json.Marshal(r["structuredContent"])

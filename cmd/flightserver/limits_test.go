@@ -3,11 +3,12 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -279,7 +280,7 @@ func TestIsRequest(t *testing.T) {
 // --load-test-tools adds the noop baseline; --debug-addr serves the numbers
 // a load test watches, and never the command line.
 func TestLoadTestToolsAndDebugVars(t *testing.T) {
-	debug := "127.0.0.1:" + strings.Split(freeAddr(t), ":")[1]
+	debug := "127.0.0.1:" + strings.Split(serverbin.FreeAddr(t), ":")[1]
 	h := startHTTP(t, "--load-test-tools", "--debug-addr", debug, "--auth-token", testToken)
 	list := send(t, h.url+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list", "Authorization": "Bearer " + testToken},
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
@@ -304,14 +305,4 @@ func TestLoadTestToolsAndDebugVars(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`); strings.Contains(r.body, `"name":"noop"`) {
 		t.Error("noop listed without --load-test-tools")
 	}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }

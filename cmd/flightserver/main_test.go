@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -84,7 +82,7 @@ func exercise(t *testing.T, c *client.Client, version string) {
 func TestStdioBinaryBothEras(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-			var stderr syncBuffer
+			var stderr serverbin.Log
 			tr := transport.NewStdioWithOptions(binary, []string{"FLIGHTSERVER_LOG_LEVEL=debug"}, nil, transport.WithCommandStderrWriter(&stderr))
 			c := client.NewClient(tr, client.WithProtocolVersion(era.version))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -108,7 +106,7 @@ func TestStdioBinaryBothEras(t *testing.T) {
 // a JSON-RPC message, and logs go to stderr.
 func TestStdioStdoutIsProtocolOnly(t *testing.T) {
 	cmd := exec.Command(binary, "--log-level", "debug")
-	var stderr syncBuffer
+	var stderr serverbin.Log
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -242,14 +240,14 @@ type httpServer struct {
 	url    string // http://127.0.0.1:port
 	stop   context.CancelFunc
 	done   chan error
-	stderr *syncBuffer
+	stderr *serverbin.Log
 }
 
 func startHTTP(t *testing.T, args ...string) *httpServer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	h := &httpServer{stop: cancel, done: make(chan error, 1), stderr: &syncBuffer{}}
+	h := &httpServer{stop: cancel, done: make(chan error, 1), stderr: &serverbin.Log{}}
 	args = append([]string{"--transport", "http", "--addr", "127.0.0.1:0", "--shutdown-grace", "5s"}, args...)
 	go func() {
 		h.done <- run(ctx, args, func(string) string { return "" }, strings.NewReader(""), io.Discard, io.MultiWriter(pw, h.stderr))
@@ -393,21 +391,4 @@ func TestHTTPReadHeaderTimeout(t *testing.T) {
 	if errors.As(err, &ne) && ne.Timeout() {
 		t.Fatal("the server kept a half-sent request open past the header timeout")
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flightserver/flightserver/internal/serverbin"
+
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -40,7 +42,7 @@ func TestStdioServerLLM(t *testing.T) {
 				endpoint := &scripted.Endpoint{Behaviour: tc.behaviour}
 				ts := httptest.NewServer(endpoint)
 				defer ts.Close()
-				var stderr syncBuffer
+				var stderr serverbin.Log
 				timeout := "10s" // short only where the endpoint hangs
 				if tc.behaviour == scripted.Silent {
 					timeout = "300ms"
