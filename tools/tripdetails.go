@@ -121,10 +121,21 @@ func (a *tripAnswer) apply(args FindArgs) FindArgs {
 	return args
 }
 
-// overlay returns a with b's fields where b has them.
+// overlay returns a with b's fields where b has them: a second answer that
+// leaves a field out keeps the first answer's.
 func (a tripAnswer) overlay(b tripAnswer) tripAnswer {
-	merged := b.apply(FindArgs{Origin: a.Origin, Destination: a.Destination, Date: a.Date, Passengers: a.Passengers, Cabin: a.Cabin})
-	return tripAnswer{Origin: merged.Origin, Destination: merged.Destination, Date: merged.Date, Passengers: merged.Passengers, Cabin: merged.Cabin}
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{{&a.Origin, b.Origin}, {&a.Destination, b.Destination}, {&a.Date, b.Date}, {&a.Cabin, b.Cabin}} {
+		if strings.TrimSpace(f.v) != "" {
+			*f.dst = f.v
+		}
+	}
+	if b.Passengers != nil {
+		a.Passengers = b.Passengers
+	}
+	return a
 }
 
 // tripForm is the form: flat, primitives only, pre-filled with what the call
@@ -284,8 +295,8 @@ func (t *Toolset) settleTrip(ctx context.Context, c invocation, log zerolog.Logg
 	st := c.state
 	var answerPs flights.Problems
 	if c.resumed != nil && c.resumed.Step == tripStep {
-		res := t.readTripAnswer(server.ElicitationResponse(c.req.Params.InputResponses, tripKey), st, &answerPs, t.missing(args, st))
-		if res != nil {
+		var res *mcp.CallToolResult
+		if answerPs, res = readTripAnswer(server.ElicitationResponse(c.req.Params.InputResponses, tripKey), st, func() flights.Problems { return t.missing(args, st) }); res != nil {
 			return flights.Trip{}, res, nil
 		}
 	}
@@ -337,8 +348,7 @@ func (t *Toolset) settleTrip(ctx context.Context, c invocation, log zerolog.Logg
 		if res != nil {
 			return flights.Trip{}, res, nil
 		}
-		answerPs = nil
-		if res := t.readTripAnswer(answer, st, &answerPs, need); res != nil {
+		if answerPs, res = readTripAnswer(answer, st, func() flights.Problems { return need }); res != nil {
 			return flights.Trip{}, res, nil
 		}
 	}
@@ -377,24 +387,25 @@ func (t *Toolset) partition(ps flights.Problems, args FindArgs, answered bool) (
 	return need, wrong
 }
 
-// readTripAnswer applies the user's answer to st, or returns the isError
-// that ends the call when the user did not answer with details.
-func (t *Toolset) readTripAnswer(answer *mcp.ElicitationResult, st *findState, answerPs *flights.Problems, need flights.Problems) *mcp.CallToolResult {
+// readTripAnswer applies the user's answer to st and returns the problems
+// found reading it, or the isError that ends the call when the user did not
+// answer with details. need names what is still missing; it is asked only
+// then, since an accepted answer is validated with everything else anyway.
+func readTripAnswer(answer *mcp.ElicitationResult, st *findState, need func() flights.Problems) (flights.Problems, *mcp.CallToolResult) {
 	switch {
 	case answer == nil:
-		return detailsNeeded(WhyFormFailed, "the retry carried no answer to the form", need)
+		return nil, detailsNeeded(WhyFormFailed, "the retry carried no answer to the form", need())
 	case answer.Action == mcp.ElicitationResponseActionDecline:
-		return detailsNeeded(WhyDeclined, "the user declined to give them", need)
+		return nil, detailsNeeded(WhyDeclined, "the user declined to give them", need())
 	case answer.Action != mcp.ElicitationResponseActionAccept:
-		return detailsNeeded(WhyCancelled, "the user dismissed the form without answering", need)
+		return nil, detailsNeeded(WhyCancelled, "the user dismissed the form without answering", need())
 	}
 	a, ps := parseTripAnswer(answer.Content)
 	if st.Trip != nil {
-		// A second answer leaving a field out keeps the first answer's.
 		a = st.Trip.overlay(a)
 	}
-	st.Trip, *answerPs = &a, ps
-	return nil
+	st.Trip = &a
+	return ps, nil
 }
 
 // cannotAsk says why this request's client cannot be shown the trip form,
