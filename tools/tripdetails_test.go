@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -376,4 +377,21 @@ func TestCallBudgetBoundsEveryWait(t *testing.T) {
 	form := &scripted.Form{Behaviour: scripted.Silent}
 	c = connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 	checkDetailsNeeded(t, call(t, c, FindBestFlightName, partialTrip), WhyNoAnswer, true, "nobody answered within 1s")
+}
+
+// failingForm is a host whose form machinery errors out.
+type failingForm struct{}
+
+func (failingForm) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return nil, errors.New("the host's form renderer crashed")
+}
+
+// A legacy host that answers the form with an error ends the call with
+// form_failed, naming the fields. (A modern host that fails never retries:
+// the server does not hear of it, as with silence.)
+func TestTripFormThatFails(t *testing.T) {
+	for _, via := range transports {
+		c := connect(t, newServer(t), via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(failingForm{}))
+		checkDetailsNeeded(t, call(t, c, FindBestFlightName, partialTrip), WhyFormFailed, true, "the form failed")
+	}
 }

@@ -207,7 +207,11 @@ func (s *Sealer) Open(token, tool, argsDigest string, steps ...string) (Payload,
 	case p.ArgsDigest != argsDigest:
 		return Payload{}, fmt.Errorf("%w: sealed for other arguments; retry the call without it", ErrMismatch)
 	case !slices.Contains(steps, p.Step):
-		return Payload{}, fmt.Errorf("%w: sealed for another step (%s, not %s)", ErrMismatch, clip(p.Step), clip(strings.Join(steps, " or ")))
+		want := make([]string, len(steps))
+		for i, st := range steps {
+			want[i] = clip(st)
+		}
+		return Payload{}, fmt.Errorf("%w: sealed for another step (%s, not %s)", ErrMismatch, clip(p.Step), strings.Join(want, " or "))
 	}
 	return p, nil
 }

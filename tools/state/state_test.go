@@ -507,3 +507,18 @@ func BenchmarkDigest(b *testing.B) {
 		}
 	}
 }
+
+// A call whose next round may be one of several questions opens its state
+// against all of them, and only them.
+func TestOpenOneOfSeveralSteps(t *testing.T) {
+	s := newSealer(t, testKey, t0)
+	args := mustDigest(t, map[string]any{"destination": "LIS"})
+	tok := mustSeal(t, s, state.Payload{Tool: testTool, ArgsDigest: args, Step: "sample"})
+	if p, err := s.Open(tok, testTool, args, "trip", "sample"); err != nil || p.Step != "sample" {
+		t.Fatalf("Open among steps: %+v, %v", p, err)
+	}
+	_, err := s.Open(tok, testTool, args, "trip", "confirm")
+	if !errors.Is(err, state.ErrMismatch) || !strings.Contains(err.Error(), `sealed for another step ("sample", not "trip" or "confirm")`) {
+		t.Fatalf("a step not among those asked: %v", err)
+	}
+}
