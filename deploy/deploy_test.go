@@ -30,7 +30,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 func TestManifestsParseStrictly(t *testing.T) {
@@ -245,7 +245,7 @@ func TestRoundRobinThroughNginx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728), client.WithSamplingHandler(&scripted.Sampler{Behaviour: scripted.Answers}))
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728), client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestRoundRobinThroughNginx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc := client.NewClient(legacy, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithSamplingHandler(&scripted.Sampler{Behaviour: scripted.Answers}))
+	lc := client.NewClient(legacy, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
 	if err := lc.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,14 @@ function clientOptionsFor(era) {
   return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [era] };
 }
 
+// Where an isError result keeps its machine-readable details.
+const ERROR_META_KEY = 'io.github.flightserver/error';
+
+// usedStep is the step of the attempt a result marks used.
+function usedStep(attempts) {
+  return attempts.find((a) => a.outcome === 'used')?.step;
+}
+
 let bin = process.env.FLIGHTSERVER_BIN;
 let buildDir;
 
@@ -273,12 +281,12 @@ for (const transportKind of TRANSPORTS) {
         for (const flight of sc.flights) {
           assert.match(flight.id, /^JFK-LHR-\d{6}-[0-9A-Z]{5}$/);
         }
-        assert.deepEqual(only(sc.attempts[0], 'tier', 'outcome', 'reason'), {
-          tier: 'client_sampling',
+        assert.deepEqual(only(sc.attempts[0], 'step', 'outcome', 'reason'), {
+          step: 'client_sampling',
           outcome: 'skipped',
           reason: 'client did not declare sampling',
         });
-        assert.deepEqual(only(sc.attempts.at(-1), 'tier', 'outcome'), { tier: 'deterministic', outcome: 'used' });
+        assert.deepEqual(only(sc.attempts.at(-1), 'step', 'outcome'), { step: 'deterministic', outcome: 'used' });
       });
 
       test('invalid origin is a tool error naming the argument', { timeout: STEP_TIMEOUT_MS }, async () => {
@@ -346,7 +354,7 @@ for (const transportKind of TRANSPORTS) {
         assert.equal(sc.flights[0].id, picked[0]);
         assert.deepEqual(sc.flights.map((f) => f.id), picked);
         assert.equal(sc.attempts.length, 1, JSON.stringify(sc.attempts));
-        assert.deepEqual(only(sc.attempts[0], 'tier', 'outcome'), { tier: 'client_sampling', outcome: 'used' });
+        assert.deepEqual(only(sc.attempts[0], 'step', 'outcome'), { step: 'client_sampling', outcome: 'used' });
 
         // How the answer travelled.
         const calls = session.sent.filter((m) => m.method === 'tools/call');
@@ -407,9 +415,9 @@ for (const era of ERAS) {
         assert.equal(sc.model, undefined);
         // The 2.x client answers a throwing handler with JSON-RPC error
         // -32603 and the thrown message; the server reads the message.
-        assert.deepEqual(only(sc.attempts[0], 'tier', 'outcome'), { tier: 'client_sampling', outcome: 'failed' });
+        assert.deepEqual(only(sc.attempts[0], 'step', 'outcome'), { step: 'client_sampling', outcome: 'failed' });
         assert.match(sc.attempts[0].reason, /user rejected/);
-        assert.deepEqual(only(sc.attempts.at(-1), 'tier', 'outcome'), { tier: 'deterministic', outcome: 'used' });
+        assert.deepEqual(only(sc.attempts.at(-1), 'step', 'outcome'), { step: 'deterministic', outcome: 'used' });
       });
     } else {
       test('the client ends the call itself, and the session still works', { timeout: STEP_TIMEOUT_MS }, async () => {
@@ -526,7 +534,7 @@ for (const transportKind of TRANSPORTS) {
         assert.equal(sc.flightId, flightId);
         assert.equal(sc.passengerName, 'Ada Lovelace');
         assert.equal(sc.seat, 'window');
-        assert.equal(sc.confirmedBy, 'form');
+        assert.equal(usedStep(sc.attempts), 'confirm_form');
         assert.ok(Number.isInteger(sc.priceUSD) && sc.priceUSD > 0, `priceUSD ${sc.priceUSD}`);
         assert.equal(typeof sc.summary, 'string');
 
@@ -611,7 +619,7 @@ describe('stdio, protocol 2025-11-25, client without elicitation', { timeout: 60
     assert.equal(sc.simulated, true);
     assert.equal(sc.flightId, flightId);
     assert.equal(sc.passengerName, 'Ada Lovelace');
-    assert.equal(sc.confirmedBy, 'arguments');
+    assert.equal(usedStep(sc.attempts), 'confirm_arguments');
     assert.equal(sc.reference.slice(3, -7), flightId);
   });
 });
@@ -695,8 +703,9 @@ for (const transportKind of TRANSPORTS) {
 }
 
 // The user declines, and a client that cannot show forms: both are tool
-// errors naming the missing fields, told apart in structuredContent (which
-// the client does not check against the output schema on an error).
+// errors naming the missing fields, told apart in the result's _meta (an
+// error carries no structuredContent: validating clients would check it
+// against the output schema).
 for (const era of ERAS) {
   describe(`stdio, protocol ${era}, no trip details from the user`, { timeout: 60_000 }, () => {
     const user = tripUser({ action: 'decline' });
@@ -732,11 +741,12 @@ for (const era of ERAS) {
         assert.match(textOf(result), words);
         assert.match(textOf(result), /- origin: is missing/);
         assert.match(textOf(result), /- date: is missing/);
-        const sc = result.structuredContent;
-        assert.equal(sc.error, 'trip_details_needed');
-        assert.equal(sc.why, why);
-        assert.equal(sc.askedUser, askedUser);
-        assert.deepEqual(sc.fields.map((f) => f.field), ['origin', 'date']);
+        assert.equal(result.structuredContent, undefined, 'an error carries no structuredContent');
+        const details = result._meta?.[ERROR_META_KEY];
+        assert.equal(details?.error, 'trip_details_needed', JSON.stringify(result));
+        assert.equal(details.why, why);
+        assert.equal(details.askedUser, askedUser);
+        assert.deepEqual(details.fields.map((f) => f.field), ['origin', 'date']);
         assert.equal(user.requests.length, 1, 'only the declining user saw a form');
       });
     }

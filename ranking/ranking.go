@@ -1,15 +1,13 @@
 // Package ranking is everything about choosing among flights: the filters a
 // trip imposes, the deterministic ranker every call can fall back on, and the
-// trace types (Tier, Outcome, Attempt) that record which way of ranking was
-// tried, what happened and why.
+// prompt, the answer contract and the answer reader that both LLM rungs
+// share (client sampling and the server's own LLM).
 //
-// It knows nothing of MCP: the tools package decides which tiers a request
-// may use and fills the attempts; this package only ranks.
+// It knows nothing of MCP or of HTTP: the tools package decides which rungs
+// a request may use and asks the models; this package only ranks.
 package ranking
 
 import (
-	"time"
-
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -21,35 +19,17 @@ type Tier string
 const (
 	// ClientSampling asks the client's LLM to rank, through MCP sampling.
 	ClientSampling Tier = "client_sampling"
+	// ServerLLMTier asks the server's own LLM (any OpenAI-compatible
+	// endpoint the operator configured) with the same prompt and the same
+	// answer checks as client sampling. The operator pays for it and the
+	// endpoint sees the candidates, so it comes after the client's own LLM.
+	ServerLLMTier Tier = "server_llm"
 	// Deterministic scores price, stops and duration: always available.
 	Deterministic Tier = "deterministic"
 	// Candidates does not rank: it hands the host's model the top options
 	// to choose from with the user.
 	Candidates Tier = "candidates"
 )
-
-// Outcome says what became of a tier on one call.
-type Outcome string
-
-// Outcomes of an attempt. The Attempt's Reason says the specifics (which
-// capability was missing, what timed out, what the answer got wrong).
-const (
-	// Used: this tier produced the result.
-	Used Outcome = "used"
-	// Skipped: not tried, because it was not available or not asked for.
-	Skipped Outcome = "skipped"
-	// Failed: tried, and it gave no usable answer; the next tier ran.
-	Failed Outcome = "failed"
-)
-
-// Attempt records one tier on one call, so every result can say which path
-// it took and why the others were not taken.
-type Attempt struct {
-	Tier    Tier
-	Outcome Outcome
-	Reason  string
-	Elapsed time.Duration
-}
 
 // Pick is a chosen flight and a one-line reason for people.
 type Pick struct {
@@ -70,7 +50,6 @@ type Ranking struct {
 	Picks  []Pick
 	// Considered is how many flights passed the trip's filters.
 	Considered int
-	Attempts   []Attempt
 }
 
 // Filter keeps the flights that satisfy the trip's limits: stops, departure

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // noopName is a tool registered only by this benchmark: the same protocol
@@ -31,7 +31,7 @@ func withBaselines(b *testing.B, s *server.MCPServer, find map[string]any) *serv
 	s.AddTool(mcp.NewTool(noopName), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	})
-	canned := call(b, connect(b, newServer(b), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, find)
+	canned := callTool(b, connect(b, newServer(b), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, find)
 	s.AddTool(mcp.NewTool(cannedName), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return canned, nil
 	})
@@ -54,7 +54,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 				b.Run(via+"/"+era.name+"/"+tool.name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						if res := call(b, c, tool.name, tool.args); res.IsError {
+						if res := callTool(b, c, tool.name, tool.args); res.IsError {
 							b.Fatal(text(res))
 						}
 					}
@@ -136,7 +136,7 @@ func BenchmarkSamplingRounds(b *testing.B) {
 		b.Fatalf("first round: %v", first)
 	}
 	answer, _ := json.Marshal(map[string]any{"rank": map[string]any{"role": "assistant", "model": "bench",
-		"content": map[string]any{"type": "text", "text": scripted.Answer(scripted.Choose(flightIDs(fmt.Sprint(first["inputRequests"])))...)}}})
+		"content": map[string]any{"type": "text", "text": fakemodel.Answer(fakemodel.Choose(flightIDs(fmt.Sprint(first["inputRequests"])))...)}}})
 	retry := msg(`{"sampling":{}}`, `,"requestState":"`+st+`","inputResponses":`+string(answer))
 	if r := handle(b, retry); r["structuredContent"].(map[string]any)["method"] != "client_sampling" {
 		b.Fatalf("retry: %v", r)

@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 var goodForm = map[string]any{"confirm": true, "passengerName": "Ada Lovelace", "seat": "window"}
@@ -21,27 +21,27 @@ func TestBookFlightWithForm(t *testing.T) {
 	id := aFlight(t)
 	for _, tc := range []struct {
 		name    string
-		form    *scripted.Form
+		form    *fakeclient.Form
 		booked  bool
 		says    string // in the error text when not booked
 		callErr string // modern silent: the client gives up
 	}{
-		{"accepts", &scripted.Form{Behaviour: scripted.Accepts, Content: goodForm}, true, "", ""},
-		{"declines", &scripted.Form{Behaviour: scripted.Declines}, false, "the user declined", ""},
-		{"cancels", &scripted.Form{Behaviour: scripted.Cancels}, false, "dismissed the confirmation form", ""},
-		{"confirm false", &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"confirm": false, "passengerName": "Ada Lovelace"}}, false, "did not tick", ""},
-		{"bad name", &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"confirm": true, "passengerName": "x<script>"}}, false, "passenger name", ""},
-		{"wrong types", &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, false, "did not tick", ""},
-		{"silent", &scripted.Form{Behaviour: scripted.Silent}, false, "nobody answered the confirmation form within", "context deadline exceeded"},
+		{"accepts", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm}, true, "", ""},
+		{"declines", &fakeclient.Form{Behaviour: fakeclient.Declines}, false, "the user declined", ""},
+		{"cancels", &fakeclient.Form{Behaviour: fakeclient.Cancels}, false, "dismissed the form", ""},
+		{"confirm false", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": false, "passengerName": "Ada Lovelace"}}, false, "did not tick", ""},
+		{"bad name", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": "x<script>"}}, false, "passenger name", ""},
+		{"wrong types", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, false, "did not tick", ""},
+		{"silent", &fakeclient.Form{Behaviour: fakeclient.Silent}, false, "got no answer: no answer within 300ms", "context deadline exceeded"},
 	} {
 		for _, via := range transports {
 			for _, era := range eras {
 				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
 					cfg := func(*Config) {}
-					if tc.form.Behaviour == scripted.Silent {
+					if tc.form.Behaviour == fakeclient.Silent {
 						cfg = func(c *Config) { c.ElicitationTimeout = 300 * time.Millisecond }
 					}
-					form := &scripted.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content}
+					form := &fakeclient.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content}
 					c := connect(t, newServer(t, cfg), via, era.version, client.WithElicitationHandler(form))
 					deadline := 5 * time.Second
 					if era.name == "modern" && tc.callErr != "" {
@@ -68,15 +68,20 @@ func TestBookFlightWithForm(t *testing.T) {
 					if msg := form.Requests()[0].Params.Message; !strings.Contains(msg, "simulation") {
 						t.Errorf("message does not say it is a simulation: %q", msg)
 					}
+					checkErrorShape(t, res)
 					if !tc.booked {
 						if !res.IsError || !strings.Contains(text(res), "Not booked") || !strings.Contains(text(res), tc.says) {
 							t.Errorf("want not booked saying %q, got %s", tc.says, text(res))
+						}
+						d := errorDetails(t, res)
+						if a, ok := attemptAt(d.Attempts, stepConfirmForm); d.Error != ErrorNotBooked || !ok || a.Outcome != "failed" || a.Why == "" || d.Why != a.Why {
+							t.Errorf("details %+v", d)
 						}
 						return
 					}
 					var r BookResult
 					decodeWith(t, bookOutputSchema, res, &r)
-					if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != "window" || r.ConfirmedBy != "form" || r.FlightID != id ||
+					if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != "window" || usedStep(r.Attempts) != stepConfirmForm || r.FlightID != id ||
 						!regexp.MustCompile(`^BK-`+regexp.QuoteMeta(id)+`-[A-Z2-7]{6}$`).MatchString(r.Reference) {
 						t.Errorf("booking %+v", r)
 					}
@@ -124,21 +129,27 @@ func TestBookFlightWithoutForm(t *testing.T) {
 		for name, opts := range map[string][]client.ClientOption{"not declared": nil, "url only": {urlOnly}} {
 			t.Run(era.name+"/"+name, func(t *testing.T) {
 				c := connect(t, newServer(t), "inprocess", era.version, opts...)
-				res := call(t, c, BookFlightName, map[string]any{"flightId": id})
+				res := callTool(t, c, BookFlightName, map[string]any{"flightId": id})
 				if !res.IsError || !strings.Contains(text(res), "confirm: true") {
 					t.Errorf("without approval: %s", text(res))
+				}
+				d := errorDetails(t, res)
+				form, _ := attemptAt(d.Attempts, stepConfirmForm)
+				args, _ := attemptAt(d.Attempts, stepConfirmArgs)
+				if form.Outcome != "skipped" || args.Outcome != "failed" || args.Why != "not_confirmed" {
+					t.Errorf("attempts %+v", d.Attempts)
 				}
 				if name == "url only" && !strings.Contains(text(res), "URL-mode") {
 					t.Errorf("url only: %s", text(res))
 				}
-				res = call(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Grace Hopper", "seat": "aisle"})
+				res = callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Grace Hopper", "seat": "aisle"})
 				var r BookResult
 				decodeWith(t, bookOutputSchema, res, &r)
-				if r.ConfirmedBy != "arguments" || r.PassengerName != "Grace Hopper" || r.Seat != "aisle" {
+				if usedStep(r.Attempts) != stepConfirmArgs || r.PassengerName != "Grace Hopper" || r.Seat != "aisle" {
 					t.Errorf("with approval: %+v", r)
 				}
 				// The same flight gives the same, verifiable reference.
-				again := call(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Alan Turing"})
+				again := callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Alan Turing"})
 				var r2 BookResult
 				decodeWith(t, bookOutputSchema, again, &r2)
 				if r2.Reference != r.Reference {
@@ -146,6 +157,29 @@ func TestBookFlightWithoutForm(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Under a call budget too short to wait for anyone, bookFlight does not show
+// a form it could not wait for: it says there was no time, and books nothing.
+// (It once asked with a negative timeout and reported "nobody answered within
+// -100ms".)
+func TestBookFlightWithNoTimeToAsk(t *testing.T) {
+	id := aFlight(t)
+	for _, via := range transports {
+		t.Run(via, func(t *testing.T) {
+			form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm}
+			s := newServer(t, func(c *Config) { c.CallBudget = 400 * time.Millisecond })
+			c := connect(t, s, via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
+			res := callTool(t, c, BookFlightName, map[string]any{"flightId": id})
+			d := errorDetails(t, res)
+			if !res.IsError || d.Why != "no_time" || !strings.Contains(text(res), "no time was left in the call budget") {
+				t.Errorf("%s %+v", text(res), d)
+			}
+			if n := len(form.Requests()); n != 0 {
+				t.Errorf("%d forms shown with no time to wait for them", n)
+			}
+		})
 	}
 }
 
@@ -157,14 +191,14 @@ func TestBookFlightBadIDs(t *testing.T) {
 		{"flightId": "nonsense", "confirm": true, "passengerName": "Ada Lovelace"},
 		{"flightId": aFlight(t), "seat": "cockpit"},
 	} {
-		if res := call(t, c, BookFlightName, args); !res.IsError {
+		if res := callTool(t, c, BookFlightName, args); !res.IsError {
 			t.Errorf("%v: %s", args, text(res))
 		}
 	}
 	// A flight that has departed is stale.
 	later := newServer(t, func(c *Config) { c.Now = func() time.Time { return today().AddDate(0, 1, 0) } })
 	c = connect(t, later, "inprocess", mcp.ProtocolVersion20251125)
-	if res := call(t, c, BookFlightName, map[string]any{"flightId": aFlight(t), "confirm": true, "passengerName": "Ada Lovelace"}); !res.IsError || !strings.Contains(text(res), "departed") {
+	if res := callTool(t, c, BookFlightName, map[string]any{"flightId": aFlight(t), "confirm": true, "passengerName": "Ada Lovelace"}); !res.IsError || !strings.Contains(text(res), "departed") {
 		t.Errorf("stale id: %s", text(res))
 	}
 }
@@ -176,7 +210,7 @@ func TestBookFlightReportsProgressWhileWaiting(t *testing.T) {
 	id := aFlight(t)
 	for _, via := range transports {
 		t.Run(via, func(t *testing.T) {
-			form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodForm, Delay: 400 * time.Millisecond}
+			form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm, Delay: 400 * time.Millisecond}
 			s := newServer(t, func(c *Config) { c.ProgressInterval = 50 * time.Millisecond })
 			c := connect(t, s, via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 			var mu sync.Mutex
@@ -206,7 +240,7 @@ func TestBookFlightReportsProgressWhileWaiting(t *testing.T) {
 		})
 	}
 	// Without a token, none is sent.
-	form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodForm, Delay: 200 * time.Millisecond}
+	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm, Delay: 200 * time.Millisecond}
 	c := connect(t, newServer(t, func(c *Config) { c.ProgressInterval = 20 * time.Millisecond }), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 	var got int32
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -214,7 +248,7 @@ func TestBookFlightReportsProgressWhileWaiting(t *testing.T) {
 			atomic.AddInt32(&got, 1)
 		}
 	})
-	call(t, c, BookFlightName, map[string]any{"flightId": id})
+	callTool(t, c, BookFlightName, map[string]any{"flightId": id})
 	if atomic.LoadInt32(&got) != 0 {
 		t.Errorf("%d progress notifications without a token", got)
 	}

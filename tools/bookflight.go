@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -56,9 +56,9 @@ type BookResult struct {
 	PassengerName string `json:"passengerName"`
 	Seat          string `json:"seat"`
 	PriceUSD      int    `json:"priceUSD"`
-	// ConfirmedBy says how the user's approval reached the server.
-	ConfirmedBy string `json:"confirmedBy" jsonschema:"form (the user confirmed in the server's elicitation form) or arguments (the host's model passed confirm: true)"`
-	Summary     string `json:"summary"`
+	// Attempts say how the user's approval reached the server.
+	Attempts []AttemptOut `json:"attempts" jsonschema:"how the booking was confirmed: confirm_form (the user confirmed in the server's form) or confirm_arguments (the call carried confirm: true), and why the other was not used"`
+	Summary  string       `json:"summary"`
 }
 
 const bookDescription = `SIMULATION: "books" (holds) a flight found by findBestFlight. Nothing is charged, sent or booked anywhere.
@@ -80,10 +80,12 @@ func (t *Toolset) bookFlightTool() (mcp.Tool, error) {
 	}, hints{})
 }
 
-// The elicitation key and step of a modern confirmation round.
+// The confirmation ladder's steps: the server's own form when the client
+// can show one, otherwise the call's arguments.
 const (
-	confirmKey  = "confirm"
-	confirmStep = "confirm"
+	stepConfirmForm = "confirm_form"
+	stepConfirmArgs = "confirm_arguments"
+	confirmKey      = "confirm"
 )
 
 // confirmationSchema is the form: flat, primitives only, nothing secret.
@@ -111,16 +113,18 @@ func confirmationSchema(prefill BookArgs) map[string]any {
 	}
 }
 
-// bookFlight confirms with the user through a form when the client can show
-// one, and otherwise requires the host's model to have asked (confirm: true).
-func (t *Toolset) bookFlight(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, t.callBudget)
-	defer cancel()
-	client := ClientFrom(ctx)
-	log := t.log.With().Str("tool", BookFlightName).Str("era", string(client.Era)).Str("client", clean(client.Name, 60)).Logger()
+// bookFlightSpec declares the tool: it may ask one thing, the confirmation.
+func (t *Toolset) bookFlightSpec() toolSpec[struct{}] {
+	return toolSpec[struct{}]{name: BookFlightName, steps: []string{stepConfirmForm}, handle: t.bookFlight}
+}
 
+// bookFlight confirms with the user through the server's form when the
+// client can show one, and otherwise requires the call to carry the user's
+// approval (confirm: true and the passenger's name), which the description
+// tells the host's model to get first.
+func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.CallToolResult {
 	var args BookArgs
-	ps := decodeArgs(req.Params.Arguments, args.fields())
+	ps := decodeArgs(c.req.Params.Arguments, args.fields())
 	if strings.TrimSpace(args.FlightID) == "" {
 		ps = append(ps, flights.Problem{Field: "flightId", Problem: "is missing", Accepted: "a flight id from findBestFlight"})
 	}
@@ -128,83 +132,85 @@ func (t *Toolset) bookFlight(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		ps = append(ps, flights.Problem{Field: "seat", Problem: fmt.Sprintf("%s is not a seat preference", flights.Quote(args.Seat)), Accepted: "no_preference, window, aisle or middle"})
 	}
 	if len(ps) > 0 {
-		return invalidArguments(BookFlightName, ps), nil
+		return c.invalidArguments(ps)
 	}
-	f, err := t.lookupFlight(ctx, strings.TrimSpace(args.FlightID))
-	if err != nil {
-		return invalidArguments(BookFlightName, flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}}), nil
+	f, res := t.findFlight(ctx, c, strings.TrimSpace(args.FlightID))
+	if res != nil {
+		return res
 	}
 	if f.Depart().Before(t.now()) {
-		return mcp.NewToolResultError(fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.ID, f.Depart().Format(flights.DateLayout))), nil
+		return c.fail(ErrorNotBooked, fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.ID, f.Depart().Format(flights.DateLayout)), nil)
 	}
+	// The server's own form, when the client can show one.
+	why, reason := c.client.cannotAsk(askForm)
+	if why == "" || c.resuming(stepConfirmForm) {
+		return t.confirmByForm(ctx, c, f, args)
+	}
+	c.record(fallback.SkippedFor(stepConfirmForm, why, reason))
 
-	var answer *mcp.ElicitationResult
+	// No form: the call itself must carry the user's approval.
+	name, nameErr := checkName(args.PassengerName)
+	if !args.Confirm || nameErr != nil {
+		missing := "confirm: true"
+		if nameErr != nil && args.Confirm {
+			missing = "passengerName (it " + nameErr.Error() + ")"
+		} else if nameErr != nil {
+			missing = "confirm: true and passengerName"
+		}
+		return notBooked(c, fallback.FailedFor(stepConfirmArgs, fallback.NotConfirmed, "the call did not carry "+missing, 0),
+			fmt.Sprintf("this client cannot show the server's confirmation form (%s), so the call itself must carry the user's approval. "+
+				"Ask the user to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", reason, f.ID))
+	}
+	c.record(fallback.UsedBy(stepConfirmArgs, "the call carried confirm: true and the passenger's name (the host asked the user)", 0))
+	return t.book(c, f, name, seatOr(args.Seat))
+}
+
+// confirmByForm asks the user in the server's own form and books only on an
+// explicit tick and a valid name.
+func (t *Toolset) confirmByForm(ctx context.Context, c *call, f flights.Flight, args BookArgs) *mcp.CallToolResult {
+	a := c.ask(ctx, question{step: stepConfirmForm, key: confirmKey, limit: t.elicitationTimeout,
+		waiting: "waiting for the user to confirm the booking", form: ptr(t.confirmation(f, args))})
 	switch {
-	case !client.Known || !client.CanElicitForm():
-		// No form: the host's model must have asked the user.
-		name, nameErr := checkName(args.PassengerName)
-		if !args.Confirm || nameErr != nil {
-			why := "this client cannot show the server's confirmation form"
-			if client.Known && client.Capabilities.Elicitation != nil {
-				why = "this client declared only URL-mode elicitation, and a booking confirmation is a form"
-			}
-			return mcp.NewToolResultError(fmt.Sprintf("Not booked: %s, so the call itself must carry the user's approval. "+
-				"Ask the user to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", why, f.ID)), nil
-		}
-		return t.book(f, name, seatOr(args.Seat), "arguments"), nil
-	case client.Era == Modern:
-		if req.Params.RequestState == "" {
-			token, err := t.seal(req, confirmStep, nil)
-			if err != nil {
-				return nil, err
-			}
-			log.Info().Msg("asked the user to confirm")
-			return server.NewInputRequestBuilder(token).Elicit(confirmKey, t.confirmation(f, args)).ToolResult(), nil
-		}
-		if _, refused, err := t.reopen(req, confirmStep); refused != nil || err != nil {
-			return refused, err
-		}
-		if answer = server.ElicitationResponse(req.Params.InputResponses, confirmKey); answer == nil {
-			return mcp.NewToolResultError("Not booked: the retry carried no answer to the confirmation form. Call bookFlight again to ask the user."), nil
-		}
-	default:
-		timeout := min(t.elicitationTimeout, remaining(ctx)-deterministicReserve)
-		ectx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		stop := t.progressWhileWaiting(ectx, req, "waiting for the user to confirm the booking")
-		answer, err = server.ServerFromContext(ctx).RequestElicitation(ectx, mcp.ElicitationRequest{Params: t.confirmation(f, args)})
-		stop()
-		if err != nil {
-			if ectx.Err() != nil && ctx.Err() == nil {
-				return mcp.NewToolResultError(fmt.Sprintf("Not booked: nobody answered the confirmation form within %s. "+
-					"Ask the user, then call bookFlight again.", timeout.Round(100*time.Millisecond))), nil
-			}
-			return mcp.NewToolResultError("Not booked: the confirmation form failed: " + clean(err.Error(), 120) + "."), nil
-		}
+	case a.pending != nil:
+		return a.pending
+	case a.failed():
+		return notBooked(c, a.attempt(stepConfirmForm), formFailureText(a)+" Ask the user, then call bookFlight again.")
 	}
-
-	switch answer.Action {
-	case mcp.ElicitationResponseActionAccept:
-	case mcp.ElicitationResponseActionDecline:
-		return mcp.NewToolResultError("Not booked: the user declined the booking."), nil
-	default:
-		return mcp.NewToolResultError("Not booked: the user dismissed the confirmation form without answering."), nil
-	}
-	content, _ := answer.Content.(map[string]any)
+	content, _ := a.answer.content.(map[string]any)
 	if confirmed, _ := content["confirm"].(bool); !confirmed {
-		return mcp.NewToolResultError("Not booked: the user did not tick the confirmation."), nil
+		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.NotConfirmed, "the user did not tick the confirmation", a.elapsed),
+			"the user did not tick the confirmation.")
 	}
 	raw, _ := content["passengerName"].(string)
 	name, err := checkName(raw)
 	if err != nil {
-		return mcp.NewToolResultError("Not booked: the passenger name in the form " + err.Error() + ". Call bookFlight again to ask once more."), nil
+		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.UnusableAnswer, "the passenger name in the form "+err.Error(), a.elapsed),
+			"the passenger name in the form "+err.Error()+". Call bookFlight again to ask once more.")
 	}
 	seat, _ := content["seat"].(string)
 	if !validSeat(seat) {
 		seat = seatOr(args.Seat)
 	}
-	log.Info().Str("flight", f.ID).Msg("booked (simulated)")
-	return t.book(f, name, seat, "form"), nil
+	c.record(fallback.UsedBy(stepConfirmForm, "the user confirmed in the server's form", a.elapsed))
+	return t.book(c, f, name, seat)
+}
+
+// notBooked records the confirmation's failed attempt and says so.
+func notBooked(c *call, a fallback.Attempt, text string) *mcp.CallToolResult {
+	c.record(a)
+	return c.fail(ErrorNotBooked, "Not booked: "+text, &ToolError{Why: string(a.Why), Reason: a.Reason})
+}
+
+// formFailureText says why a form got no usable answer, for the text.
+func formFailureText(a asked) string {
+	switch a.why {
+	case fallback.UserDeclined:
+		return "the user declined."
+	case fallback.UserCancelled:
+		return "the user dismissed the form without answering."
+	default:
+		return "the confirmation form got no answer: " + a.reason + "."
+	}
 }
 
 // confirmation is the form's request: what is being booked, and that it
@@ -219,9 +225,11 @@ func (t *Toolset) confirmation(f flights.Flight, prefill BookArgs) mcp.Elicitati
 	}
 }
 
-func (t *Toolset) book(f flights.Flight, name, seat, by string) *mcp.CallToolResult {
-	res := BookResult{Simulated: true, Reference: t.bookingRef(f.ID), FlightID: f.ID, PassengerName: name, Seat: seat, PriceUSD: f.PriceUSD, ConfirmedBy: by}
+func (t *Toolset) book(c *call, f flights.Flight, name, seat string) *mcp.CallToolResult {
+	res := BookResult{Simulated: true, Reference: t.bookingRef(f.ID), FlightID: f.ID, PassengerName: name, Seat: seat, PriceUSD: f.PriceUSD,
+		Attempts: attemptsOut(c.attempts)}
 	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, f.ID, name, seat, f.PriceUSD)
+	c.log.Info().Str("flight", f.ID).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }
 
@@ -282,36 +290,4 @@ func seatOr(s string) string {
 		return s
 	}
 	return "no_preference"
-}
-
-// progressWhileWaiting sends a progress notification every few seconds
-// while the server waits for the user, when the request carried a progress
-// token: hosts that reset their timeout on progress then wait for a slow
-// typist. It returns the function that stops it.
-func (t *Toolset) progressWhileWaiting(ctx context.Context, req mcp.CallToolRequest, message string) func() {
-	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return func() {}
-	}
-	token := req.Params.Meta.ProgressToken
-	srv := server.ServerFromContext(ctx)
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		tick := time.NewTicker(t.progressEvery)
-		defer tick.Stop()
-		for n := 1; ; n++ {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				// Best effort: a dropped notification costs nothing.
-				_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress),
-					map[string]any{"progressToken": token, "progress": n, "message": message})
-			}
-		}
-	}()
-	return func() { close(done); <-stopped }
 }

@@ -38,7 +38,7 @@ func withProbe(s *server.MCPServer) *server.MCPServer {
 func probe(t *testing.T, c *client.Client) probed {
 	t.Helper()
 	var p probed
-	if err := json.Unmarshal([]byte(text(call(t, c, probeName, nil))), &p); err != nil {
+	if err := json.Unmarshal([]byte(text(callTool(t, c, probeName, nil))), &p); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -2,17 +2,15 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/flights"
-	"github.com/flightserver/flightserver/tools/state"
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // FindBestFlightName is the tool's name as clients call it.
@@ -73,7 +71,7 @@ func (a *FindArgs) request() flights.Request {
 
 const findDescription = `Search about 47 flights for a one-way trip and pick the best three, each with a one-line reason.
 Give origin and destination as 3-letter IATA airport codes and the date as YYYY-MM-DD; the other arguments narrow the search.
-If origin, destination or date is missing, the server asks the user in a form when your client can show one; otherwise (or when the user declines) it returns an error naming each missing detail (structuredContent: {error: "trip_details_needed", askedUser, why, fields}): ask the user, then call again.
+If origin, destination or date is missing, the server asks the user in a form when your client can show one; otherwise (or when the user declines) it returns an error naming each missing detail (machine-readable in _meta "io.github.flightserver/error": {error: "trip_details_needed", askedUser, why, fields}): ask the user, then call again.
 Ranking uses your client's LLM through sampling when the client offers it, then the server's own LLM when one is configured, and otherwise price + stops + duration.
 The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
 Flight ids are stable: pass one to other tools to refer to that flight.
@@ -98,29 +96,18 @@ func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
 	}, hints{readOnly: true, idempotent: true})
 }
 
-// invocation is one findBestFlight call as the ladder sees it.
-type invocation struct {
-	req    mcp.CallToolRequest
-	client Client
-	// resumed is the verified state of a modern retry; nil on a first call.
-	resumed *state.Payload
-	// state is what earlier rounds left for this one (decoded from
-	// resumed), updated for the rounds after it; never nil.
-	state *findState
+// findBestFlightSpec declares the tool: the steps at which it may ask the
+// client (the trip form, the client's model) and its handler.
+func (t *Toolset) findBestFlightSpec() toolSpec[findState] {
+	return toolSpec[findState]{name: FindBestFlightName, steps: []string{stepTrip, string(ranking.ClientSampling)}, handle: t.findBestFlight}
 }
 
-// findBestFlight handles one call: read and validate the arguments, open the
-// state of a retry, search, rank by the ladder, render. Everything runs
+// findBestFlight reads as its decisions: settle the trip (asking the user
+// for what is missing), search, rank by the ladder, render. Everything runs
 // under the call budget, so the call always answers in time.
-func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, t.callBudget)
-	defer cancel()
-	c := invocation{req: req, client: ClientFrom(ctx), state: &findState{}}
-	log := t.log.With().Str("tool", FindBestFlightName).Str("era", string(c.client.Era)).Str("client", clean(c.client.Name, 60)).Logger()
-
+func (t *Toolset) findBestFlight(ctx context.Context, c *call, st *findState) *mcp.CallToolResult {
 	var args FindArgs
-	argPs := decodeArgs(req.Params.Arguments, args.fields())
+	argPs := decodeArgs(c.req.Params.Arguments, args.fields())
 	strategy := Strategy(strings.ToLower(strings.TrimSpace(args.Strategy)))
 	if strategy == "" {
 		strategy = Auto
@@ -129,49 +116,33 @@ func (t *Toolset) findBestFlight(ctx context.Context, req mcp.CallToolRequest) (
 		argPs = append(argPs, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%s is not a strategy", flights.Quote(args.Strategy)), Accepted: strategyList()})
 	}
 
-	// A modern retry: open its state first, because it carries what the
-	// user answered in earlier rounds, and that changes the trip.
-	switch {
-	case req.Params.RequestState != "":
-		p, refused, err := t.reopen(req, tripStep, samplingStep)
-		if refused != nil || err != nil {
-			return refused, err
-		}
-		if err := json.Unmarshal(p.Data, c.state); err != nil {
-			// Our own signed bytes that do not decode: a server of
-			// another version sealed them.
-			return mcp.NewToolResultError("This retry's requestState holds nothing this server can read (sealed by another version?). " +
-				"Call findBestFlight again without requestState and inputResponses to start over."), nil
-		}
-		c.resumed = &p
-	case len(req.Params.InputResponses) > 0:
-		// Answers without our sealed question prove nothing: ignored.
-		log.Warn().Int("inputResponses", len(req.Params.InputResponses)).Msg("ignored inputResponses sent without requestState")
-	}
-
-	trip, early, err := t.settleTrip(ctx, c, log, args, argPs)
-	if early != nil || err != nil {
-		if early != nil && early.IsError {
-			log.Info().Msg("did not search: the trip's details are invalid or missing")
-		}
-		return early, err
+	trip, early := t.settleTrip(ctx, c, st, args, argPs)
+	if early != nil {
+		return early
 	}
 
 	found, err := t.provider.Search(ctx, trip)
 	if err != nil {
-		log.Error().Err(err).Msg("search failed")
-		return mcp.NewToolResultError(fmt.Sprintf("The flight search failed: %v. Try again; if it keeps failing, the server log has details.", err)), nil
+		return t.searchFailed(ctx, c, err)
 	}
 	cands := t.weights.Candidates(trip, found)
 
-	r, early := t.rank(ctx, c, log, strategy, trip, cands)
-	if early != nil { // input_required, or an isError for a single-tier strategy
-		return early, nil
+	r, early := t.rank(ctx, c, strategy, rankJob{trip: trip, cands: cands})
+	if early != nil { // input_required, or an isError for a single-rung strategy
+		return early
 	}
-	result := newFindResult(trip, len(found), r)
-	log.Info().Str("method", string(r.Method)).Int("found", len(found)).Int("considered", r.Considered).
-		Dur("elapsed", time.Since(start)).Msg("ranked")
-	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks)), nil
+	result := newFindResult(trip, len(found), r, c.attempts)
+	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks))
+}
+
+// searchFailed says truthfully why a search gave nothing: the call ended
+// (cancelled, or out of budget), or the search itself failed.
+func (t *Toolset) searchFailed(ctx context.Context, c *call, err error) *mcp.CallToolResult {
+	if ctx.Err() != nil {
+		return c.fail(ErrorCancelled, "The call ended before the search finished: it was cancelled, or ran out of its time budget. Call again if the search is still wanted.", nil)
+	}
+	c.log.Error().Err(err).Msg("search failed")
+	return c.fail(ErrorSearchFailed, "The flight search failed. Try again; if it keeps failing, the server log has details.", nil)
 }
 
 func isStrategy(s Strategy) bool { return slices.Contains(strategies, s) }
@@ -182,24 +153,4 @@ func strategyList() string {
 		names[i] = string(s)
 	}
 	return "one of " + strings.Join(names, ", ")
-}
-
-// maxProblemsShown bounds an error listing: a caller sending thousands of
-// unknown arguments gets a readable answer, not a megabyte.
-const maxProblemsShown = 20
-
-// invalidArguments is the isError result for bad arguments: every problem on
-// its own line, so the host's model can fix all of them and call again.
-func invalidArguments(tool string, ps flights.Problems) *mcp.CallToolResult {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s was not called: %d problem(s) with the arguments.\n", tool, len(ps))
-	for i, p := range ps {
-		if i == maxProblemsShown {
-			fmt.Fprintf(&b, "- … and %d more\n", len(ps)-i)
-			break
-		}
-		fmt.Fprintf(&b, "- %s\n", p)
-	}
-	b.WriteString("Fix these and call again.")
-	return mcp.NewToolResultError(b.String())
 }

@@ -61,7 +61,7 @@ func TestFindBestFlightEndToEnd(t *testing.T) {
 					}
 				}
 
-				res := call(t, c, FindBestFlightName, map[string]any{"origin": "jfk", "destination": "LHR", "date": "2026-12-15", "passengers": 2})
+				res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "jfk", "destination": "LHR", "date": "2026-12-15", "passengers": 2})
 				if res.IsError {
 					t.Fatalf("isError: %s", text(res))
 				}
@@ -80,10 +80,10 @@ func TestFindBestFlightEndToEnd(t *testing.T) {
 				}
 				// This client declared nothing and no server LLM is configured:
 				// the ladder says why it skipped each, then ranks deterministically.
-				if len(r.Attempts) != 3 || r.Attempts[0].Tier != "client_sampling" || r.Attempts[0].Outcome != "skipped" ||
+				if len(r.Attempts) != 3 || r.Attempts[0].Step != "client_sampling" || r.Attempts[0].Outcome != "skipped" ||
 					r.Attempts[0].Reason != "client did not declare sampling" ||
-					r.Attempts[1].Tier != "server_llm" || r.Attempts[1].Outcome != "skipped" || r.Attempts[1].Reason != "no server-side LLM configured" ||
-					r.Attempts[2].Tier != "deterministic" || r.Attempts[2].Outcome != "used" || r.Attempts[2].Reason == "" {
+					r.Attempts[1].Step != "server_llm" || r.Attempts[1].Outcome != "skipped" || r.Attempts[1].Reason != "no server-side LLM configured" ||
+					r.Attempts[2].Step != "deterministic" || r.Attempts[2].Outcome != "used" || r.Attempts[2].Reason == "" {
 					t.Errorf("attempts = %+v", r.Attempts)
 				}
 				// The text for people carries the table and the same summary.
@@ -103,7 +103,7 @@ func TestFindBestFlightInvalidArguments(t *testing.T) {
 		for _, era := range eras {
 			t.Run(via+"/"+era.name, func(t *testing.T) {
 				c := connect(t, newServer(t), via, era.version)
-				res := call(t, c, FindBestFlightName, map[string]any{
+				res := callTool(t, c, FindBestFlightName, map[string]any{
 					"origin": "JKF", "destination": 42, "date": "2020-01-01", "passengers": 2.5, "strategy": "magic", "from": "NYC",
 				})
 				if !res.IsError {
@@ -145,7 +145,7 @@ func TestFindBestFlightStrategiesAndFilters(t *testing.T) {
 		check func(t *testing.T, r FindResult)
 	}{
 		{"candidates shortlist", map[string]string{"strategy": "candidates"}, func(t *testing.T, r FindResult) {
-			if r.Method != "candidates" || r.Ranked || len(r.Flights) != DefaultShortlist || r.Attempts[0].Tier != "candidates" {
+			if r.Method != "candidates" || r.Ranked || len(r.Flights) != DefaultShortlist || r.Attempts[0].Step != "candidates" {
 				t.Errorf("method %s ranked %v flights %d attempts %+v", r.Method, r.Ranked, len(r.Flights), r.Attempts)
 			}
 			if !strings.Contains(r.Summary, "not ranked") {
@@ -190,7 +190,7 @@ func TestFindBestFlightStrategiesAndFilters(t *testing.T) {
 					args[k] = v
 				}
 			}
-			res := call(t, c, FindBestFlightName, args)
+			res := callTool(t, c, FindBestFlightName, args)
 			if res.IsError {
 				t.Fatalf("isError: %s", text(res))
 			}
@@ -207,7 +207,7 @@ func TestFindBestFlightIsStableAcrossServers(t *testing.T) {
 	args := map[string]any{"origin": "SYD", "destination": "AKL", "date": "2027-02-01"}
 	var first []string
 	for i := range 2 {
-		res := call(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, args)
+		res := callTool(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, args)
 		var r FindResult
 		decode(t, res, &r)
 		var ids []string
@@ -240,7 +240,7 @@ func TestFindBestFlightHostileArguments(t *testing.T) {
 		{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "passengers": 1e300},
 		{"origin": "JFK\x00", "destination": "LHR", "date": "2026-12-15"},
 	} {
-		res := call(t, c, FindBestFlightName, args)
+		res := callTool(t, c, FindBestFlightName, args)
 		// Only missing trip details (this client cannot be asked for them)
 		// or problems with the arguments.
 		if !res.IsError || !strings.Contains(text(res), "problem(s) with the arguments") && !strings.Contains(text(res), "did not search: it needs") {
@@ -253,10 +253,15 @@ func TestFindBestFlightHostileArguments(t *testing.T) {
 }
 
 func TestInvalidArgumentsListsEachProblem(t *testing.T) {
-	res := invalidArguments("x", flights.Problems{{Field: "a", Problem: "is bad", Accepted: "good"}, {Field: "b", Problem: "is worse", Accepted: "better"}})
+	ps := flights.Problems{{Field: "a", Problem: "is bad", Accepted: "good"}, {Field: "b", Problem: "is worse", Accepted: "better"}}
+	res := (&call{tool: "x"}).invalidArguments(ps)
 	want := "x was not called: 2 problem(s) with the arguments.\n- a: is bad (accepted: good)\n- b: is worse (accepted: better)\nFix these and call again."
 	if !res.IsError || text(res) != want {
 		t.Errorf("got %q", text(res))
+	}
+	checkErrorShape(t, res)
+	if d := errorDetails(t, res); d.Error != ErrorInvalidArguments || len(d.Fields) != 2 || d.Fields[1] != ps[1] {
+		t.Errorf("details %+v", d)
 	}
 }
 
@@ -267,7 +272,7 @@ func TestOutputSchemaRejectsWrongShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := call(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName,
+	res := callTool(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName,
 		map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15"})
 	for name, mutate := range map[string]func(m map[string]any){
 		"unchanged (must pass)": func(map[string]any) {},
@@ -297,7 +302,7 @@ func TestFindBestFlightUsesConfiguredWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := call(t, connect(t, s, "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName,
+	res := callTool(t, connect(t, s, "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName,
 		map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "deterministic"})
 	var r FindResult
 	decode(t, res, &r)

@@ -120,7 +120,7 @@ func connectWith(t testing.TB, s *server.MCPServer, via, version string, getStre
 	return c
 }
 
-func call(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
+func callTool(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -128,7 +128,63 @@ func call(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp
 	if err != nil {
 		t.Fatalf("call %s: %v", tool, err)
 	}
+	checkErrorShape(t, res)
 	return res
+}
+
+// checkErrorShape holds every isError result to what validating clients
+// (the TypeScript SDK 1.x in most desktop hosts) accept: no
+// structuredContent, since it would be checked against the output schema,
+// and the machine-readable details under ErrorMetaKey instead.
+func checkErrorShape(t testing.TB, res *mcp.CallToolResult) {
+	t.Helper()
+	if res == nil || !res.IsError {
+		return
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("an isError result carries structuredContent, which validating clients reject: %v", res.StructuredContent)
+	}
+	if d := errorDetails(t, res); d.Error == "" {
+		t.Errorf("an isError result without an error code under %s: %s", ErrorMetaKey, text(res))
+	}
+}
+
+// errorDetails reads an isError result's machine-readable details, as a
+// client would: from JSON.
+func errorDetails(t testing.TB, res *mcp.CallToolResult) ToolError {
+	t.Helper()
+	var d ToolError
+	if res.Meta == nil {
+		return d
+	}
+	b, err := json.Marshal(res.Meta.AdditionalFields[ErrorMetaKey])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatalf("%s: %v in %s", ErrorMetaKey, err, b)
+	}
+	return d
+}
+
+// usedStep is the step of the attempt marked used, or "".
+func usedStep(as []AttemptOut) string {
+	for _, a := range as {
+		if a.Outcome == "used" {
+			return a.Step
+		}
+	}
+	return ""
+}
+
+// attemptAt is the attempt at step, and whether there is one.
+func attemptAt(as []AttemptOut, step string) (AttemptOut, bool) {
+	for _, a := range as {
+		if a.Step == step {
+			return a, true
+		}
+	}
+	return AttemptOut{}, false
 }
 
 func text(res *mcp.CallToolResult) string {

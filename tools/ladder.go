@@ -6,123 +6,154 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
 )
 
-// deterministicReserve is kept back from every tier's timeout so the last
-// tier always has time to answer before the call budget runs out.
-const deterministicReserve = 500 * time.Millisecond
+// The ranking ladder is a list of rungs of one shape, walked in order until
+// one ranks. Which rungs, and in which order, is decided per call from the
+// caller's strategy, the era and the server's configuration (rungsFor); what
+// every rung shares, the skip rules, lives once in climb.
 
-// remaining is the time left in the call's budget.
-func remaining(ctx context.Context) time.Duration {
-	if d, ok := ctx.Deadline(); ok {
-		return time.Until(d)
-	}
-	return time.Hour
+// rankJob is what the rungs choose among: the trip and its candidates
+// (filtered by the trip and in deterministic order).
+type rankJob struct {
+	trip  flights.Trip
+	cands []flights.Flight
 }
 
-// rank walks the ladder for one call, decided per request from the era,
-// the declared capabilities, the server's configuration, the strategy and
-// the budget:
+// rungResult is what one rung did on this call: a ranking, or a pending
+// input_required result (the rung asked the client, modern era), and the
+// attempt to record otherwise.
+type rungResult struct {
+	ranking *ranking.Ranking
+	pending *mcp.CallToolResult
+	attempt fallback.Attempt
+}
+
+// rung is one way to rank.
+type rung struct {
+	tier ranking.Tier
+	// unavailable says why this rung cannot run on this call (not declared,
+	// not configured, turned off), or "" when it can.
+	unavailable func(c *call) (fallback.Why, string)
+	// model is set for rungs that ask a model: they need candidates to show.
+	model bool
+	// waits says whether the rung waits on this call (and so needs time
+	// left in the budget).
+	waits func(c *call) bool
+	run   func(ctx context.Context, c *call, job rankJob) rungResult
+}
+
+// rank walks the ladder for one call. It returns early with an
+// input_required result when a rung must ask the client first (modern), or
+// with an isError when a single-rung strategy could not rank.
+func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job rankJob) (ranking.Ranking, *mcp.CallToolResult) {
+	for _, r := range t.rungsFor(strategy, c) {
+		res := t.climb(ctx, c, r, job)
+		if res.pending != nil {
+			return ranking.Ranking{}, res.pending
+		}
+		c.record(res.attempt)
+		if res.ranking != nil {
+			return *res.ranking, nil
+		}
+	}
+	// Only a single-rung strategy gets here: auto ends with a rung that
+	// always ranks.
+	last := c.attempts[len(c.attempts)-1]
+	return ranking.Ranking{}, c.fail(ErrorNotRanked, fmt.Sprintf("strategy %q could not rank: %s. "+
+		"Call again with strategy auto (it falls back on its own), deterministic or candidates.", strategy, last.Reason),
+		&ToolError{Why: string(last.Why), Reason: last.Reason})
+}
+
+// climb applies the rules every rung shares, then runs it.
+func (t *Toolset) climb(ctx context.Context, c *call, r rung, job rankJob) rungResult {
+	step := string(r.tier)
+	skip := func(why fallback.Why, reason string) rungResult {
+		return rungResult{attempt: fallback.SkippedFor(step, why, reason)}
+	}
+	// A modern retry answering this rung's question goes straight to the
+	// answer: the state proves the rung could run when it asked.
+	if !c.resuming(step) {
+		if r.unavailable != nil {
+			if why, reason := r.unavailable(c); why != "" {
+				return skip(why, reason)
+			}
+		}
+		if r.model && len(job.cands) == 0 {
+			return skip(fallback.NoCandidates, "no flight is within the trip's limits, so there is nothing to rank")
+		}
+		if r.waits != nil && r.waits(c) && waitable(ctx, time.Hour) <= 0 {
+			return skip(fallback.NoTime, "no time left in the call budget")
+		}
+	}
+	return r.run(ctx, c, job)
+}
+
+// rungsFor is the ladder for this call:
 //
 //	auto:          client sampling, server LLM, then the fallback
-//	               (deterministic, or candidates with --fallback candidates)
+//	               (deterministic, or candidates with --fallback candidates);
+//	               server LLM first with --server-llm-first (for every
+//	               client, or for 2026-07-28 clients only)
 //	sampling:      client sampling only
 //	server_llm:    server LLM only
 //	deterministic: deterministic
 //	candidates:    the shortlist
-//
-// Every tier tried or skipped is recorded as an Attempt with a reason. It
-// returns early with an input_required result when the client must answer a
-// question first (modern era), or with an isError when a single-tier
-// strategy could not rank.
-func (t *Toolset) rank(ctx context.Context, c invocation, log zerolog.Logger, strategy Strategy, trip flights.Trip, cands []flights.Flight) (ranking.Ranking, *mcp.CallToolResult) {
-	var attempts []ranking.Attempt
-	record := func(a ranking.Attempt) {
-		attempts = append(attempts, a)
-		log.Info().Str("tier", string(a.Tier)).Str("outcome", string(a.Outcome)).Str("reason", a.Reason).
-			Dur("elapsed", a.Elapsed).Msg("tier")
+func (t *Toolset) rungsFor(strategy Strategy, c *call) []rung {
+	switch strategy {
+	case StrategySampling:
+		return []rung{t.samplingRung()}
+	case StrategyServerLLM:
+		return []rung{t.serverLLMRung()}
+	case StrategyDeterministic:
+		return []rung{t.deterministicRung("")}
+	case StrategyCandidates:
+		return []rung{t.candidatesRung("")}
 	}
-	done := func(r *ranking.Ranking) (ranking.Ranking, *mcp.CallToolResult) {
-		r.Attempts = attempts
-		return *r, nil
+	models := []rung{t.samplingRung(), t.serverLLMRung()}
+	if t.serverLLMFirst == ServerLLMFirstAlways || (t.serverLLMFirst == ServerLLMFirstModern && c.client.Era == Modern) {
+		models[0], models[1] = models[1], models[0]
 	}
-	only := func(tier ranking.Tier, reason string) (ranking.Ranking, *mcp.CallToolResult) {
-		return ranking.Ranking{}, mcp.NewToolResultError(fmt.Sprintf("strategy %q could not rank: %s. "+
-			"Call again with strategy auto (it falls back on its own), deterministic or candidates.", tier, reason))
+	last := t.deterministicRung("")
+	if t.fallback == ranking.Candidates {
+		last = t.candidatesRung("the configured fallback (--fallback candidates): ")
 	}
-
-	if strategy == Auto || strategy == StrategySampling {
-		tr := t.sample(ctx, c, trip, cands)
-		if tr.pending != nil {
-			log.Info().Str("tier", string(ranking.ClientSampling)).Str("outcome", "asked").
-				Str("reason", "asked the client's LLM to rank; waiting for its retry").Msg("tier")
-			return ranking.Ranking{}, tr.pending
-		}
-		record(tr.attempt)
-		if tr.ranking != nil {
-			return done(tr.ranking)
-		}
-		if strategy == StrategySampling {
-			return only(ranking.ClientSampling, tr.attempt.Reason)
-		}
-	}
-	if strategy == Auto || strategy == StrategyServerLLM {
-		r, a := t.askServerLLM(ctx, log, trip, cands)
-		record(a)
-		if r != nil {
-			return done(r)
-		}
-		if strategy == StrategyServerLLM {
-			return only(ranking.ServerLLMTier, a.Reason)
-		}
-	}
-
-	start := time.Now()
-	var r ranking.Ranking
-	var reason string
-	if strategy == StrategyCandidates || (strategy == Auto && t.fallback == ranking.Candidates) {
-		r = t.weights.Shortlist(cands, t.shortlist)
-		reason = fmt.Sprintf("the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", len(r.Picks))
-		if strategy == Auto {
-			reason = "the configured fallback (--fallback candidates): " + reason
-		}
-	} else {
-		r = t.weights.Rank(cands, 3)
-		reason = fmt.Sprintf("scored each flight: fare + $%.0f per stop + $%.0f per hour", t.weights.StopPenaltyUSD, t.weights.HourCostUSD)
-	}
-	record(ranking.Attempt{Tier: r.Method, Outcome: ranking.Used, Reason: reason, Elapsed: time.Since(start)})
-	return done(&r)
+	return append(models, last)
 }
 
-// askServerLLM is the server-side LLM tier: skipped when none is
-// configured, otherwise bounded by its own timeout and the call budget left.
-func (t *Toolset) askServerLLM(ctx context.Context, log zerolog.Logger, trip flights.Trip, cands []flights.Flight) (*ranking.Ranking, ranking.Attempt) {
-	skip := func(reason string) (*ranking.Ranking, ranking.Attempt) {
-		return nil, ranking.Attempt{Tier: ranking.ServerLLMTier, Outcome: ranking.Skipped, Reason: reason}
-	}
-	switch {
-	case t.serverLLM == nil:
-		return skip("no server-side LLM configured")
-	case len(cands) == 0:
-		return skip("no flight is within the trip's limits, so there is nothing to rank")
-	}
-	left := remaining(ctx) - deterministicReserve
-	if left <= 0 {
-		return skip("no time left in the call budget")
-	}
-	lctx, cancel := context.WithTimeout(ctx, left)
-	defer cancel()
-	r, a, failure := t.serverLLM.Rank(lctx, t.weights, trip, cands, 3)
-	if failure == ranking.BadCredentials {
-		// A configuration problem, not a passing one: say it loudly, once.
-		t.badCredentials.Do(func() {
-			log.Error().Str("tier", string(ranking.ServerLLMTier)).Str("reason", a.Reason).
-				Msg("the server-side LLM refuses our credentials; fix --llm-api-key (or OPENAI_API_KEY)")
-		})
-	}
-	return r, a
+// When the server-LLM rung comes before client sampling (--server-llm-first).
+const (
+	// ServerLLMFirstNever keeps the client's own model first.
+	ServerLLMFirstNever = "never"
+	// ServerLLMFirstModern puts the server's LLM first for 2026-07-28
+	// clients, where sampling is deprecated (SEP-2577) and a user who
+	// rejects it ends the call on the client's side.
+	ServerLLMFirstModern = "modern"
+	// ServerLLMFirstAlways puts the server's LLM first for every client.
+	ServerLLMFirstAlways = "always"
+)
+
+// deterministicRung scores every flight; it always ranks.
+func (t *Toolset) deterministicRung(prefix string) rung {
+	return rung{tier: ranking.Deterministic, run: func(_ context.Context, _ *call, job rankJob) rungResult {
+		start := time.Now()
+		r := t.weights.Rank(job.cands, 3)
+		reason := fmt.Sprintf("scored each flight: fare + $%.0f per stop + $%.0f per hour", t.weights.StopPenaltyUSD, t.weights.HourCostUSD)
+		return rungResult{ranking: &r, attempt: fallback.UsedBy(string(r.Method), prefix+reason, time.Since(start))}
+	}}
+}
+
+// candidatesRung returns a shortlist for the host's model; it always
+// answers.
+func (t *Toolset) candidatesRung(prefix string) rung {
+	return rung{tier: ranking.Candidates, run: func(_ context.Context, _ *call, job rankJob) rungResult {
+		start := time.Now()
+		r := t.weights.Shortlist(job.cands, t.shortlist)
+		reason := fmt.Sprintf("the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", len(r.Picks))
+		return rungResult{ranking: &r, attempt: fallback.UsedBy(string(r.Method), prefix+reason, time.Since(start))}
+	}}
 }

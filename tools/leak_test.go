@@ -16,7 +16,7 @@ import (
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 // A client that hangs up while the server waits for its sampling answer
@@ -25,7 +25,7 @@ import (
 func TestNoGoroutineLeftWhenClientLeavesMidSampling(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 
-	sampler := &scripted.Sampler{Behaviour: scripted.Silent}
+	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Silent}
 	// The server would wait 30 s; the client leaves after 300 ms.
 	var logs lockedBuffer
 	s := newServer(t, func(c *Config) {

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -25,7 +26,7 @@ type FindResult struct {
 	// trip's filters and were considered.
 	Found      int          `json:"found" jsonschema:"flights the search returned"`
 	Candidates int          `json:"candidates" jsonschema:"flights left after the trip's filters (stops, times, price), all of them considered"`
-	Attempts   []AttemptOut `json:"attempts" jsonschema:"every ranking method tried, in order, with what happened and why"`
+	Attempts   []AttemptOut `json:"attempts" jsonschema:"every decision this call made, in order: the trip details when one was missing, then each ranking method tried, with what happened and why"`
 	Summary    string       `json:"summary" jsonschema:"one line for people: which method ranked and why"`
 }
 
@@ -69,15 +70,7 @@ type SegmentOut struct {
 	Arrive       string `json:"arrive"`
 }
 
-// AttemptOut is one tier's attempt.
-type AttemptOut struct {
-	Tier      string `json:"tier"`
-	Outcome   string `json:"outcome" jsonschema:"used, skipped (not tried: unavailable or not asked for) or failed (tried, with no usable answer; the next method ran)"`
-	Reason    string `json:"reason"`
-	ElapsedMs int64  `json:"elapsedMs"`
-}
-
-func newFindResult(trip flights.Trip, found int, r ranking.Ranking) FindResult {
+func newFindResult(trip flights.Trip, found int, r ranking.Ranking, attempts []fallback.Attempt) FindResult {
 	res := FindResult{
 		Trip:       tripOut(trip),
 		Method:     string(r.Method),
@@ -86,15 +79,10 @@ func newFindResult(trip flights.Trip, found int, r ranking.Ranking) FindResult {
 		Flights:    make([]FlightOut, len(r.Picks)),
 		Found:      found,
 		Candidates: r.Considered,
-		Attempts:   make([]AttemptOut, len(r.Attempts)),
+		Attempts:   attemptsOut(attempts),
 	}
 	for i, p := range r.Picks {
 		res.Flights[i] = flightOut(i+1, p)
-	}
-	for i, a := range r.Attempts {
-		// max: an elapsed time measured across replicas with skewed clocks
-		// must not come out negative.
-		res.Attempts[i] = AttemptOut{Tier: string(a.Tier), Outcome: string(a.Outcome), Reason: a.Reason, ElapsedMs: max(0, a.Elapsed.Milliseconds())}
 	}
 	res.Summary = summary(res)
 	return res
@@ -134,7 +122,7 @@ func flightOut(pos int, p ranking.Pick) FlightOut {
 func summary(r FindResult) string {
 	var how string
 	for _, a := range r.Attempts {
-		if a.Outcome == string(ranking.Used) {
+		if a.Step == r.Method && a.Outcome == string(fallback.Used) {
 			how = a.Reason
 		}
 	}

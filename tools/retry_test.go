@@ -9,7 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/tools/state"
 )
 
@@ -73,7 +74,7 @@ func rawCall(t *testing.T, s *server.MCPServer, caps map[string]any, args map[st
 func answerTo(ids ...string) map[string]any {
 	return map[string]any{samplingKey: map[string]any{
 		"role": "assistant", "model": "hand-written",
-		"content": map[string]any{"type": "text", "text": scripted.Answer(ids...)},
+		"content": map[string]any{"type": "text", "text": fakemodel.Answer(ids...)},
 	}}
 }
 
@@ -99,7 +100,7 @@ func ask(t *testing.T, s *server.MCPServer, args map[string]any) (string, []stri
 		req.Params.IncludeContext != "none" || req.Params.Tools != nil || len(req.Params.Messages) != 1 {
 		t.Fatalf("input request %s: %v", r.InputRequests[samplingKey], err)
 	}
-	ids := scripted.Choose(flightIDs(req.Params.Messages[0].Content.Text))
+	ids := fakemodel.Choose(flightIDs(req.Params.Messages[0].Content.Text))
 	return r.RequestState, ids
 }
 
@@ -151,8 +152,8 @@ func TestModernRetryProblems(t *testing.T) {
 		return sl
 	}
 	digest, _ := state.Digest(jfkLHR)
-	expired, _ := sealerAt(today().Add(-time.Hour)).Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: samplingStep, Data: json.RawMessage(`{}`)})
-	otherTool, _ := sealerAt(today()).Seal(state.Payload{Tool: "bookFlight", ArgsDigest: digest, Step: samplingStep})
+	expired, _ := sealerAt(today().Add(-time.Hour)).Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: string(ranking.ClientSampling), Data: json.RawMessage(`{}`)})
+	otherTool, _ := sealerAt(today()).Seal(state.Payload{Tool: "bookFlight", ArgsDigest: digest, Step: string(ranking.ClientSampling)})
 	otherStep, _ := sealerAt(today()).Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: "elicit"})
 	forged := st[:len(st)-3] + "AAA"
 	if forged == st {
@@ -188,20 +189,50 @@ func TestModernRetryProblems(t *testing.T) {
 	}
 }
 
-func TestModernRetryWithoutAnswerFallsBack(t *testing.T) {
+// A retry without the answer is asked once more, as the spec prefers to
+// failing; a second retry without it falls back.
+func TestModernRetryWithoutAnswerAsksOnceMoreThenFallsBack(t *testing.T) {
 	s := newServer(t)
 	st, _ := ask(t, s, jfkLHR)
 	for name, responses := range map[string]map[string]any{
 		"no inputResponses":         nil,
 		"an answer under other key": {"other": answerTo()[samplingKey]},
 	} {
-		r := rawCall(t, s, declaresSampling, jfkLHR, st, responses)
+		again := rawCall(t, s, declaresSampling, jfkLHR, st, responses)
+		if again.ResultType != "input_required" || again.RequestState == "" || again.RequestState == st || len(again.InputRequests) != 1 {
+			t.Fatalf("%s: not asked again: %+v %s", name, again, again.text())
+		}
+		r := rawCall(t, s, declaresSampling, jfkLHR, again.RequestState, responses)
 		if r.StructuredContent == nil || r.StructuredContent.Method != "deterministic" {
 			t.Fatalf("%s: %+v %s", name, r, r.text())
 		}
-		if a := r.StructuredContent.Attempts[0]; a.Outcome != "failed" || a.Reason != "the retry carried no sampling answer" {
+		if a := r.StructuredContent.Attempts[0]; a.Outcome != "failed" || a.Why != "no_answer" || a.Reason != "the retry carried no answer to the question" {
 			t.Errorf("%s: attempt %+v", name, a)
 		}
+	}
+	// A client that no longer declares sampling is not asked again.
+	r := rawCall(t, s, declaresNothing, jfkLHR, st, nil)
+	if r.StructuredContent == nil || r.StructuredContent.Method != "deterministic" || r.StructuredContent.Attempts[0].Why != "no_answer" {
+		t.Errorf("not declared on the retry: %+v %s", r, r.text())
+	}
+}
+
+// One chain of rounds asks at most maxRounds questions: a client that keeps
+// retrying without answers, or replays states, cannot make a call ask for
+// ever.
+func TestModernRoundsAreBounded(t *testing.T) {
+	s := newServer(t)
+	st, _ := ask(t, s, jfkLHR)
+	asked := 1
+	for range 2 * maxRounds {
+		r := rawCall(t, s, declaresSampling, jfkLHR, st, nil)
+		if r.ResultType != "input_required" {
+			break
+		}
+		st, asked = r.RequestState, asked+1
+	}
+	if asked > maxRounds {
+		t.Errorf("%d questions in one chain, at most %d allowed", asked, maxRounds)
 	}
 }
 

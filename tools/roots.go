@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/flightserver/flightserver/export"
 )
 
 // Roots tell a server which directories the user is working in. They are
@@ -67,46 +69,9 @@ func (c *rootsCache) watch(s *server.MCPServer, hooks *server.Hooks) {
 	hooks.AddOnUnregisterSession(func(_ context.Context, session server.ClientSession) { c.drop(session.SessionID()) })
 }
 
-// legacyRoots asks a legacy client for its roots (or reuses the session's
-// cached answer) under the roots timeout and the call budget. The string
-// says why there are none when there are none.
-func (t *Toolset) legacyRoots(ctx context.Context) ([]mcp.Root, string) {
-	session := server.ClientSessionFromContext(ctx)
-	if session == nil {
-		return nil, "no session to ask for roots"
-	}
-	if roots, ok := t.roots.get(session.SessionID()); ok {
-		return roots, ""
-	}
-	if legacyHTTPWithoutGETStream(ctx) {
-		return nil, "client has no GET stream open (waited " + getStreamGrace.String() + "), the only way mcp-go can deliver roots/list on legacy streamable HTTP"
-	}
-	timeout := min(t.rootsTimeout, remaining(ctx)-deterministicReserve)
-	if timeout <= 0 {
-		return nil, "no time left in the call budget to ask for roots"
-	}
-	rctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	res, err := server.ServerFromContext(ctx).RequestRoots(rctx, mcp.ListRootsRequest{})
-	if err != nil {
-		if rctx.Err() != nil && ctx.Err() == nil {
-			return nil, fmt.Sprintf("client did not answer roots/list within %s", timeout)
-		}
-		return nil, "client answered roots/list with an error: " + clean(err.Error(), 120)
-	}
-	t.roots.put(session.SessionID(), res.Roots)
-	return res.Roots, ""
-}
-
 // usableRoot is a root this server can write under.
 type usableRoot struct {
 	uri, dir string
-}
-
-// skippedRoot is a root it cannot, with the reason.
-type skippedRoot struct {
-	URI    string `json:"uri"`
-	Reason string `json:"reason"`
 }
 
 // maxRoots bounds how many roots one answer may list: more than anyone
@@ -114,38 +79,50 @@ type skippedRoot struct {
 const maxRoots = 64
 
 // checkRoots keeps the roots that are existing local directories given as
-// file:// URIs, and says why each other one was skipped. Roots come from the
-// client: untrusted, so each is parsed and checked on disk, never guessed at.
-func checkRoots(roots []mcp.Root) ([]usableRoot, []skippedRoot) {
+// file:// URIs, inside within when it is set, and says why each other one
+// was skipped ("<uri>: <why>"). Roots come from the client: untrusted, so
+// each is parsed and checked on disk, never guessed at.
+func checkRoots(roots []mcp.Root, within string) ([]usableRoot, []string) {
 	var ok []usableRoot
-	var skipped []skippedRoot
+	var skipped []string
+	skip := func(uri, why string) { skipped = append(skipped, uri+": "+why) }
 	for i, r := range roots {
 		uri := clean(r.URI, 200)
 		if i == maxRoots {
-			skipped = append(skipped, skippedRoot{URI: "…", Reason: fmt.Sprintf("only the first %d roots are considered", maxRoots)})
+			skipped = append(skipped, fmt.Sprintf("only the first %d roots are considered", maxRoots))
 			break
 		}
 		u, err := url.Parse(r.URI)
 		switch {
 		case err != nil || u.Scheme != "file":
-			skipped = append(skipped, skippedRoot{uri, "not a file:// URI"})
+			skip(uri, "not a file:// URI")
 			continue
 		case u.Host != "" && u.Host != "localhost":
-			skipped = append(skipped, skippedRoot{uri, "names another host"})
+			skip(uri, "names another host")
 			continue
 		case !filepath.IsAbs(u.Path):
-			skipped = append(skipped, skippedRoot{uri, "not an absolute path"})
+			skip(uri, "not an absolute path")
 			continue
 		}
 		fi, err := os.Stat(u.Path)
 		switch {
 		case err != nil:
-			skipped = append(skipped, skippedRoot{uri, "does not exist on this server"})
+			skip(uri, "does not exist on this server")
+			continue
 		case !fi.IsDir():
-			skipped = append(skipped, skippedRoot{uri, "is not a directory"})
-		default:
-			ok = append(ok, usableRoot{uri: r.URI, dir: filepath.Clean(u.Path)})
+			skip(uri, "is not a directory")
+			continue
 		}
+		dir := filepath.Clean(u.Path)
+		if within != "" {
+			resolved, inside, err := export.Inside(within, dir)
+			if err != nil || !inside {
+				skip(uri, "is outside the server's export directory")
+				continue
+			}
+			dir = resolved
+		}
+		ok = append(ok, usableRoot{uri: r.URI, dir: dir})
 	}
 	return ok, skipped
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // samplingTimeout is short so the silent-client cells finish quickly; the
@@ -31,25 +32,25 @@ func TestSamplingMatrix(t *testing.T) {
 		callErr string // modern cells where the client itself ends the call
 	}
 	for _, tc := range []struct {
-		behaviour      scripted.Behaviour // "" = sampling not declared
+		behaviour      fakeclient.Behaviour // "" = sampling not declared
 		legacy, modern want
 	}{
-		{scripted.Answers,
+		{fakeclient.Answers,
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"},
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"}},
-		{scripted.UnknownIDs,
+		{fakeclient.UnknownIDs,
 			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"},
 			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"}},
-		{scripted.Garbage,
+		{fakeclient.Garbage,
 			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"},
 			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"}},
 		// A modern client whose user says no does not retry: the call ends
 		// on the client's side, and the server, holding nothing, is not
 		// waiting for it.
-		{scripted.Rejects,
+		{fakeclient.Rejects,
 			want{method: "deterministic", outcome: "failed", reason: "the user rejected the request"},
-			want{callErr: scripted.RejectMessage}},
-		{scripted.Silent,
+			want{callErr: fakeclient.RejectMessage}},
+		{fakeclient.Silent,
 			want{method: "deterministic", outcome: "failed", reason: "no answer within 300ms"},
 			want{callErr: "context deadline exceeded"}},
 		{"",
@@ -67,7 +68,7 @@ func TestSamplingMatrix(t *testing.T) {
 					if era.name == "modern" {
 						w = tc.modern
 					}
-					sampler := &scripted.Sampler{Behaviour: tc.behaviour}
+					sampler := &fakeclient.Sampler{Behaviour: tc.behaviour}
 					var opts []client.ClientOption
 					if tc.behaviour != "" {
 						opts = append(opts, client.WithSamplingHandler(sampler))
@@ -75,7 +76,7 @@ func TestSamplingMatrix(t *testing.T) {
 					// Short only for the silent client: an answer must never be
 					// mistaken for a timeout on a slow machine.
 					cfg := func(*Config) {}
-					if tc.behaviour == scripted.Silent {
+					if tc.behaviour == fakeclient.Silent {
 						cfg = withShortSampling
 					}
 					c := connect(t, newServer(t, cfg), via, era.version, opts...)
@@ -110,13 +111,13 @@ func TestSamplingMatrix(t *testing.T) {
 						t.Fatalf("method %s with %d flights, want %s with 3; attempts %+v", r.Method, len(r.Flights), w.method, r.Attempts)
 					}
 					a := r.Attempts[0]
-					if a.Tier != "client_sampling" || a.Outcome != w.outcome || !strings.Contains(a.Reason, w.reason) {
+					if a.Step != "client_sampling" || a.Outcome != w.outcome || !strings.Contains(a.Reason, w.reason) {
 						t.Errorf("sampling attempt %+v, want %s with reason containing %q", a, w.outcome, w.reason)
 					}
 					if w.method == "deterministic" {
 						// No server LLM in these tests: skipped, then deterministic.
-						if len(r.Attempts) != 3 || r.Attempts[1].Tier != "server_llm" || r.Attempts[1].Outcome != "skipped" ||
-							r.Attempts[2].Tier != "deterministic" || r.Attempts[2].Outcome != "used" {
+						if len(r.Attempts) != 3 || r.Attempts[1].Step != "server_llm" || r.Attempts[1].Outcome != "skipped" ||
+							r.Attempts[2].Step != "deterministic" || r.Attempts[2].Outcome != "used" {
 							t.Errorf("attempts %+v, want the deterministic tier used after sampling", r.Attempts)
 						}
 						if r.Model != "" {
@@ -129,13 +130,13 @@ func TestSamplingMatrix(t *testing.T) {
 						if len(reqs) != 1 {
 							t.Fatalf("%d sampling requests, want 1", len(reqs))
 						}
-						wantIDs := scripted.Choose(scripted.PromptIDs(reqs[0]))
+						wantIDs := fakemodel.Choose(fakeclient.PromptIDs(reqs[0]))
 						for i, f := range r.Flights {
 							if f.ID != wantIDs[i] || !strings.Contains(f.Reason, "scripted choice") {
 								t.Errorf("flight %d = %s (%q), want the model's pick %s", i, f.ID, f.Reason, wantIDs[i])
 							}
 						}
-						if r.Model != scripted.Model || !strings.Contains(r.Summary, "client_sampling") {
+						if r.Model != fakemodel.Model || !strings.Contains(r.Summary, "client_sampling") {
 							t.Errorf("model %q, summary %q", r.Model, r.Summary)
 						}
 					}
@@ -161,7 +162,7 @@ func checkSamplingRequest(t *testing.T, reqs []mcp.CreateMessageRequest) {
 		p.SystemPrompt == "" || len(p.Messages) != 1 || p.ModelPreferences == nil || len(p.ModelPreferences.Hints) == 0 {
 		t.Errorf("sampling request %+v", p)
 	}
-	if ids := scripted.PromptIDs(reqs[0]); len(ids) != 47 {
+	if ids := fakeclient.PromptIDs(reqs[0]); len(ids) != 47 {
 		t.Errorf("prompt lists %d flights, want the 47 candidates", len(ids))
 	}
 }
@@ -170,12 +171,12 @@ func checkSamplingRequest(t *testing.T, reqs []mcp.CreateMessageRequest) {
 // stream. A client without one could never see the request: the tier is
 // skipped at once instead of waiting out its timeout.
 func TestSamplingLegacyHTTPWithoutGETStream(t *testing.T) {
-	sampler := &scripted.Sampler{Behaviour: scripted.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
 	// A long timeout: falling back by waiting would show as "no answer".
 	s := newServer(t, func(c *Config) { c.SamplingTimeout = 30 * time.Second })
 	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, false, client.WithSamplingHandler(sampler))
 	var r FindResult
-	decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 	if a := r.Attempts[0]; r.Method != "deterministic" || a.Outcome != "skipped" || !strings.Contains(a.Reason, "no GET stream") {
 		t.Errorf("method %s, attempt %+v; want sampling skipped for the missing GET stream", r.Method, a)
 	}
@@ -187,16 +188,16 @@ func TestSamplingLegacyHTTPWithoutGETStream(t *testing.T) {
 // The operator can turn the tier off; strategy sampling then says so as an
 // error naming the other strategies, and so does a client that cannot.
 func TestSamplingOffAndStrategySampling(t *testing.T) {
-	sampler := &scripted.Sampler{Behaviour: scripted.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
 	off := newServer(t, func(c *Config) { c.DisableSampling = true })
 	for _, era := range eras {
 		c := connect(t, off, "inprocess", era.version, client.WithSamplingHandler(sampler))
 		var r FindResult
-		decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+		decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 		if a := r.Attempts[0]; r.Method != "deterministic" || a.Outcome != "skipped" || !strings.Contains(a.Reason, "--sampling off") {
 			t.Errorf("%s: method %s attempt %+v", era.name, r.Method, a)
 		}
-		res := call(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
+		res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
 		if !res.IsError || !strings.Contains(text(res), "--sampling off") || !strings.Contains(text(res), "strategy auto") {
 			t.Errorf("%s: strategy sampling with sampling off: %s", era.name, text(res))
 		}
@@ -207,10 +208,10 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 
 	// A working client with strategy sampling ranks with its model; one that
 	// garbles gets an error, not a silent fallback it did not ask for.
-	for _, b := range []scripted.Behaviour{scripted.Answers, scripted.Garbage} {
-		c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&scripted.Sampler{Behaviour: b}))
-		res := call(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
-		if b == scripted.Answers {
+	for _, b := range []fakeclient.Behaviour{fakeclient.Answers, fakeclient.Garbage} {
+		c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: b}))
+		res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
+		if b == fakeclient.Answers {
 			var r FindResult
 			decode(t, res, &r)
 			if r.Method != "client_sampling" || len(r.Attempts) != 1 {

@@ -59,13 +59,13 @@ func (r *rootsClient) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*m
 func aFlight(t *testing.T) string {
 	t.Helper()
 	var r FindResult
-	decode(t, call(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, jfkLHR), &r)
+	decode(t, callTool(t, connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, jfkLHR), &r)
 	return r.Flights[0].ID
 }
 
 func save(t *testing.T, c *client.Client, args map[string]any) (SaveResult, *mcp.CallToolResult) {
 	t.Helper()
-	res := call(t, c, SaveItineraryName, args)
+	res := callTool(t, c, SaveItineraryName, args)
 	var r SaveResult
 	if !res.IsError {
 		decodeInto(t, res, &r)
@@ -93,7 +93,7 @@ func TestSaveWhereToWrite(t *testing.T) {
 			withExport := newServer(t, func(c *Config) { c.ExportDir = exportDir })
 			c = connect(t, withExport, "inprocess", era.version)
 			r, res := save(t, c, map[string]any{"flightId": id})
-			if res.IsError || r.Rule != "export-dir" || filepath.Dir(r.Path) != exportDir || !strings.HasPrefix(r.URI, "file://") {
+			if res.IsError || usedStep(r.Attempts) != stepExportDir || filepath.Dir(r.Path) != exportDir || !strings.HasPrefix(r.URI, "file://") {
 				t.Fatalf("export dir: %+v %s", r, text(res))
 			}
 			if b, err := os.ReadFile(r.Path); err != nil || !strings.HasPrefix(string(b), "BEGIN:VCALENDAR\r\n") || int64(len(b)) != r.Bytes {
@@ -108,7 +108,7 @@ func TestSaveWhereToWrite(t *testing.T) {
 			roots.set(rootA, rootB)
 			c = connect(t, withExport, "inprocess", era.version, client.WithRootsHandler(roots))
 			r, res = save(t, c, map[string]any{"flightId": id, "format": "markdown"})
-			if res.IsError || r.Rule != "roots" || filepath.Dir(r.Path) != rootA || filepath.Ext(r.Path) != ".md" {
+			if res.IsError || usedStep(r.Attempts) != stepRoots || filepath.Dir(r.Path) != rootA || filepath.Ext(r.Path) != ".md" {
 				t.Fatalf("first root: %+v %s", r, text(res))
 			}
 			r, res = save(t, c, map[string]any{"flightId": id, "directory": filepath.Join(rootB, "trips")})
@@ -177,12 +177,13 @@ func TestSaveRootsChangeAndSkips(t *testing.T) {
 	bad.set("https://example.com/docs", filepath.Join(rootA, "missing"), file)
 	c = connect(t, newServer(t, func(c *Config) { c.ExportDir = exportDir }), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(bad))
 	r, res := save(t, c, map[string]any{"flightId": id})
-	if res.IsError || r.Rule != "export-dir" || len(r.SkippedRoots) != 3 {
+	ra, _ := attemptAt(r.Attempts, stepRoots)
+	if res.IsError || usedStep(r.Attempts) != stepExportDir || ra.Outcome != "failed" || ra.Why != "not_usable" {
 		t.Fatalf("bad roots: %+v %s", r, text(res))
 	}
-	for i, want := range []string{"not a file:// URI", "does not exist", "is not a directory"} {
-		if r.SkippedRoots[i].Reason != want && !strings.Contains(r.SkippedRoots[i].Reason, want) {
-			t.Errorf("skipped %d: %+v, want %q", i, r.SkippedRoots[i], want)
+	for _, want := range []string{"https://example.com/docs: not a file:// URI", "missing: does not exist", ": is not a directory"} {
+		if !strings.Contains(ra.Reason, want) || !strings.Contains(r.Summary, want) {
+			t.Errorf("the roots attempt %q or the summary %q does not say %q", ra.Reason, r.Summary, want)
 		}
 	}
 }
@@ -196,11 +197,12 @@ func TestSaveSilentRootsClient(t *testing.T) {
 	short := func(c *Config) { c.RootsTimeout = 200 * time.Millisecond }
 	c := connect(t, newServer(t, short, func(c *Config) { c.ExportDir = exportDir }), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(silent))
 	r, res := save(t, c, map[string]any{"flightId": id})
-	if res.IsError || r.Rule != "export-dir" || !strings.Contains(r.Summary, "did not answer roots/list within 200ms") {
+	if roots, _ := attemptAt(r.Attempts, stepRoots); res.IsError || usedStep(r.Attempts) != stepExportDir || roots.Why != "no_answer" ||
+		!strings.Contains(r.Summary, "no answer within 200ms") {
 		t.Errorf("silent client with export dir: %+v %s", r, text(res))
 	}
 	c = connect(t, newServer(t, short), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(&rootsClient{silent: true}))
-	if _, res := save(t, c, map[string]any{"flightId": id}); !res.IsError || !strings.Contains(text(res), "did not answer roots/list") {
+	if _, res := save(t, c, map[string]any{"flightId": id}); !res.IsError || !strings.Contains(text(res), "no answer within 200ms") {
 		t.Errorf("silent client without export dir: %s", text(res))
 	}
 }
@@ -255,7 +257,7 @@ func TestSaveByBookingRef(t *testing.T) {
 	id := aFlight(t)
 	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
 	var b BookResult
-	decodeWith(t, bookOutputSchema, call(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"}), &b)
+	decodeWith(t, bookOutputSchema, callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"}), &b)
 	r, res := save(t, c, map[string]any{"bookingRef": b.Reference})
 	if res.IsError || r.FlightID != id {
 		t.Fatalf("save by reference: %+v %s", r, text(res))
@@ -290,7 +292,8 @@ func TestSaveLegacyHTTPWithoutGETStream(t *testing.T) {
 	s := newServer(t, func(c *Config) { c.ExportDir = t.TempDir(); c.RootsTimeout = 30 * time.Second })
 	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, false, client.WithRootsHandler(roots))
 	r, res := save(t, c, map[string]any{"flightId": id})
-	if res.IsError || r.Rule != "export-dir" || !strings.Contains(r.Summary, "no GET stream") || roots.asked() != 0 {
+	if a, _ := attemptAt(r.Attempts, stepRoots); res.IsError || usedStep(r.Attempts) != stepExportDir || a.Why != "no_stream" ||
+		!strings.Contains(r.Summary, "no GET stream") || roots.asked() != 0 {
 		t.Errorf("%+v %s (asked %d times)", r, text(res), roots.asked())
 	}
 }

@@ -13,9 +13,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/flightserver/flightserver/export"
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/itinerary"
 )
@@ -53,15 +53,14 @@ type SaveResult struct {
 	Bytes    int64  `json:"bytes"`
 	Format   string `json:"format"`
 	FlightID string `json:"flightId"`
-	// Rule says which rule chose the directory: "roots" or "export-dir".
-	Rule         string        `json:"rule" jsonschema:"which rule chose the directory: roots (the client's) or export-dir (the server's configuration)"`
-	SkippedRoots []skippedRoot `json:"skippedRoots,omitempty" jsonschema:"roots the client shared that could not be used, with why"`
-	Summary      string        `json:"summary"`
+	// Attempts say which rule chose the directory, and why the others did not.
+	Attempts []AttemptOut `json:"attempts" jsonschema:"how the directory was chosen: client_roots (inside one of the client's roots) or export_dir (the server's configured directory), and why the other was not used"`
+	Summary  string       `json:"summary"`
 }
 
 const saveDescription = `Save a flight found by findBestFlight (by flightId) or booked with bookFlight (by bookingRef) as a calendar file (ics) or a readable itinerary (markdown).
-It writes only inside a directory the client shares as a root, or the server's configured export directory; it never picks a directory itself.
-An existing file is kept unless overwrite is true. The result gives the file's URI and which rule chose the directory.`
+It writes only inside a directory the client shares as a root (over HTTP: only where that root lies inside the server's export directory), or the server's configured export directory; it never picks a directory itself.
+An existing file is kept unless overwrite is true. The result gives the file's URI and, in attempts, which rule chose the directory.`
 
 func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
 	// It writes a file (not read-only) but never deletes or changes one
@@ -74,23 +73,25 @@ func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
 	}, hints{})
 }
 
-// rootsKey and rootsStep name the roots question of a modern round.
+// The save-location ladder's steps, and the roots question's key.
 const (
-	rootsKey  = "roots"
-	rootsStep = "roots"
+	stepRoots     = "client_roots"
+	stepExportDir = "export_dir"
+	rootsKey      = "roots"
 )
 
-// saveItinerary decides where to write, per request: the client's roots when
-// it declares them, else --export-dir, else a refusal that says how to
-// enable saving. Then it renders the flight and writes it safely.
-func (t *Toolset) saveItinerary(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, t.callBudget)
-	defer cancel()
-	client := ClientFrom(ctx)
-	log := t.log.With().Str("tool", SaveItineraryName).Str("era", string(client.Era)).Str("client", clean(client.Name, 60)).Logger()
+// saveItinerarySpec declares the tool: it may ask one thing, the roots.
+func (t *Toolset) saveItinerarySpec() toolSpec[struct{}] {
+	return toolSpec[struct{}]{name: SaveItineraryName, steps: []string{stepRoots}, handle: t.saveItinerary}
+}
 
+// saveItinerary decides where to write, per request: inside the client's
+// roots when it declares them (over HTTP, only where they lie inside
+// --export-dir), else --export-dir, else a refusal that says how to enable
+// saving. Then it renders the flight and writes it safely.
+func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.CallToolResult {
 	var args SaveArgs
-	ps := decodeArgs(req.Params.Arguments, args.fields())
+	ps := decodeArgs(c.req.Params.Arguments, args.fields())
 	format := strings.ToLower(strings.TrimSpace(args.Format))
 	if format == "" {
 		format = FormatICS
@@ -112,64 +113,33 @@ func (t *Toolset) saveItinerary(ctx context.Context, req mcp.CallToolRequest) (*
 		}
 	}
 	if len(ps) > 0 {
-		return invalidArguments(SaveItineraryName, ps), nil
+		return c.invalidArguments(ps)
 	}
-	f, err := t.lookupFlight(ctx, id)
-	if err != nil {
-		return invalidArguments(SaveItineraryName, flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}}), nil
-	}
-
-	// Where may we write? Roots first, then the operator's directory.
-	var roots []mcp.Root
-	var why string // why no roots were used
-	switch {
-	case !client.Known:
-		why = "cannot tell whether this client shares roots (a legacy request without an initialized session)"
-	case !client.CanListRoots():
-		why = "client did not declare roots"
-	case client.Era == Modern:
-		if req.Params.RequestState == "" {
-			token, err := t.seal(req, rootsStep, nil)
-			if err != nil {
-				return nil, err
-			}
-			log.Info().Msg("asked the client for its roots")
-			return server.NewInputRequestBuilder(token).Roots(rootsKey).ToolResult(), nil
-		}
-		if _, refused, err := t.reopen(req, rootsStep); refused != nil || err != nil {
-			return refused, err
-		}
-		if res := server.RootsResponse(req.Params.InputResponses, rootsKey); res != nil {
-			roots = res.Roots
-		} else {
-			why = "the retry carried no roots answer"
-		}
-	default:
-		roots, why = t.legacyRoots(ctx)
-	}
-	usable, skipped := checkRoots(roots)
-	if len(roots) > 0 && len(usable) == 0 {
-		why = "none of the client's roots is a local directory this server can write to"
-	} else if len(roots) == 0 && why == "" {
-		why = "client shared no roots"
+	f, res := t.findFlight(ctx, c, id)
+	if res != nil {
+		return res
 	}
 
-	var dir, rule string
-	switch {
-	case len(usable) > 0:
-		rule = "roots"
-		dir, err = chooseDir(args.Directory, usable)
-	case t.exportDir != "":
-		rule = "export-dir"
-		dir, err = chooseDir(args.Directory, []usableRoot{{uri: fileURI(t.exportDir), dir: t.exportDir}})
-	default:
-		log.Info().Str("why", why).Msg("nowhere to write")
-		return mcp.NewToolResultError(fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server has no export directory. "+
-			"To enable saving, start the server with --export-dir (or FLIGHTSERVER_EXPORT_DIR), or use a client that shares roots. "+
-			"The server does not pick a directory itself.", why)), nil
+	// Where may we write? The client's roots first, then the operator's
+	// directory.
+	bases, pending := t.rootsToWrite(ctx, c)
+	if pending != nil {
+		return pending
 	}
+	if len(bases) == 0 {
+		if t.exportDir == "" {
+			// attempts[0] is the client_roots decision, recorded above.
+			c.record(fallback.SkippedFor(stepExportDir, fallback.NotConfigured, "the server has no export directory (--export-dir)"))
+			return c.fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server has no export directory. "+
+				"To enable saving, start the server with --export-dir (or FLIGHTSERVER_EXPORT_DIR)%s. "+
+				"The server does not pick a directory itself.", c.attempts[0].Reason, t.rootsAdvice()), &ToolError{Why: string(fallback.NotConfigured)})
+		}
+		c.record(fallback.UsedBy(stepExportDir, "the server's configured export directory", 0))
+		bases = []usableRoot{{uri: fileURI(t.exportDir), dir: t.exportDir}}
+	}
+	dir, err := chooseDir(args.Directory, bases)
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return c.invalidArguments(flights.Problems{{Field: "directory", Problem: err.Error(), Accepted: "a directory inside " + baseList(bases) + ", or none"}})
 	}
 
 	ext, data := ".ics", itinerary.ICS(t.catalog, f, time.Now())
@@ -178,28 +148,86 @@ func (t *Toolset) saveItinerary(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	name, err := export.Filename(args.Filename, f.ID, ext)
 	if err != nil {
-		return invalidArguments(SaveItineraryName, flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}}), nil
+		return c.invalidArguments(flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}})
 	}
 	path, size, err := export.Write(dir, name, data, args.Overwrite)
 	if err != nil {
-		log.Warn().Err(err).Str("rule", rule).Msg("write failed")
-		return mcp.NewToolResultError(fmt.Sprintf("Could not save the itinerary: %v.", err)), nil
+		c.log.Warn().Err(err).Msg("write failed")
+		return c.fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
 	}
-	res := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: f.ID, Rule: rule, SkippedRoots: skipped}
-	res.Summary = fmt.Sprintf("Saved %s (%d bytes) in %s, chosen by %s.", filepath.Base(path), size, filepath.Dir(path), ruleText(rule, why))
-	log.Info().Str("rule", rule).Int64("bytes", size).Msg("saved")
-	text := res.Summary + "\n" + res.URI
-	for _, s := range skipped {
-		text += fmt.Sprintf("\nskipped root %s: %s", s.URI, s.Reason)
+	out := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: f.ID, Attempts: attemptsOut(c.attempts)}
+	used := c.attempts[len(c.attempts)-1]
+	how := used.Reason
+	if roots := c.attempts[0]; roots.Step == stepRoots && roots.Outcome != fallback.Used {
+		how += " (not the client's roots: " + roots.Reason + ")"
 	}
-	return mcp.NewToolResultStructured(res, text), nil
+	out.Summary = fmt.Sprintf("Saved %s (%d bytes) in %s, chosen by %s.", filepath.Base(path), size, filepath.Dir(path), how)
+	c.log.Info().Str("step", used.Step).Int64("bytes", size).Msg("saved")
+	return mcp.NewToolResultStructured(out, out.Summary+"\n"+out.URI)
 }
 
-func ruleText(rule, why string) string {
-	if rule == "roots" {
-		return "the client's roots"
+// rootsToWrite is the client_roots rung: the client's roots this server may
+// write under on this call, none (with the attempt recorded), or the pending
+// roots question (modern).
+//
+// Roots name directories on the client's machine. Over stdio that is this
+// machine; over HTTP it usually is not, and any caller could name any
+// directory the process can write. So over HTTP a root counts only where it
+// lies inside --export-dir (roots may narrow the operator's directory, never
+// widen it), unless the operator said client and server share a filesystem
+// (--shared-filesystem).
+func (t *Toolset) rootsToWrite(ctx context.Context, c *call) ([]usableRoot, *mcp.CallToolResult) {
+	within := ""
+	if t.transport == TransportHTTP && !t.sharedFS {
+		if t.exportDir == "" && !c.resuming(stepRoots) {
+			c.record(fallback.SkippedFor(stepRoots, fallback.NotTrusted, "over HTTP a client's roots name directories on its own machine, "+
+				"and this server writes only inside --export-dir, which is not set"))
+			return nil, nil
+		}
+		within = t.exportDir
 	}
-	return "the server's export directory (" + why + ")"
+	a := c.ask(ctx, question{step: stepRoots, key: rootsKey, roots: true, limit: t.rootsTimeout})
+	switch {
+	case a.pending != nil:
+		return nil, a.pending
+	case a.failed():
+		c.record(a.attempt(stepRoots))
+		return nil, nil
+	}
+	usable, skipped := checkRoots(a.answer.roots, within)
+	if len(usable) == 0 {
+		reason := "client shared no roots"
+		if len(skipped) > 0 {
+			reason = "none of the client's roots can be used: " + strings.Join(skipped, "; ")
+		}
+		c.record(fallback.FailedFor(stepRoots, fallback.NotUsable, reason, a.elapsed))
+		return nil, nil
+	}
+	reason := "inside the client's roots"
+	if within != "" {
+		reason = "inside the client's roots, within the server's export directory"
+	}
+	if len(skipped) > 0 {
+		reason += " (skipped " + strings.Join(skipped, "; ") + ")"
+	}
+	c.record(fallback.UsedBy(stepRoots, reason, a.elapsed))
+	return usable, nil
+}
+
+// rootsAdvice completes the refusal with what roots could do here.
+func (t *Toolset) rootsAdvice() string {
+	if t.transport == TransportHTTP && !t.sharedFS {
+		return "; client roots then narrow where inside it files go"
+	}
+	return ", or use a client that shares roots"
+}
+
+func baseList(bases []usableRoot) string {
+	dirs := make([]string, len(bases))
+	for i, b := range bases {
+		dirs[i] = b.dir
+	}
+	return strings.Join(dirs, ", ")
 }
 
 // chooseDir resolves the directory argument against the allowed bases: an
@@ -237,15 +265,23 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 			}
 		}
 	}
-	allowed := make([]string, len(bases))
-	for i, b := range bases {
-		allowed[i] = b.dir
-	}
-	return "", fmt.Errorf("the directory %s is not inside an allowed directory (%s); choose one inside them, or leave directory out",
-		flights.Quote(arg), strings.Join(allowed, ", "))
+	return "", fmt.Errorf("the directory %s is not inside an allowed directory (%s)", flights.Quote(arg), baseList(bases))
 }
 
 func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: path}).String() }
+
+// findFlight is lookupFlight for a tool: the flight, or the isError that says
+// truthfully why there is none (a bad id, or the call ended first).
+func (t *Toolset) findFlight(ctx context.Context, c *call, id string) (flights.Flight, *mcp.CallToolResult) {
+	f, err := t.lookupFlight(ctx, id)
+	switch {
+	case err == nil:
+		return f, nil
+	case ctx.Err() != nil:
+		return flights.Flight{}, c.fail(ErrorCancelled, "The call ended before the flight could be looked up: it was cancelled, or ran out of its time budget. Call again if it is still wanted.", nil)
+	}
+	return flights.Flight{}, c.invalidArguments(flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}})
+}
 
 // lookupFlight finds a flight by the id findBestFlight gave: the id names the
 // route and date, and the provider is deterministic, so searching again
@@ -257,6 +293,9 @@ func (t *Toolset) lookupFlight(ctx context.Context, id string) (flights.Flight, 
 	}
 	found, err := t.provider.Search(ctx, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: flights.Economy, MaxStops: flights.MaxStopsLimit})
 	if err != nil {
+		if ctx.Err() != nil {
+			return flights.Flight{}, fmt.Errorf("search for the flight: %w", ctx.Err())
+		}
 		return flights.Flight{}, fmt.Errorf("no flights from %s to %s: unknown airports in the id", o, d)
 	}
 	for _, f := range found {

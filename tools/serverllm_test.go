@@ -10,8 +10,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
-	"github.com/flightserver/flightserver/tools/scripted"
 )
 
 // testAPIKey must never show up in a log line, an error or a result.
@@ -19,46 +21,46 @@ const testAPIKey = "sk-test-SECRET-123"
 
 // withEndpoint points the server-side LLM tier at a stand-in endpoint with
 // the given behaviour and captures the server's logs.
-func withEndpoint(t *testing.T, b scripted.Behaviour, logs *lockedBuffer) (*scripted.Endpoint, func(*Config)) {
+func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *lockedBuffer) (*fakeendpoint.Endpoint, func(*Config)) {
 	t.Helper()
-	e := &scripted.Endpoint{Behaviour: b}
+	e := &fakeendpoint.Endpoint{Behaviour: b}
 	ts := httptest.NewServer(e)
 	t.Cleanup(ts.Close)
 	// Short only where the endpoint hangs: a retry (after a rejected
 	// response format) needs time left, and -race on a loaded machine is slow.
 	timeout := 5 * time.Second
-	if b == scripted.Silent {
+	if b == fakeendpoint.Silent {
 		timeout = 300 * time.Millisecond
 	}
 	return e, func(c *Config) {
-		c.LLM = ranking.LLMConfig{BaseURL: ts.URL + "/v1", APIKey: testAPIKey, Timeout: timeout}
+		c.LLM = llm.Config{BaseURL: ts.URL + "/v1", APIKey: testAPIKey, Timeout: timeout}
 		c.Logger = zerolog.New(logs)
 	}
 }
 
 func TestServerLLMMatrix(t *testing.T) {
 	for _, tc := range []struct {
-		behaviour scripted.Behaviour
+		behaviour fakeendpoint.Behaviour
 		method    string
 		outcome   string
 		reason    string
 	}{
-		{scripted.Answers, "server_llm", "used", "ranked the 47 candidates"},
-		{scripted.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-		{scripted.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-		{scripted.Garbage, "deterministic", "failed", "not the JSON object"},
-		{scripted.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-		{scripted.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
-		{scripted.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
-		{scripted.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
-		{scripted.Silent, "deterministic", "failed", "no answer within"},
+		{fakeendpoint.Answers, "server_llm", "used", "ranked the 47 candidates"},
+		{fakeendpoint.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
+		{fakeendpoint.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
+		{fakeendpoint.Garbage, "deterministic", "failed", "not the JSON object"},
+		{fakeendpoint.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
+		{fakeendpoint.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
+		{fakeendpoint.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
+		{fakeendpoint.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
+		{fakeendpoint.Silent, "deterministic", "failed", "no answer within"},
 	} {
 		for _, era := range eras {
 			t.Run(string(tc.behaviour)+"/"+era.name, func(t *testing.T) {
 				var logs lockedBuffer
 				e, cfg := withEndpoint(t, tc.behaviour, &logs)
 				c := connect(t, newServer(t, cfg), "inprocess", era.version)
-				res := call(t, c, FindBestFlightName, jfkLHR)
+				res := callTool(t, c, FindBestFlightName, jfkLHR)
 				var r FindResult
 				decode(t, res, &r)
 				if r.Method != tc.method || len(r.Flights) != 3 {
@@ -69,10 +71,10 @@ func TestServerLLMMatrix(t *testing.T) {
 					t.Fatalf("attempts %+v", r.Attempts)
 				}
 				a := r.Attempts[1]
-				if a.Tier != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
+				if a.Step != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
 					t.Errorf("server_llm attempt %+v, want %s with %q", a, tc.outcome, tc.reason)
 				}
-				if tc.method == "server_llm" && r.Model != scripted.EndpointModel {
+				if tc.method == "server_llm" && r.Model != fakeendpoint.Model {
 					t.Errorf("model %q", r.Model)
 				}
 				if e.Calls() == 0 {
@@ -100,10 +102,10 @@ func assertNoKey(t *testing.T, outputs ...string) {
 // not on every call.
 func TestServerLLMBadCredentialsLoggedOnce(t *testing.T) {
 	var logs lockedBuffer
-	_, cfg := withEndpoint(t, scripted.Unauthorized, &logs)
+	_, cfg := withEndpoint(t, fakeendpoint.Unauthorized, &logs)
 	c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125)
 	for range 3 {
-		call(t, c, FindBestFlightName, jfkLHR)
+		callTool(t, c, FindBestFlightName, jfkLHR)
 	}
 	if n := strings.Count(logs.String(), `"level":"error"`); n != 1 {
 		t.Errorf("%d error lines, want 1:\n%s", n, logs.String())
@@ -116,18 +118,18 @@ func TestServerLLMBadCredentialsLoggedOnce(t *testing.T) {
 // is, in the same call.
 func TestServerLLMOnlyAfterSampling(t *testing.T) {
 	for _, tc := range []struct {
-		behaviour scripted.Behaviour
+		behaviour fakeclient.Behaviour
 		method    string
 		calls     int
 	}{
-		{scripted.Answers, "client_sampling", 0},
-		{scripted.Rejects, "server_llm", 1},
+		{fakeclient.Answers, "client_sampling", 0},
+		{fakeclient.Rejects, "server_llm", 1},
 	} {
 		var logs lockedBuffer
-		e, cfg := withEndpoint(t, scripted.Answers, &logs)
-		c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&scripted.Sampler{Behaviour: tc.behaviour}))
+		e, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
+		c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: tc.behaviour}))
 		var r FindResult
-		decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+		decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 		if r.Method != tc.method || e.Calls() != tc.calls {
 			t.Errorf("sampling %s: method %s, endpoint called %d times; want %s and %d; attempts %+v", tc.behaviour, r.Method, e.Calls(), tc.method, tc.calls, r.Attempts)
 		}
@@ -138,28 +140,28 @@ func TestServerLLMStrategiesAndFallback(t *testing.T) {
 	// Not configured: auto says why it skipped; strategy server_llm is an error.
 	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728)
 	var r FindResult
-	decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
-	if a := r.Attempts[1]; a.Tier != "server_llm" || a.Outcome != "skipped" || a.Reason != "no server-side LLM configured" {
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
+	if a := r.Attempts[1]; a.Step != "server_llm" || a.Outcome != "skipped" || a.Reason != "no server-side LLM configured" {
 		t.Errorf("attempt %+v", a)
 	}
-	res := call(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "server_llm"})
+	res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "server_llm"})
 	if !res.IsError || !strings.Contains(text(res), "no server-side LLM configured") {
 		t.Errorf("strategy server_llm unconfigured: %s", text(res))
 	}
 
 	// --fallback candidates: when nothing ranks, the host's model gets the shortlist.
 	c = connect(t, newServer(t, func(c *Config) { c.Fallback = ranking.Candidates; c.Shortlist = 5 }), "inprocess", mcp.ProtocolVersion20251125)
-	decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 	if r.Method != "candidates" || r.Ranked || len(r.Flights) != 5 || !strings.Contains(r.Summary, "choose with the user") {
 		t.Errorf("fallback candidates: method %s ranked %v flights %d summary %q", r.Method, r.Ranked, len(r.Flights), r.Summary)
 	}
 
 	// A local endpoint without a key works, and sends no Authorization.
-	e := &scripted.Endpoint{Behaviour: scripted.Answers}
+	e := &fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}
 	ts := httptest.NewServer(e)
 	defer ts.Close()
-	c = connect(t, newServer(t, func(c *Config) { c.LLM = ranking.LLMConfig{BaseURL: ts.URL + "/v1"} }), "inprocess", mcp.ProtocolVersion20251125)
-	decode(t, call(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "server_llm"}), &r)
+	c = connect(t, newServer(t, func(c *Config) { c.LLM = llm.Config{BaseURL: ts.URL + "/v1"} }), "inprocess", mcp.ProtocolVersion20251125)
+	decode(t, callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "server_llm"}), &r)
 	if r.Method != "server_llm" || e.Authorizations()[0] != "" {
 		t.Errorf("keyless endpoint: method %s, Authorization %q", r.Method, e.Authorizations()[0])
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/tools/state"
 )
@@ -56,14 +57,25 @@ type Config struct {
 	StateKey []byte
 	// StateTTL is how long a client has to answer a modern round (default 10 min).
 	StateTTL time.Duration
-	// LLM configures the server-side LLM tier; unconfigured, it is skipped.
-	LLM ranking.LLMConfig
+	// LLM configures the server-side LLM rung; unconfigured, it is skipped.
+	LLM llm.Config
+	// ServerLLMFirst puts the server-LLM rung before client sampling:
+	// ServerLLMFirstNever (the zero value's default), ServerLLMFirstModern
+	// or ServerLLMFirstAlways.
+	ServerLLMFirst string
 	// Fallback is the last tier under strategy auto: ranking.Deterministic
 	// (the zero value's default) or ranking.Candidates.
 	Fallback ranking.Tier
 	// ExportDir is where saveItinerary writes when the client shares no
-	// roots; empty means nowhere (saving then needs roots).
+	// roots; empty means nowhere (saving then needs roots, on stdio).
 	ExportDir string
+	// Transport is how clients reach this server: TransportStdio (the zero
+	// value's default: a client on this machine) or TransportHTTP (clients
+	// usually elsewhere, whose roots name their own disks).
+	Transport string
+	// SharedFilesystem says HTTP clients and this server see the same
+	// files (--shared-filesystem), so their roots may be written to.
+	SharedFilesystem bool
 	// RootsTimeout bounds a legacy roots/list request (default 5 s).
 	RootsTimeout time.Duration
 	// ElicitationTimeout bounds a legacy elicitation (default 40 s, and
@@ -76,6 +88,12 @@ type Config struct {
 	Logger  zerolog.Logger
 	Version string
 }
+
+// The transports of Config.Transport.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+)
 
 // Defaults for the zero values of Config.
 const (
@@ -111,13 +129,17 @@ type Toolset struct {
 	refKey             []byte // signs booking references
 	now                func() time.Time
 
-	serverLLM      *ranking.ServerLLM // nil when not configured
-	badCredentials sync.Once          // logs a refused key once, not per call
+	llm            *llm.Client // nil when not configured
+	serverLLMFirst string
+	badCredentials sync.Once // logs a refused key once, not per call
 	fallback       ranking.Tier
+
+	transport string
+	sharedFS  bool
 }
 
 const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); if the user has not said one of them, the server asks them when your client can show a form, or tells you what to ask; bookFlight holds one (a simulation); saveItinerary writes one to a file.
-Every result says which ranking method was used and why the others were not, so tell the user how the choice was made.`
+Every result lists its decisions in "attempts" (which way was used, and why the others were not), so tell the user how the choice was made.`
 
 // NewServer builds the MCP server with every tool registered.
 func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
@@ -171,8 +193,23 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 	ts.elicitationTimeout = orDefault(cfg.ElicitationTimeout, DefaultElicitationTimeout)
 	ts.progressEvery = orDefault(cfg.ProgressInterval, 5*time.Second)
 	if cfg.LLM.Configured() {
-		ts.serverLLM = ranking.NewServerLLM(cfg.LLM)
+		ts.llm = llm.New(cfg.LLM)
 	}
+	switch ts.serverLLMFirst = cfg.ServerLLMFirst; ts.serverLLMFirst {
+	case "":
+		ts.serverLLMFirst = ServerLLMFirstNever
+	case ServerLLMFirstNever, ServerLLMFirstModern, ServerLLMFirstAlways:
+	default:
+		return nil, fmt.Errorf("tools: server-LLM-first %q: use never, modern or always", cfg.ServerLLMFirst)
+	}
+	switch ts.transport = cfg.Transport; ts.transport {
+	case "":
+		ts.transport = TransportStdio
+	case TransportStdio, TransportHTTP:
+	default:
+		return nil, fmt.Errorf("tools: transport %q: use stdio or http", cfg.Transport)
+	}
+	ts.sharedFS = cfg.SharedFilesystem
 	switch ts.fallback = cfg.Fallback; ts.fallback {
 	case "":
 		ts.fallback = ranking.Deterministic
@@ -221,9 +258,9 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		server.WithLogger(SlogLogger(cfg.Logger)),
 		server.WithHooks(hooks),
 	}, opts...)...)
-	s.AddTool(find, ts.findBestFlight)
-	s.AddTool(save, ts.saveItinerary)
-	s.AddTool(book, ts.bookFlight)
+	s.AddTool(find, serve(ts, ts.findBestFlightSpec()))
+	s.AddTool(save, serve(ts, ts.saveItinerarySpec()))
+	s.AddTool(book, serve(ts, ts.bookFlightSpec()))
 	ts.roots.watch(s, hooks)
 	return s, nil
 }
@@ -232,13 +269,6 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 // library's own messages are structured and on stderr like ours.
 func SlogLogger(l zerolog.Logger) *slog.Logger {
 	return slog.New(zerolog.NewSlogHandler(l.With().Str("component", "mcp-go").Logger()))
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
 }
 
 // StdLogger adapts the zerolog logger for libraries that want a *log.Logger

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,9 +9,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -23,10 +21,11 @@ import (
 // call ends with an isError that names each missing field, so the host's
 // model asks the user instead. Nothing is ever guessed.
 
-// The elicitation key and step of a modern trip-details round.
+// The trip-details decision: its step (in attempts and sealed states) and
+// the form's key in a modern input_required result.
 const (
+	stepTrip = "trip_details"
 	tripKey  = "trip"
-	tripStep = "trip"
 	// maxTripForms bounds the forms one call shows: the first, and one more
 	// with the problems stated. A user who gets it wrong twice is better
 	// served by the conversation than by a third form.
@@ -57,13 +56,6 @@ var cabinTitles = map[flights.Cabin]string{
 type findState struct {
 	// Trip is the user's answer to the trip form; nil when none was shown.
 	Trip *tripAnswer `json:"trip,omitempty"`
-	// Forms is how many trip forms this call has shown.
-	Forms int `json:"forms,omitempty"`
-	// AskedAtMs and Candidates describe a sampling question: when it was
-	// asked (for the attempt's elapsed time) and which candidates it
-	// showed, so an answer about other flights is not applied to these.
-	AskedAtMs  int64  `json:"asked,omitempty"`
-	Candidates string `json:"cands,omitempty"`
 }
 
 // tripAnswer is what the user submitted in the trip form. It is untrusted
@@ -228,43 +220,45 @@ func fieldWords(ps flights.Problems) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// Why a call ended without the trip details it needs, as structuredContent
-// names it.
+// Why a call ended without the trip details it needs, as the isError's
+// details name it (ToolError.Why). They are the fallback vocabulary's words,
+// except form_failed, which predates it: a form that failed for any reason
+// other than the user's.
 const (
-	WhyDeclined      = "user_declined"
-	WhyCancelled     = "user_cancelled"
-	WhyNoAnswer      = "no_answer"
+	WhyDeclined      = string(fallback.UserDeclined)
+	WhyCancelled     = string(fallback.UserCancelled)
+	WhyNoAnswer      = string(fallback.NoAnswer)
 	WhyFormFailed    = "form_failed"
-	WhyStillInvalid  = "still_invalid"
-	WhyCannotAsk     = "client_cannot_ask"
-	WhyURLModeOnly   = "url_mode_only"
-	WhyUnknownClient = "unknown_client"
+	WhyStillInvalid  = string(fallback.StillInvalid)
+	WhyCannotAsk     = string(fallback.ClientCannotAsk)
+	WhyURLModeOnly   = string(fallback.URLModeOnly)
+	WhyUnknownClient = string(fallback.UnknownClient)
 )
 
-// DetailsNeeded is findBestFlight's structuredContent when it did not search
-// for want of trip details. It rides on an isError result, which clients do
-// not check against the output schema (mcp-go and the TypeScript SDK both
-// skip errors), so its shape is documented here, in the tool description and
-// in docs/FALLBACKS.md rather than in the schema.
-type DetailsNeeded struct {
-	// Error is always "trip_details_needed", so a client can tell this
-	// error's shape from others.
-	Error string `json:"error"`
-	// AskedUser says whether the server showed the user a form: true means
-	// the user saw it and did not give the details; false means this client
-	// cannot ask.
-	AskedUser bool `json:"askedUser"`
-	// Why is one of the Why* constants.
-	Why    string `json:"why"`
-	Reason string `json:"reason"`
-	// Fields are the details still needed: each field, what is wrong and
-	// what is accepted.
-	Fields flights.Problems `json:"fields"`
+// detailsWhy says a failed trip form in the words of the trip-details error.
+func detailsWhy(w fallback.Why) string {
+	switch w {
+	case fallback.UserDeclined, fallback.UserCancelled, fallback.NoAnswer, fallback.StillInvalid,
+		fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient:
+		return string(w)
+	case fallback.NoTime:
+		return WhyNoAnswer
+	default:
+		return WhyFormFailed
+	}
 }
 
-// detailsNeeded is the isError result that ends a call without a trip.
-func detailsNeeded(why, reason string, need flights.Problems) *mcp.CallToolResult {
-	asked := why != WhyCannotAsk && why != WhyURLModeOnly && why != WhyUnknownClient
+// detailsNeeded ends a call without a trip: an isError that names each
+// missing field, what is accepted, and whether the user was asked.
+func (c *call) detailsNeeded(why fallback.Why, reason string, need flights.Problems, elapsed time.Duration) *mcp.CallToolResult {
+	outcome := fallback.FailedFor(stepTrip, why, reason, elapsed)
+	asked := true
+	switch why {
+	case fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient:
+		asked = false
+		outcome = fallback.SkippedFor(stepTrip, why, reason)
+	}
+	c.record(outcome)
 	var b strings.Builder
 	fmt.Fprintf(&b, "findBestFlight did not search: it needs the %s. ", fieldWords(need))
 	if asked {
@@ -275,31 +269,24 @@ func detailsNeeded(why, reason string, need flights.Problems) *mcp.CallToolResul
 	for _, p := range need {
 		fmt.Fprintf(&b, "- %s\n", p)
 	}
-	if why == WhyDeclined || why == WhyCancelled {
+	if why == fallback.UserDeclined || why == fallback.UserCancelled {
 		b.WriteString("Do not guess them. If the user still wants a search, ask them in the conversation and call findBestFlight again with the details.")
 	} else {
 		b.WriteString("Ask the user for these in the conversation, then call findBestFlight again with them.")
 	}
-	res := mcp.NewToolResultStructured(DetailsNeeded{Error: "trip_details_needed", AskedUser: asked, Why: why, Reason: reason, Fields: need}, b.String())
-	res.IsError = true
-	return res
+	return c.fail(ErrorTripDetailsNeeded, b.String(), &ToolError{Why: detailsWhy(why), Reason: reason, AskedUser: &asked, Fields: need})
 }
 
 // settleTrip turns the call's arguments, and the user's answers, into a valid
-// trip, asking the user through a form when details are missing and the
-// client can show one. When there is no trip yet it returns the result to
-// send instead: an input_required question (modern era) or an isError.
-// argPs are the problems found decoding the arguments; c.state carries the
-// rounds before this one and is updated for the rounds after it.
-func (t *Toolset) settleTrip(ctx context.Context, c invocation, log zerolog.Logger, args FindArgs, argPs flights.Problems) (flights.Trip, *mcp.CallToolResult, error) {
-	st := c.state
+// trip. When details are missing it asks the user in a form, if the client
+// can show one; a wrong answer gets one more form that says what was wrong.
+// When there is no trip yet it returns the result to send instead: the
+// pending form (modern era) or an isError. argPs are the problems found
+// decoding the arguments; st carries the user's answers across rounds.
+func (t *Toolset) settleTrip(ctx context.Context, c *call, st *findState, args FindArgs, argPs flights.Problems) (flights.Trip, *mcp.CallToolResult) {
 	var answerPs flights.Problems
-	if c.resumed != nil && c.resumed.Step == tripStep {
-		var res *mcp.CallToolResult
-		if answerPs, res = readTripAnswer(server.ElicitationResponse(c.req.Params.InputResponses, tripKey), st, func() flights.Problems { return t.missing(args, st) }); res != nil {
-			return flights.Trip{}, res, nil
-		}
-	}
+	var answered time.Duration // how long the user took
+	gotAnswer := false         // a form was answered in this round
 	for {
 		merged := args
 		if st.Trip != nil {
@@ -308,64 +295,40 @@ func (t *Toolset) settleTrip(ctx context.Context, c invocation, log zerolog.Logg
 		trip, err := t.validator.Validate(merged.request())
 		var domain flights.Problems
 		if err != nil && !errors.As(err, &domain) {
-			return flights.Trip{}, nil, fmt.Errorf("validate trip: %w", err)
+			c.log.Error().Err(err).Msg("validate trip")
+			return flights.Trip{}, c.fail(ErrorInvalidArguments, "findBestFlight could not check the trip: "+clean(err.Error(), 120), nil)
 		}
 		if len(argPs) > 0 {
 			// The arguments themselves are wrong: the host's model fixes
 			// those, and no form is shown for them.
-			return flights.Trip{}, invalidArguments(FindBestFlightName, mergeProblems(argPs, domain)), nil
+			return flights.Trip{}, c.invalidArguments(mergeProblems(argPs, domain))
 		}
 		ps := mergeProblems(answerPs, domain)
 		if len(ps) == 0 {
-			return trip, nil, nil
+			if gotAnswer {
+				c.record(fallback.UsedBy(stepTrip, "the user gave the missing details in a form", answered))
+			}
+			return trip, nil
 		}
 		need, wrong := t.partition(ps, args, st.Trip != nil)
 		if len(wrong) > 0 {
-			return flights.Trip{}, invalidArguments(FindBestFlightName, ps), nil
+			return flights.Trip{}, c.invalidArguments(ps)
 		}
-		if st.Forms >= maxTripForms {
-			log.Info().Int("problems", len(need)).Msg("trip details still invalid after the second form")
-			return flights.Trip{}, detailsNeeded(WhyStillInvalid, "the details given were still not valid after a second form", need), nil
+		if !c.resuming(stepTrip) && c.timesAsked(stepTrip) >= maxTripForms {
+			return flights.Trip{}, c.detailsNeeded(fallback.StillInvalid, "the details given were still not valid after a second form", need, answered)
 		}
-		if why, reason := cannotAsk(c.client); why != "" {
-			return flights.Trip{}, detailsNeeded(why, reason, need), nil
+		a := c.ask(ctx, question{step: stepTrip, key: tripKey, limit: t.elicitationTimeout,
+			waiting: "waiting for the user to give the trip details",
+			form:    ptr(tripForm(merged, need, c.timesAsked(stepTrip) > 0))})
+		switch {
+		case a.pending != nil:
+			return flights.Trip{}, a.pending
+		case a.failed():
+			return flights.Trip{}, c.detailsNeeded(a.why, a.reason, need, a.elapsed)
 		}
-		st.Forms++
-		form := tripForm(merged, need, st.Forms > 1)
-		log.Info().Int("form", st.Forms).Str("need", fieldWords(need)).Msg("asking the user for trip details")
-		if c.client.Era == Modern {
-			data, err := json.Marshal(st)
-			if err != nil {
-				return flights.Trip{}, nil, fmt.Errorf("record trip form: %w", err)
-			}
-			token, err := t.seal(c.req, tripStep, data)
-			if err != nil {
-				return flights.Trip{}, nil, err
-			}
-			return flights.Trip{}, server.NewInputRequestBuilder(token).Elicit(tripKey, form).ToolResult(), nil
-		}
-		answer, res := t.elicitTrip(ctx, c.req, form, need)
-		if res != nil {
-			return flights.Trip{}, res, nil
-		}
-		if answerPs, res = readTripAnswer(answer, st, func() flights.Problems { return need }); res != nil {
-			return flights.Trip{}, res, nil
-		}
+		answered, gotAnswer = a.elapsed, true
+		answerPs = readTripAnswer(a.answer.content, st)
 	}
-}
-
-// missing are the required details the call left out (for naming them when
-// a modern retry's form came back empty-handed).
-func (t *Toolset) missing(args FindArgs, st *findState) flights.Problems {
-	merged := args
-	if st.Trip != nil {
-		merged = st.Trip.apply(args)
-	}
-	_, err := t.validator.Validate(merged.request())
-	var ps flights.Problems
-	errors.As(err, &ps)
-	need, _ := t.partition(ps, args, st.Trip != nil)
-	return need
 }
 
 // partition splits problems into those the user can fix in the form (need)
@@ -387,61 +350,13 @@ func (t *Toolset) partition(ps flights.Problems, args FindArgs, answered bool) (
 	return need, wrong
 }
 
-// readTripAnswer applies the user's answer to st and returns the problems
-// found reading it, or the isError that ends the call when the user did not
-// answer with details. need names what is still missing; it is asked only
-// then, since an accepted answer is validated with everything else anyway.
-func readTripAnswer(answer *mcp.ElicitationResult, st *findState, need func() flights.Problems) (flights.Problems, *mcp.CallToolResult) {
-	switch {
-	case answer == nil:
-		return nil, detailsNeeded(WhyFormFailed, "the retry carried no answer to the form", need())
-	case answer.Action == mcp.ElicitationResponseActionDecline:
-		return nil, detailsNeeded(WhyDeclined, "the user declined to give them", need())
-	case answer.Action != mcp.ElicitationResponseActionAccept:
-		return nil, detailsNeeded(WhyCancelled, "the user dismissed the form without answering", need())
-	}
-	a, ps := parseTripAnswer(answer.Content)
+// readTripAnswer applies an accepted form's content to st and returns the
+// problems found reading it.
+func readTripAnswer(content any, st *findState) flights.Problems {
+	a, ps := parseTripAnswer(content)
 	if st.Trip != nil {
 		a = st.Trip.overlay(a)
 	}
 	st.Trip = &a
-	return ps, nil
-}
-
-// cannotAsk says why this request's client cannot be shown the trip form,
-// or "" when it can. A client is never asked in a mode it did not declare.
-func cannotAsk(c Client) (why, reason string) {
-	switch {
-	case !c.Known:
-		return WhyUnknownClient, "a legacy request without an initialized session, so nothing says the client can show a form"
-	case c.Capabilities.Elicitation == nil:
-		return WhyCannotAsk, "this client did not declare elicitation"
-	case !c.CanElicitForm():
-		return WhyURLModeOnly, "this client declared only URL-mode elicitation, and trip details need a form"
-	}
-	return "", ""
-}
-
-// elicitTrip shows the form to a legacy client: a direct request under
-// --elicitation-timeout (never past the call budget), with progress
-// notifications while the user types. It returns the answer, or the isError
-// that ends the call.
-func (t *Toolset) elicitTrip(ctx context.Context, req mcp.CallToolRequest, form mcp.ElicitationParams, need flights.Problems) (*mcp.ElicitationResult, *mcp.CallToolResult) {
-	timeout := min(t.elicitationTimeout, remaining(ctx)-deterministicReserve)
-	if timeout <= 0 {
-		return nil, detailsNeeded(WhyNoAnswer, "no time was left in the call budget to wait for an answer", need)
-	}
-	ectx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	stop := t.progressWhileWaiting(ectx, req, "waiting for the user to give the trip details")
-	answer, err := server.ServerFromContext(ctx).RequestElicitation(ectx, mcp.ElicitationRequest{Params: form})
-	stop()
-	switch {
-	case err == nil:
-		return answer, nil
-	case ectx.Err() != nil && ctx.Err() == nil:
-		return nil, detailsNeeded(WhyNoAnswer, fmt.Sprintf("nobody answered within %s", timeout.Round(100*time.Millisecond)), need)
-	default:
-		return nil, detailsNeeded(WhyFormFailed, "the form failed: "+clean(err.Error(), 120), need)
-	}
+	return ps
 }

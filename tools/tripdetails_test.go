@@ -14,8 +14,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/golden"
-	"github.com/flightserver/flightserver/tools/scripted"
 )
 
 // The call leaves out origin and date; the user fills them in.
@@ -30,7 +31,7 @@ var (
 func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		form    *scripted.Form // nil: the client declares no form elicitation
+		form    *fakeclient.Form // nil: the client declares no form elicitation
 		opts    []client.ClientOption
 		forms   int      // forms the user sees
 		why     string   // DetailsNeeded.Why; "" when the search runs
@@ -38,13 +39,13 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 		callErr string   // modern silent: the client gives up
 		again   []string // the second form requires these (default origin and date)
 	}{
-		{name: "accepts valid", form: &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip}, forms: 1},
-		{name: "invalid then valid", form: &scripted.Form{Behaviour: scripted.Accepts, Contents: []map[string]any{badTrip, goodTrip}}, forms: 2},
-		{name: "wrong types then valid", form: &scripted.Form{Behaviour: scripted.Accepts, Contents: []map[string]any{mistypedTrip, goodTrip}}, forms: 2, again: []string{"origin", "passengers"}},
-		{name: "invalid twice", form: &scripted.Form{Behaviour: scripted.Accepts, Content: badTrip}, forms: 2, why: WhyStillInvalid, says: `"XXQ" is not a known airport code`},
-		{name: "declines", form: &scripted.Form{Behaviour: scripted.Declines}, forms: 1, why: WhyDeclined, says: "the user declined"},
-		{name: "cancels", form: &scripted.Form{Behaviour: scripted.Cancels}, forms: 1, why: WhyCancelled, says: "dismissed the form"},
-		{name: "never answers", form: &scripted.Form{Behaviour: scripted.Silent}, forms: 1, why: WhyNoAnswer, says: "nobody answered within", callErr: "context deadline exceeded"},
+		{name: "accepts valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}, forms: 1},
+		{name: "invalid then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{badTrip, goodTrip}}, forms: 2},
+		{name: "wrong types then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{mistypedTrip, goodTrip}}, forms: 2, again: []string{"origin", "passengers"}},
+		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: badTrip}, forms: 2, why: WhyStillInvalid, says: `"XXQ" is not a known airport code`},
+		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, forms: 1, why: WhyDeclined, says: "the user declined"},
+		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, forms: 1, why: WhyCancelled, says: "dismissed the form"},
+		{name: "never answers", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, forms: 1, why: WhyNoAnswer, says: "no answer within", callErr: "context deadline exceeded"},
 		{name: "not declared", forms: 0, why: WhyCannotAsk, says: "did not declare elicitation"},
 		{name: "url mode only", opts: []client.ClientOption{urlOnly}, forms: 0, why: WhyURLModeOnly, says: "only URL-mode"},
 	} {
@@ -56,9 +57,9 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 						cfg = func(c *Config) { c.ElicitationTimeout = 300 * time.Millisecond }
 					}
 					opts := tc.opts
-					var form *scripted.Form
+					var form *fakeclient.Form
 					if tc.form != nil {
-						form = &scripted.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content, Contents: tc.form.Contents}
+						form = &fakeclient.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content, Contents: tc.form.Contents}
 						opts = append(opts, client.WithElicitationHandler(form))
 					}
 					c := connect(t, newServer(t, cfg), via, era.version, opts...)
@@ -100,6 +101,9 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 						decode(t, res, &r)
 						if r.Trip.Origin != "JFK" || r.Trip.Destination != "LHR" || r.Trip.Date != "2026-12-15" || r.Trip.Passengers != 2 || len(r.Flights) != 3 {
 							t.Errorf("trip %+v, %d flights", r.Trip, len(r.Flights))
+						}
+						if a := r.Attempts[0]; a.Step != stepTrip || a.Outcome != "used" {
+							t.Errorf("first attempt %+v, want trip_details used", a)
 						}
 						return
 					}
@@ -157,13 +161,18 @@ func checkDetailsNeeded(t *testing.T, res *mcp.CallToolResult, why string, asked
 	if !res.IsError {
 		t.Fatalf("want isError, got %s", text(res))
 	}
-	var d DetailsNeeded
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil || json.Unmarshal(b, &d) != nil {
-		t.Fatalf("structuredContent %v: %v", res.StructuredContent, err)
+	checkErrorShape(t, res)
+	d := errorDetails(t, res)
+	if d.Error != "trip_details_needed" || d.Why != why || d.AskedUser == nil || *d.AskedUser != asked {
+		t.Errorf("details %+v, want why %s askedUser %v", d, why, asked)
 	}
-	if d.Error != "trip_details_needed" || d.Why != why || d.AskedUser != asked {
-		t.Errorf("structuredContent %+v, want why %s askedUser %v", d, why, asked)
+	// The same decision, in the vocabulary of every result.
+	wantOutcome := "failed"
+	if !asked {
+		wantOutcome = "skipped"
+	}
+	if a, ok := attemptAt(d.Attempts, stepTrip); !ok || a.Outcome != wantOutcome || a.Why == "" {
+		t.Errorf("attempts %+v, want trip_details %s", d.Attempts, wantOutcome)
 	}
 	var fields []string
 	for _, f := range d.Fields {
@@ -193,11 +202,11 @@ func TestTripDetailsCarryIntoSampling(t *testing.T) {
 	for _, via := range transports {
 		for _, era := range eras {
 			t.Run(via+"/"+era.name, func(t *testing.T) {
-				form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip}
-				sampler := &scripted.Sampler{Behaviour: scripted.Answers}
+				form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}
+				sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
 				c := connect(t, newServer(t), via, era.version, client.WithElicitationHandler(form), client.WithSamplingHandler(sampler))
 				var r FindResult
-				decode(t, call(t, c, FindBestFlightName, partialTrip), &r)
+				decode(t, callTool(t, c, FindBestFlightName, partialTrip), &r)
 				if r.Method != "client_sampling" || r.Trip.Origin != "JFK" || r.Trip.Date != "2026-12-15" || r.Trip.Passengers != 2 {
 					t.Errorf("method %s, trip %+v, attempts %+v", r.Method, r.Trip, r.Attempts)
 				}
@@ -212,14 +221,14 @@ func TestTripDetailsCarryIntoSampling(t *testing.T) {
 // Problems in the host's own arguments are the host's to fix: no form.
 func TestTripFormNotShownForBadArguments(t *testing.T) {
 	for _, era := range eras {
-		form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip}
+		form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}
 		c := connect(t, newServer(t), "inprocess", era.version, client.WithElicitationHandler(form))
 		for _, args := range []map[string]any{
 			{"destination": "LHR", "maxStops": 7},
 			{"origin": "XXQ", "destination": "LHR"},
 			{"origin": 42, "destination": "LHR"},
 		} {
-			res := call(t, c, FindBestFlightName, args)
+			res := callTool(t, c, FindBestFlightName, args)
 			if !res.IsError || !strings.Contains(text(res), "problem(s) with the arguments") || !strings.Contains(text(res), "date: is missing") {
 				t.Errorf("%s %v: %s", era.name, args, text(res))
 			}
@@ -232,7 +241,7 @@ func TestTripFormNotShownForBadArguments(t *testing.T) {
 
 // A slow user keeps a legacy call alive with progress notifications.
 func TestTripFormReportsProgressWhileWaiting(t *testing.T) {
-	form := &scripted.Form{Behaviour: scripted.Accepts, Content: goodTrip, Delay: 300 * time.Millisecond}
+	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip, Delay: 300 * time.Millisecond}
 	s := newServer(t, func(c *Config) { c.ProgressInterval = 30 * time.Millisecond })
 	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 	var got atomic.Int32
@@ -276,10 +285,31 @@ func TestTripRoundsByHand(t *testing.T) {
 	if err := json.Unmarshal(second.InputRequests[samplingKey], &req); err != nil {
 		t.Fatal(err)
 	}
-	ids := scripted.Choose(flightIDs(req.Params.Messages[0].Content.Text))
+	ids := fakemodel.Choose(flightIDs(req.Params.Messages[0].Content.Text))
 	third := rawCall(t, s, caps, partialTrip, second.RequestState, answerTo(ids...))
 	if r := third.StructuredContent; r == nil || r.Method != "client_sampling" || r.Trip.Origin != "JFK" || r.Trip.Date != "2026-12-15" {
 		t.Fatalf("third round: %+v %s", r, third.text())
+	}
+	// Every round's decisions reach the final result: the trip form's
+	// (decided in the second round, carried in the state) and sampling's.
+	if a := third.StructuredContent.Attempts; len(a) != 2 || a[0].Step != stepTrip || a[0].Outcome != "used" || a[1].Step != "client_sampling" || a[1].Outcome != "used" {
+		t.Errorf("attempts across rounds: %+v", a)
+	}
+
+	// A retry without the form's answer is asked once more; a second one
+	// ends the call, naming what is missing.
+	for name, responses := range map[string]map[string]any{
+		"no answer":         nil,
+		"answer for others": {"other": map[string]any{"action": "accept"}},
+	} {
+		again := rawCall(t, s, caps, partialTrip, first.RequestState, responses)
+		if again.ResultType != "input_required" || again.InputRequests[tripKey] == nil {
+			t.Fatalf("%s: not asked again: %+v %s", name, again, again.text())
+		}
+		end := rawCall(t, s, caps, partialTrip, again.RequestState, responses)
+		if !end.IsError || !strings.Contains(end.text(), "no answer to the question") || !strings.Contains(end.text(), "- origin:") {
+			t.Errorf("%s, twice: %s", name, end.text())
+		}
 	}
 
 	for name, tc := range map[string]struct {
@@ -288,11 +318,9 @@ func TestTripRoundsByHand(t *testing.T) {
 		responses map[string]any
 		says      string
 	}{
-		"no answer":         {partialTrip, first.RequestState, nil, "no answer to the form"},
-		"answer for others": {partialTrip, first.RequestState, map[string]any{"other": map[string]any{"action": "accept"}}, "no answer to the form"},
-		"other arguments":   {map[string]any{"destination": "CDG"}, first.RequestState, accept(goodTrip), "sealed for other arguments"},
-		"forged":            {partialTrip, first.RequestState[:len(first.RequestState)-4] + "AAAA", accept(goodTrip), "requestState cannot be used"},
-		"content not JSON":  {partialTrip, first.RequestState, map[string]any{tripKey: map[string]any{"action": "accept", "content": "JFK"}}, "problem"},
+		"other arguments":  {map[string]any{"destination": "CDG"}, first.RequestState, accept(goodTrip), "sealed for other arguments"},
+		"forged":           {partialTrip, first.RequestState[:len(first.RequestState)-4] + "AAAA", accept(goodTrip), "requestState cannot be used"},
+		"content not JSON": {partialTrip, first.RequestState, map[string]any{tripKey: map[string]any{"action": "accept", "content": "JFK"}}, "problem"},
 	} {
 		r := rawCall(t, s, caps, tc.args, tc.state, tc.responses)
 		if name == "content not JSON" {
@@ -366,17 +394,17 @@ func TestCallBudgetBoundsEveryWait(t *testing.T) {
 		c.SamplingTimeout = time.Minute
 		c.ElicitationTimeout = time.Minute
 	}
-	sampler := &scripted.Sampler{Behaviour: scripted.Silent}
+	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Silent}
 	c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(sampler))
 	var r FindResult
-	decode(t, call(t, c, FindBestFlightName, jfkLHR), &r)
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 	if r.Method != "deterministic" || len(r.Attempts) == 0 || r.Attempts[0].Outcome != "failed" || !strings.Contains(r.Attempts[0].Reason, "no answer within 1s") {
 		t.Errorf("sampling under a 1.5 s budget: method %s, attempts %+v", r.Method, r.Attempts)
 	}
 
-	form := &scripted.Form{Behaviour: scripted.Silent}
+	form := &fakeclient.Form{Behaviour: fakeclient.Silent}
 	c = connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
-	checkDetailsNeeded(t, call(t, c, FindBestFlightName, partialTrip), WhyNoAnswer, true, "nobody answered within 1s")
+	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), WhyNoAnswer, true, "no answer within 1s")
 }
 
 // failingForm is a host whose form machinery errors out.
@@ -392,6 +420,6 @@ func (failingForm) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.Elicita
 func TestTripFormThatFails(t *testing.T) {
 	for _, via := range transports {
 		c := connect(t, newServer(t), via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(failingForm{}))
-		checkDetailsNeeded(t, call(t, c, FindBestFlightName, partialTrip), WhyFormFailed, true, "the form failed")
+		checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), WhyFormFailed, true, "the client answered with an error")
 	}
 }

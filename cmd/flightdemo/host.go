@@ -20,7 +20,10 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/tools"
 )
 
 // runResult is what one profile did, for the table, --json and the tests.
@@ -66,21 +69,23 @@ type callDone struct {
 	Tool    string         `json:"tool"`
 	Args    map[string]any `json:"arguments"`
 	IsError bool           `json:"isError"`
-	// findBestFlight
-	Method   string        `json:"method,omitempty"`
+	// findBestFlight: the method that ranked
+	Method string `json:"method,omitempty"`
+	// every tool: its decisions, in the server's words
 	Attempts []attemptDone `json:"attempts,omitempty"`
-	// the trip_details_needed error
-	Why string `json:"why,omitempty"`
-	// saveItinerary: roots or export_dir; bookFlight: form or arguments
-	Rule        string `json:"rule,omitempty"`
-	ConfirmedBy string `json:"confirmedBy,omitempty"`
-	Summary     string `json:"summary"`
-	ElapsedMs   int64  `json:"elapsedMs"`
+	// Used is the step of the attempt marked used (saveItinerary's
+	// directory, bookFlight's confirmation, the ranking method)
+	Used string `json:"used,omitempty"`
+	// an isError's machine-readable cause (e.g. trip_details_needed's why)
+	Why       string `json:"why,omitempty"`
+	Summary   string `json:"summary"`
+	ElapsedMs int64  `json:"elapsedMs"`
 }
 
 type attemptDone struct {
-	Tier    string `json:"tier"`
+	Step    string `json:"step"`
 	Outcome string `json:"outcome"`
+	Why     string `json:"why,omitempty"`
 	Reason  string `json:"reason"`
 }
 
@@ -126,9 +131,11 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 		return err
 	}
 	env := []string{"FLIGHTSERVER_STATE_KEY=" + hex.EncodeToString(key)}
-	args := []string{"--log-level", "info"}
+	// At debug, the server logs each decision as it makes it: the
+	// transcript's "server log" lines.
+	args := []string{"--log-level", "debug"}
 	if p.ServerLLM {
-		endpoint := httptest.NewServer(&scripted.Endpoint{Behaviour: scripted.Answers})
+		endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers})
 		defer endpoint.Close()
 		args = append(args, "--llm-base-url", endpoint.URL+"/v1")
 		env = append(env, "OPENAI_API_KEY=demo-key-not-secret")
@@ -138,7 +145,7 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 
 	// The host side: a scripted model, user and workspace.
 	u := &user{tr: tr, behaviour: p.Form}
-	m := &model{tr: tr, sampler: &scripted.Sampler{Behaviour: p.Sampling}}
+	m := &model{tr: tr, sampler: &fakeclient.Sampler{Behaviour: p.Sampling}}
 	w := &workspace{tr: tr, dir: filepath.Join(tmp, "workspace")}
 	opts := []client.ClientOption{client.WithProtocolVersion(p.Era)}
 	if p.Sampling != "" {
@@ -293,16 +300,26 @@ func callStep(ctx context.Context, c *client.Client, s step, vars map[string]str
 		Flights  []struct {
 			ID string `json:"id"`
 		} `json:"flights"`
-		Why         string `json:"why"`
-		Rule        string `json:"rule"`
-		ConfirmedBy string `json:"confirmedBy"`
-		Reference   string `json:"reference"`
-		Summary     string `json:"summary"`
+		Reference string `json:"reference"`
+		Summary   string `json:"summary"`
+		Why       string `json:"why"` // in an isError's details
 	}
-	if b, err := json.Marshal(res.StructuredContent); err == nil {
+	// A result's decisions are in its structuredContent; an isError's in
+	// its _meta, where validating clients do not check them against the
+	// output schema.
+	body := res.StructuredContent
+	if res.IsError && res.Meta != nil {
+		body = res.Meta.AdditionalFields[tools.ErrorMetaKey]
+	}
+	if b, err := json.Marshal(body); err == nil {
 		_ = json.Unmarshal(b, &sc)
 	}
-	done.Method, done.Attempts, done.Why, done.Rule, done.ConfirmedBy = sc.Method, sc.Attempts, sc.Why, sc.Rule, sc.ConfirmedBy
+	done.Method, done.Attempts, done.Why = sc.Method, sc.Attempts, sc.Why
+	for _, a := range sc.Attempts {
+		if a.Outcome == "used" {
+			done.Used = a.Step
+		}
+	}
 	done.Summary = sc.Summary
 	if done.Summary == "" {
 		for _, c := range res.Content {
@@ -325,7 +342,7 @@ func callStep(ctx context.Context, c *client.Client, s step, vars map[string]str
 // trip form with a sensible trip, the booking form with a confirmation.
 type user struct {
 	tr        *transcript
-	behaviour scripted.Behaviour
+	behaviour fakeclient.Behaviour
 
 	mu    sync.Mutex
 	forms int
@@ -341,14 +358,14 @@ func (u *user) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.Eli
 	u.mu.Lock()
 	u.forms++
 	u.mu.Unlock()
-	form := &scripted.Form{Behaviour: u.behaviour, Content: fill(req.Params.RequestedSchema)}
+	form := &fakeclient.Form{Behaviour: u.behaviour, Content: fill(req.Params.RequestedSchema)}
 	switch u.behaviour {
-	case scripted.Accepts:
+	case fakeclient.Accepts:
 		b, _ := json.Marshal(form.Content)
 		u.tr.add("host", "", "shows the form; the user fills it in and submits "+string(b))
-	case scripted.Declines:
+	case fakeclient.Declines:
 		u.tr.add("host", "", "shows the form; the user clicks Decline")
-	case scripted.Cancels:
+	case fakeclient.Cancels:
 		u.tr.add("host", "", "shows the form; the user closes it")
 	default:
 		u.tr.add("host", "", "receives the form and never shows it")
@@ -387,17 +404,17 @@ func fill(schema any) map[string]any {
 // the prompt and picks, or a host whose user rejects or never answers.
 type model struct {
 	tr      *transcript
-	sampler *scripted.Sampler
+	sampler *fakeclient.Sampler
 }
 
 func (m *model) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	switch m.sampler.Behaviour {
-	case scripted.Answers:
-		ids := scripted.Choose(scripted.PromptIDs(req))
-		m.tr.add("host", "", fmt.Sprintf("the user approves; the host's model (%s, a stand-in) reads %d flights and picks %v", scripted.Model, len(scripted.PromptIDs(req)), ids))
-	case scripted.Rejects:
+	case fakeclient.Answers:
+		ids := fakemodel.Choose(fakeclient.PromptIDs(req))
+		m.tr.add("host", "", fmt.Sprintf("the user approves; the host's model (%s, a stand-in) reads %d flights and picks %v", fakemodel.Model, len(fakeclient.PromptIDs(req)), ids))
+	case fakeclient.Rejects:
 		m.tr.add("host", "", "shows the sampling request; the user clicks Deny")
-	case scripted.Silent:
+	case fakeclient.Silent:
 		m.tr.add("host", "", "receives the sampling request and never answers")
 	default:
 		m.tr.add("host", "", "the host's model answers: "+string(m.sampler.Behaviour))

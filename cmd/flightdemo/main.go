@@ -158,7 +158,7 @@ func table(w io.Writer, results []runResult) error {
 				ranked = c.Method
 				var as []string
 				for _, a := range c.Attempts {
-					as = append(as, a.Tier+":"+a.Outcome)
+					as = append(as, a.Step+":"+a.Outcome)
 				}
 				attempts = strings.Join(as, " → ")
 			}
@@ -176,13 +176,13 @@ func table(w io.Writer, results []runResult) error {
 
 	// The reasons, as the server gave them: the table says what happened,
 	// these say why.
-	fmt.Fprintln(w, "\nWHY (each ranking attempt, and each call that ended without a search or a save, in the server's words)")
+	fmt.Fprintln(w, "\nWHY (every decision of every call, and each call that ended in an error, in the server's words)")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range results {
 		name := r.Profile
 		for _, c := range r.Calls {
 			for _, a := range c.Attempts {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, a.Tier, a.Outcome, a.Reason)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, a.Step, a.Outcome, a.Reason)
 				name = ""
 			}
 			if c.IsError {
@@ -205,10 +205,10 @@ func outcome(c callDone) string {
 		return c.Tool + ": error " + c.Why
 	case c.IsError:
 		return c.Tool + ": error"
-	case c.Rule != "":
-		return c.Tool + ": saved (" + c.Rule + ")"
-	case c.ConfirmedBy != "":
-		return c.Tool + ": booked (" + c.ConfirmedBy + ")"
+	case c.Tool == "saveItinerary":
+		return c.Tool + ": saved (" + c.Used + ")"
+	case c.Tool == "bookFlight":
+		return c.Tool + ": booked (" + c.Used + ")"
 	}
 	return c.Tool + ": ok"
 }
@@ -224,7 +224,7 @@ func explain(w io.Writer, r runResult) {
 	for _, c := range r.Calls {
 		fmt.Fprintf(w, "   %s → %s\n", c.Tool, c.Summary)
 		for _, a := range c.Attempts {
-			fmt.Fprintf(w, "      %-16s %-8s %s\n", a.Tier, a.Outcome, a.Reason)
+			fmt.Fprintf(w, "      %-18s %-8s %s\n", a.Step, a.Outcome, a.Reason)
 		}
 	}
 	if r.Error != "" {

@@ -21,7 +21,7 @@ func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
 // for and, call by call, how each ends. Timings are ignored.
 type path struct {
 	asked askedFor
-	calls []string // per call: "method:tier:outcome,..." for searches, else the outcome words
+	calls []string // per call: "method step:outcome,..." for searches, else the outcome words
 }
 
 var all = "client_sampling:skipped,server_llm:skipped,deterministic:used"
@@ -32,14 +32,14 @@ var paths = map[string]path{
 	"plain-desktop":              {askedFor{}, []string{"deterministic " + all}},
 	"plain-desktop-server-llm":   {askedFor{}, []string{"server_llm client_sampling:skipped,server_llm:used"}},
 	"plain-desktop-missing-date": {askedFor{}, []string{"error client_cannot_ask"}},
-	"form-user-fills":            {askedFor{Forms: 1}, []string{"deterministic " + all}},
+	"form-user-fills":            {askedFor{Forms: 1}, []string{"deterministic trip_details:used," + all}},
 	"form-user-declines":         {askedFor{Forms: 1}, []string{"error user_declined"}},
 	"sampling-approves":          {askedFor{Sampling: 1}, []string{"client_sampling client_sampling:used"}},
 	"sampling-rejects":           {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used"}},
 	"sampling-never-answers":     {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used"}},
-	"shares-roots":               {askedFor{Roots: 1}, []string{"deterministic " + all, "saved roots"}},
-	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling client_sampling:used", "booked form", "saved roots"}},
-	"modern-nothing":             {askedFor{}, []string{"deterministic " + all, "error"}},
+	"shares-roots":               {askedFor{Roots: 1}, []string{"deterministic " + all, "saved client_roots"}},
+	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling trip_details:used,client_sampling:used", "booked confirm_form", "saved client_roots"}},
+	"modern-nothing":             {askedFor{}, []string{"deterministic " + all, "error not_configured"}},
 	"url-elicitation-only":       {askedFor{}, []string{"error url_mode_only"}},
 }
 
@@ -49,17 +49,17 @@ func describe(c callDone) string {
 	case c.Method != "":
 		var as []string
 		for _, a := range c.Attempts {
-			as = append(as, a.Tier+":"+a.Outcome)
+			as = append(as, a.Step+":"+a.Outcome)
 		}
 		return c.Method + " " + strings.Join(as, ",")
 	case c.Why != "":
 		return "error " + c.Why
 	case c.IsError:
 		return "error"
-	case c.Rule != "":
-		return "saved " + c.Rule
-	case c.ConfirmedBy != "":
-		return "booked " + c.ConfirmedBy
+	case c.Tool == "saveItinerary":
+		return "saved " + c.Used
+	case c.Tool == "bookFlight":
+		return "booked " + c.Used
 	}
 	return "ok"
 }
@@ -161,8 +161,8 @@ func TestExplainTellsTheStory(t *testing.T) {
 		`"rank": sampling`,
 		"with answers to [rank] and the server's signed requestState",
 		"shares its workspace as the only root",
-		"tier=client_sampling outcome=used",
-		"client_sampling  used",
+		"step=client_sampling outcome=used",
+		"client_sampling    used",
 	} {
 		if !strings.Contains(story, want) {
 			t.Errorf("the story lacks %q", want)

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 // A profile is one kind of host: what it declares, which protocol era it
@@ -21,8 +21,8 @@ type profile struct {
 
 	// What the host declares, and how it behaves. An empty behaviour means
 	// the capability is not declared at all.
-	Sampling scripted.Behaviour
-	Form     scripted.Behaviour
+	Sampling fakeclient.Behaviour
+	Form     fakeclient.Behaviour
 	URLOnly  bool // declares elicitation in URL mode only
 	Roots    bool
 
@@ -75,27 +75,27 @@ var profiles = []profile{
 		Steps: []step{searchNoDate},
 	},
 	{
-		Name: "form-user-fills", Like: "Claude Code (CLI), VS Code", Era: legacy, Form: scripted.Accepts,
+		Name: "form-user-fills", Like: "Claude Code (CLI), VS Code", Era: legacy, Form: fakeclient.Accepts,
 		Shows: "origin and date missing: the server asks in a form, the user fills it, the search runs",
 		Steps: []step{searchOnlyTo},
 	},
 	{
-		Name: "form-user-declines", Like: "Claude Code IDE extension (auto-declines)", Era: legacy, Form: scripted.Declines,
+		Name: "form-user-declines", Like: "Claude Code IDE extension (auto-declines)", Era: legacy, Form: fakeclient.Declines,
 		Shows: "the user declines the form: an error that says so, distinct from \"cannot ask\"",
 		Steps: []step{searchNoDate},
 	},
 	{
-		Name: "sampling-approves", Like: "VS Code (Copilot), Goose", Era: legacy, Sampling: scripted.Answers,
+		Name: "sampling-approves", Like: "VS Code (Copilot), Goose", Era: legacy, Sampling: fakeclient.Answers,
 		Shows: "the client's LLM ranks through sampling",
 		Steps: []step{search},
 	},
 	{
-		Name: "sampling-rejects", Like: "VS Code, user clicks Deny", Era: legacy, Sampling: scripted.Rejects,
+		Name: "sampling-rejects", Like: "VS Code, user clicks Deny", Era: legacy, Sampling: fakeclient.Rejects,
 		Shows: "a rejected sampling request falls through to the next tier instead of failing the call",
 		Steps: []step{search},
 	},
 	{
-		Name: "sampling-never-answers", Like: "a host whose approval dialog nobody sees", Era: legacy, Sampling: scripted.Silent,
+		Name: "sampling-never-answers", Like: "a host whose approval dialog nobody sees", Era: legacy, Sampling: fakeclient.Silent,
 		ServerArgs: []string{"--sampling-timeout", "1s"},
 		Shows:      "a silent host costs at most --sampling-timeout, then the ladder goes on",
 		Steps:      []step{search},
@@ -107,7 +107,7 @@ var profiles = []profile{
 	},
 	{
 		Name: "modern-everything", Like: "Goose, MCP Inspector (2026-07-28)", Era: modern,
-		Sampling: scripted.Answers, Form: scripted.Accepts, Roots: true,
+		Sampling: fakeclient.Answers, Form: fakeclient.Accepts, Roots: true,
 		Shows: "stateless rounds: form for the missing date, then sampling, then a booking form, then roots, each an input_required round with signed state",
 		Steps: []step{searchNoDate, book, saveBooking},
 	},

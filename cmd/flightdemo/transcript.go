@@ -87,7 +87,7 @@ func (t *transcript) Handle(_ context.Context, r slog.Record) error {
 }
 
 // readServerLog turns the server's JSON log lines into events; the lines
-// that say which tier ran and why are the server's side of the story.
+// that say which rung ran and why are the server's side of the story.
 func (t *transcript) readServerLog(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -101,7 +101,7 @@ func (t *transcript) readServerLog(r io.Reader) {
 			continue // per-request bookkeeping; the tool's own lines tell the story
 		}
 		var parts []string
-		for _, k := range []string{"tool", "tier", "outcome", "reason", "method", "need", "form", "rule"} {
+		for _, k := range []string{"tool", "step", "outcome", "why", "reason", "method", "need", "form"} {
 			if v, ok := line[k]; ok {
 				parts = append(parts, fmt.Sprintf("%s=%v", k, v))
 			}

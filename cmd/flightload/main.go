@@ -24,7 +24,7 @@
 //     schedule cache is reused as it would be in service.
 //   - sampling: findBestFlight under strategy auto from a client that
 //     declares sampling and answers at once with the scripted stand-in model
-//     (tools/scripted). A result not ranked by client_sampling is an error.
+//     (internal/fakeclient). A result not ranked by client_sampling is an error.
 //
 // The eras: legacy (2025-11-25: the client opens the standalone GET stream,
 // and the server sends sampling requests down it) and modern (2026-07-28:

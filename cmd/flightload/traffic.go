@@ -17,7 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 // routes are the trips the findBestFlight kinds rotate through, with every
@@ -90,12 +90,12 @@ type worker struct {
 }
 
 // samplingStandIn answers sampling requests with the scripted stand-in
-// model, a fresh one each time: scripted.Sampler keeps every request it
+// model, a fresh one each time: fakeclient.Sampler keeps every request it
 // sees, which over a long run would grow the driver's heap for nothing.
 type samplingStandIn struct{}
 
 func (samplingStandIn) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	return (&scripted.Sampler{Behaviour: scripted.Answers}).CreateMessage(ctx, req)
+	return (&fakeclient.Sampler{Behaviour: fakeclient.Answers}).CreateMessage(ctx, req)
 }
 
 // connect starts the worker's client and initializes its session. Each

@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 // bookFlight through the real binary over stdio in both eras: confirmed in
@@ -24,7 +24,7 @@ func TestStdioBookFlight(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				opts := []client.ClientOption{client.WithProtocolVersion(era.version)}
 				if withForm {
-					opts = append(opts, client.WithElicitationHandler(&scripted.Form{Behaviour: scripted.Accepts,
+					opts = append(opts, client.WithElicitationHandler(&fakeclient.Form{Behaviour: fakeclient.Accepts,
 						Content: map[string]any{"confirm": true, "passengerName": "Ada Lovelace", "seat": "aisle"}}))
 				}
 				c := startStdio(t, nil, []string{"--log-level", "warn"}, nil, opts...)
@@ -44,15 +44,16 @@ func TestStdioBookFlight(t *testing.T) {
 					t.Fatalf("book: %v %+v", err, res)
 				}
 				var r struct {
-					Reference, PassengerName, ConfirmedBy string
-					Simulated                             bool
+					Reference, PassengerName string
+					Simulated                bool
+					Attempts                 []struct{ Step, Outcome string }
 				}
 				b := structured(t, res, &r)
-				by := "arguments"
+				by := "confirm_arguments"
 				if withForm {
-					by = "form"
+					by = "confirm_form"
 				}
-				if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.ConfirmedBy != by || !strings.HasPrefix(r.Reference, "BK-"+id) {
+				if !r.Simulated || r.PassengerName != "Ada Lovelace" || usedStep(r.Attempts) != by || !strings.HasPrefix(r.Reference, "BK-"+id) {
 					t.Errorf("booking %s", b)
 				}
 			})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/tools"
 	"github.com/flightserver/flightserver/tools/state"
@@ -55,7 +56,7 @@ type config struct {
 	callBudget      time.Duration
 	stateKey        []byte // nil: a random key for this process
 
-	llm       ranking.LLMConfig
+	llm       llm.Config
 	fallback  ranking.Tier
 	shortlist int
 
@@ -120,8 +121,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&c.samplingPrefs.MaxTokens, "sampling-max-tokens", d.MaxTokens, "sampling maxTokens: room for three ids and three short reasons")
 	fs.StringVar(&c.llm.BaseURL, "llm-base-url", "", "OpenAI-compatible endpoint for the server-side LLM (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio); empty means OpenAI's when a key is set")
 	fs.StringVar(&c.llm.APIKey, "llm-api-key", "", "API key for the server-side LLM (also read from OPENAI_API_KEY); never logged")
-	fs.StringVar(&c.llm.Model, "llm-model", ranking.DefaultLLMModel, "model for the server-side LLM")
-	fs.DurationVar(&c.llm.Timeout, "llm-timeout", ranking.DefaultLLMTimeout, "how long the server-side LLM may take (never more than the call budget left)")
+	fs.StringVar(&c.llm.Model, "llm-model", llm.DefaultModel, "model for the server-side LLM")
+	fs.DurationVar(&c.llm.Timeout, "llm-timeout", llm.DefaultTimeout, "how long the server-side LLM may take (never more than the call budget left)")
 	fs.StringVar(&fallback, "fallback", "deterministic", "last tier under strategy auto: deterministic (rank by price, stops, time) or candidates (a shortlist for the host's model)")
 	fs.IntVar(&c.shortlist, "candidates", tools.DefaultShortlist, "how many flights the candidates shortlist holds")
 	fs.StringVar(&c.exportDir, "export-dir", "", "directory saveItinerary writes to when the client shares no roots (empty: saving needs roots)")

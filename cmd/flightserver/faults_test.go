@@ -22,7 +22,9 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // goroutines reads the server's goroutine count from --debug-addr, on a
@@ -78,7 +80,7 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 	base := goroutines(t, debug)
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-			sampler := &scripted.Sampler{Behaviour: scripted.Silent}
+			sampler := &fakeclient.Sampler{Behaviour: fakeclient.Silent}
 			hc := &http.Client{Transport: &http.Transport{}}
 			topts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc)}
 			if era.name == "legacy" {
@@ -170,12 +172,12 @@ func TestFaultRetrySentTwice(t *testing.T) {
 	first := modernCall(t, url, "findBestFlight", args, sampling, "", nil)
 	state, _ := first["requestState"].(string)
 	question, _ := json.Marshal(first["inputRequests"])
-	ids := scripted.Choose(flightIDPattern.FindAllString(string(question), -1))
+	ids := fakemodel.Choose(flightIDPattern.FindAllString(string(question), -1))
 	if first["resultType"] != "input_required" || state == "" || len(ids) == 0 {
 		t.Fatalf("first round: %v", first)
 	}
 	answer := map[string]any{"rank": map[string]any{"role": "assistant", "model": "m",
-		"content": map[string]any{"type": "text", "text": scripted.Answer(ids...)}}}
+		"content": map[string]any{"type": "text", "text": fakemodel.Answer(ids...)}}}
 	var results []string
 	for range 2 {
 		r := modernCall(t, url, "findBestFlight", args, sampling, state, answer)
@@ -222,7 +224,7 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 	// A server-side LLM that takes 700 ms: calls that are surely in flight.
 	slowLLM := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(700 * time.Millisecond)
-		(&scripted.Endpoint{Behaviour: scripted.Answers}).ServeHTTP(w, r)
+		(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}).ServeHTTP(w, r)
 	}))
 	defer slowLLM.Close()
 	exportDir := t.TempDir()

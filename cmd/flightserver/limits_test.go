@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 type reply struct {
@@ -147,7 +147,7 @@ func TestPublicAddressNeedsTokenOrOptOut(t *testing.T) {
 // through, or the call holding the slot could never finish.
 func TestHTTPMaxInflight(t *testing.T) {
 	h := startHTTP(t, "--max-inflight", "1")
-	form := &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"date": travelDate()}, Delay: 700 * time.Millisecond}
+	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"date": travelDate()}, Delay: 700 * time.Millisecond}
 	tr, err := transport.NewStreamableHTTP(h.url + "/mcp")
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/flightserver/flightserver/tools"
 	"io"
 	"net"
 	"net/http"
@@ -94,9 +95,10 @@ func TestStdioBinaryBothEras(t *testing.T) {
 			if err := c.Close(); err != nil {
 				t.Errorf("close: %v", err)
 			}
-			// Every log line is JSON on stderr; the call was logged.
-			if !strings.Contains(stderr.String(), `"message":"ranked"`) {
-				t.Errorf("stderr has no ranked log line:\n%s", stderr.String())
+			// Every log line is JSON on stderr; the call was logged, with
+			// the path it took.
+			if !strings.Contains(stderr.String(), `"attempts":["client_sampling:skipped:client_cannot_ask","server_llm:skipped:not_configured","deterministic:used"],`) {
+				t.Errorf("stderr has no log line for the call and its path:\n%s", stderr.String())
 			}
 		})
 	}
@@ -220,6 +222,35 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) []byte {
 		t.Fatalf("structuredContent %s: %v", b, err)
 	}
 	return b
+}
+
+// errorDetails reads an isError result's machine-readable details from its
+// _meta, and checks it carries no structuredContent (which validating
+// clients would check against the output schema).
+func errorDetails(t *testing.T, res *mcp.CallToolResult) tools.ToolError {
+	t.Helper()
+	var d tools.ToolError
+	if !res.IsError || res.StructuredContent != nil || res.Meta == nil {
+		t.Fatalf("want an isError result without structuredContent and with _meta, got %+v", res)
+	}
+	b, err := json.Marshal(res.Meta.AdditionalFields[tools.ErrorMetaKey])
+	if err == nil {
+		err = json.Unmarshal(b, &d)
+	}
+	if err != nil || d.Error == "" {
+		t.Fatalf("%s %s: %v", tools.ErrorMetaKey, b, err)
+	}
+	return d
+}
+
+// usedStep is the step of the attempt a result marks used.
+func usedStep(attempts []struct{ Step, Outcome string }) string {
+	for _, a := range attempts {
+		if a.Outcome == "used" {
+			return a.Step
+		}
+	}
+	return ""
 }
 
 // firstFlightID is the best flight of a deterministic search.

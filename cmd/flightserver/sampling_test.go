@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 // The sampling ladder through the real binary over stdio, the way desktop
@@ -19,14 +19,14 @@ import (
 func TestStdioSamplingMatrix(t *testing.T) {
 	type want struct{ method, outcome, reason, callErr string }
 	for _, tc := range []struct {
-		behaviour      scripted.Behaviour
+		behaviour      fakeclient.Behaviour
 		legacy, modern want
 	}{
-		{scripted.Answers, want{"client_sampling", "used", "scripted-llm-1", ""}, want{"client_sampling", "used", "scripted-llm-1", ""}},
-		{scripted.UnknownIDs, want{"deterministic", "failed", "unknown flight ids", ""}, want{"deterministic", "failed", "unknown flight ids", ""}},
-		{scripted.Garbage, want{"deterministic", "failed", "not the JSON object", ""}, want{"deterministic", "failed", "not the JSON object", ""}},
-		{scripted.Rejects, want{"deterministic", "failed", "the user rejected the request", ""}, want{callErr: scripted.RejectMessage}},
-		{scripted.Silent, want{"deterministic", "failed", "no answer within 300ms", ""}, want{callErr: "context deadline exceeded"}},
+		{fakeclient.Answers, want{"client_sampling", "used", "scripted-llm-1", ""}, want{"client_sampling", "used", "scripted-llm-1", ""}},
+		{fakeclient.UnknownIDs, want{"deterministic", "failed", "unknown flight ids", ""}, want{"deterministic", "failed", "unknown flight ids", ""}},
+		{fakeclient.Garbage, want{"deterministic", "failed", "not the JSON object", ""}, want{"deterministic", "failed", "not the JSON object", ""}},
+		{fakeclient.Rejects, want{"deterministic", "failed", "the user rejected the request", ""}, want{callErr: fakeclient.RejectMessage}},
+		{fakeclient.Silent, want{"deterministic", "failed", "no answer within 300ms", ""}, want{callErr: "context deadline exceeded"}},
 		{"", want{"deterministic", "skipped", "client did not declare sampling", ""}, want{"deterministic", "skipped", "client did not declare sampling", ""}},
 	} {
 		for _, era := range eras {
@@ -41,12 +41,12 @@ func TestStdioSamplingMatrix(t *testing.T) {
 				}
 				opts := []client.ClientOption{client.WithProtocolVersion(era.version)}
 				if tc.behaviour != "" {
-					opts = append(opts, client.WithSamplingHandler(&scripted.Sampler{Behaviour: tc.behaviour}))
+					opts = append(opts, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: tc.behaviour}))
 				}
 				// Short only for the silent client, so an answer on a slow
 				// machine is never mistaken for a timeout.
 				timeout := "20s"
-				if tc.behaviour == scripted.Silent {
+				if tc.behaviour == fakeclient.Silent {
 					timeout = "300ms"
 				}
 				c := startStdio(t, nil, []string{"--sampling-timeout", timeout, "--log-level", "warn"}, nil, opts...)
@@ -65,13 +65,13 @@ func TestStdioSamplingMatrix(t *testing.T) {
 				}
 				var r struct {
 					Method   string
-					Attempts []struct{ Tier, Outcome, Reason string }
+					Attempts []struct{ Step, Outcome, Reason string }
 				}
 				b, _ := json.Marshal(res.StructuredContent)
 				if err := json.Unmarshal(b, &r); err != nil || len(r.Attempts) == 0 {
 					t.Fatalf("result %s: %v", b, err)
 				}
-				if a := r.Attempts[0]; r.Method != w.method || a.Tier != "client_sampling" || a.Outcome != w.outcome || !strings.Contains(a.Reason, w.reason) {
+				if a := r.Attempts[0]; r.Method != w.method || a.Step != "client_sampling" || a.Outcome != w.outcome || !strings.Contains(a.Reason, w.reason) {
 					t.Errorf("method %s, attempts %+v; want %s with sampling %s (%q)", r.Method, r.Attempts, w.method, w.outcome, w.reason)
 				}
 			})

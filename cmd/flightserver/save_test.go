@@ -42,14 +42,17 @@ func TestStdioSaveItinerary(t *testing.T) {
 				if err != nil || res.IsError {
 					t.Fatalf("save: %v %+v", err, res)
 				}
-				var r struct{ Path, Rule string }
-				structured(t, res, &r)
-				want, rule := root, "roots"
-				if !withRoots {
-					want, rule = exportDir, "export-dir"
+				var r struct {
+					Path     string
+					Attempts []struct{ Step, Outcome string }
 				}
-				if filepath.Dir(r.Path) != want || r.Rule != rule {
-					t.Errorf("saved %s by %s, want in %s by %s", r.Path, r.Rule, want, rule)
+				structured(t, res, &r)
+				want, rule := root, "client_roots"
+				if !withRoots {
+					want, rule = exportDir, "export_dir"
+				}
+				if filepath.Dir(r.Path) != want || usedStep(r.Attempts) != rule {
+					t.Errorf("saved %s by %s, want in %s by %s", r.Path, usedStep(r.Attempts), want, rule)
 				}
 				if data, err := os.ReadFile(r.Path); err != nil || !strings.Contains(string(data), "BEGIN:VEVENT") {
 					t.Errorf("file: %v", err)

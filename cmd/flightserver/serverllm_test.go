@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
 )
 
 // The server-side LLM tier through the real binary over stdio, configured
@@ -22,29 +22,29 @@ import (
 func TestStdioServerLLM(t *testing.T) {
 	const key = "sk-test-SECRET-456"
 	for _, tc := range []struct {
-		behaviour scripted.Behaviour
+		behaviour fakeendpoint.Behaviour
 		method    string
 		outcome   string
 		reason    string
 	}{
-		{scripted.Answers, "server_llm", "used", "ranked the 47 candidates"},
-		{scripted.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-		{scripted.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-		{scripted.Garbage, "deterministic", "failed", "not the JSON object"},
-		{scripted.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-		{scripted.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
-		{scripted.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
-		{scripted.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
-		{scripted.Silent, "deterministic", "failed", "no answer within"},
+		{fakeendpoint.Answers, "server_llm", "used", "ranked the 47 candidates"},
+		{fakeendpoint.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
+		{fakeendpoint.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
+		{fakeendpoint.Garbage, "deterministic", "failed", "not the JSON object"},
+		{fakeendpoint.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
+		{fakeendpoint.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
+		{fakeendpoint.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
+		{fakeendpoint.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
+		{fakeendpoint.Silent, "deterministic", "failed", "no answer within"},
 	} {
 		for _, era := range eras {
 			t.Run(string(tc.behaviour)+"/"+era.name, func(t *testing.T) {
-				endpoint := &scripted.Endpoint{Behaviour: tc.behaviour}
+				endpoint := &fakeendpoint.Endpoint{Behaviour: tc.behaviour}
 				ts := httptest.NewServer(endpoint)
 				defer ts.Close()
 				var stderr serverbin.Log
 				timeout := "10s" // short only where the endpoint hangs
-				if tc.behaviour == scripted.Silent {
+				if tc.behaviour == fakeendpoint.Silent {
 					timeout = "300ms"
 				}
 				c := startStdio(t, []string{"OPENAI_API_KEY=" + key},
@@ -59,13 +59,13 @@ func TestStdioServerLLM(t *testing.T) {
 				}
 				var r struct {
 					Method   string
-					Attempts []struct{ Tier, Outcome, Reason string }
+					Attempts []struct{ Step, Outcome, Reason string }
 				}
 				b, _ := json.Marshal(res.StructuredContent)
 				if err := json.Unmarshal(b, &r); err != nil || len(r.Attempts) < 2 {
 					t.Fatalf("result %s: %v", b, err)
 				}
-				if a := r.Attempts[1]; r.Method != tc.method || a.Tier != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
+				if a := r.Attempts[1]; r.Method != tc.method || a.Step != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
 					t.Errorf("method %s attempts %+v; want %s with server_llm %s (%q)", r.Method, r.Attempts, tc.method, tc.outcome, tc.reason)
 				}
 				if auth := endpoint.Authorizations(); len(auth) == 0 || auth[0] != "Bearer "+key {

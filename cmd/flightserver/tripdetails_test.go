@@ -9,8 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/tools"
-	"github.com/flightserver/flightserver/tools/scripted"
 )
 
 // findBestFlight without an origin and a date, through the real binary over
@@ -21,31 +21,31 @@ func TestStdioAsksForMissingTripDetails(t *testing.T) {
 	bad := map[string]any{"origin": "QQX", "date": "2020-01-01"}
 	for _, tc := range []struct {
 		name  string
-		form  *scripted.Form // nil: no form elicitation declared
+		form  *fakeclient.Form // nil: no form elicitation declared
 		caps  *mcp.ClientCapabilities
 		forms int
 		why   string // "" when the search runs
 	}{
-		{name: "accepts valid", form: &scripted.Form{Behaviour: scripted.Accepts, Content: good}, forms: 1},
-		{name: "invalid then valid", form: &scripted.Form{Behaviour: scripted.Accepts, Contents: []map[string]any{bad, good}}, forms: 2},
-		{name: "invalid twice", form: &scripted.Form{Behaviour: scripted.Accepts, Content: bad}, forms: 2, why: tools.WhyStillInvalid},
-		{name: "declines", form: &scripted.Form{Behaviour: scripted.Declines}, forms: 1, why: tools.WhyDeclined},
-		{name: "cancels", form: &scripted.Form{Behaviour: scripted.Cancels}, forms: 1, why: tools.WhyCancelled},
-		{name: "never answers", form: &scripted.Form{Behaviour: scripted.Silent}, forms: 1, why: tools.WhyNoAnswer},
+		{name: "accepts valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: good}, forms: 1},
+		{name: "invalid then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{bad, good}}, forms: 2},
+		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: bad}, forms: 2, why: tools.WhyStillInvalid},
+		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, forms: 1, why: tools.WhyDeclined},
+		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, forms: 1, why: tools.WhyCancelled},
+		{name: "never answers", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, forms: 1, why: tools.WhyNoAnswer},
 		{name: "not declared", why: tools.WhyCannotAsk},
 		{name: "url mode only", caps: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}}, why: tools.WhyURLModeOnly},
 	} {
 		for _, era := range eras {
-			if tc.form != nil && tc.form.Behaviour == scripted.Silent && era.name == "modern" {
+			if tc.form != nil && tc.form.Behaviour == fakeclient.Silent && era.name == "modern" {
 				// A modern host that never answers never retries: nothing
 				// reaches the server to time out (tested in package tools).
 				continue
 			}
 			t.Run(tc.name+"/"+era.name, func(t *testing.T) {
 				opts := []client.ClientOption{client.WithProtocolVersion(era.version)}
-				var form *scripted.Form
+				var form *fakeclient.Form
 				if tc.form != nil {
-					form = &scripted.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content, Contents: tc.form.Contents}
+					form = &fakeclient.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content, Contents: tc.form.Contents}
 					opts = append(opts, client.WithElicitationHandler(form))
 				}
 				if tc.caps != nil {
@@ -73,10 +73,9 @@ func TestStdioAsksForMissingTripDetails(t *testing.T) {
 					}
 					return
 				}
-				var d tools.DetailsNeeded
-				b := structured(t, res, &d)
-				if !res.IsError || d.Why != tc.why || d.AskedUser != (tc.forms > 0) || len(d.Fields) != 2 {
-					t.Errorf("want %s, got %s", tc.why, b)
+				d := errorDetails(t, res)
+				if d.Error != tools.ErrorTripDetailsNeeded || d.Why != tc.why || d.AskedUser == nil || *d.AskedUser != (tc.forms > 0) || len(d.Fields) != 2 {
+					t.Errorf("want %s, got %+v", tc.why, d)
 				}
 				if txt := res.Content[0].(mcp.TextContent).Text; !strings.Contains(txt, "- origin:") || !strings.Contains(txt, "- date:") {
 					t.Errorf("text does not name the fields: %s", txt)

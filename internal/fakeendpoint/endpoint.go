@@ -1,4 +1,8 @@
-package scripted
+// Package fakeendpoint is a stand-in for an OpenAI-compatible chat
+// completions API, so the server-side LLM rung can be exercised (in tests
+// and in the demo) with no network and no key: a model that answers with
+// fakemodel's taste, and the failures real endpoints show.
+package fakeendpoint
 
 import (
 	"encoding/json"
@@ -7,12 +11,22 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
-// Endpoint behaviours of a stand-in OpenAI-compatible server, beside the
-// sampling ones (Answers, UnknownIDs, Garbage, Silent) it shares.
+// Behaviour is what the endpoint does with a request.
+type Behaviour string
+
+// Endpoint behaviours.
 const (
+	// Answers: the model reads the flights and answers as asked.
+	Answers Behaviour = "answers"
+	// UnknownIDs: the model invents flight ids.
+	UnknownIDs Behaviour = "unknown-ids"
+	// Garbage: the model chats instead of answering in JSON.
+	Garbage Behaviour = "garbage"
+	// Silent: the endpoint never answers.
+	Silent Behaviour = "silent"
 	// Unauthorized: the key is wrong (HTTP 401).
 	Unauthorized Behaviour = "unauthorized"
 	// RateLimited: HTTP 429 with a Retry-After that no call budget fits.
@@ -26,8 +40,8 @@ const (
 	NoJSONSchema Behaviour = "no-json-schema"
 )
 
-// EndpointModel is the model name the stand-in endpoint reports.
-const EndpointModel = "scripted-endpoint-1"
+// Model is the model name the stand-in endpoint reports.
+const Model = "scripted-endpoint-1"
 
 // Endpoint is a stand-in for an OpenAI-compatible chat completions API,
 // so the server-side LLM tier can be exercised (in tests and in the demo)
@@ -82,9 +96,9 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var text string
 	switch e.Behaviour {
 	case Answers:
-		text = Answer(Choose(PromptIDs(asSamplingRequest(req)))...)
+		text = fakemodel.Answer(fakemodel.Choose(fakemodel.IDs(req.text()))...)
 	case UnknownIDs:
-		text = Answer("XX-YY-000000-X9X9X", "Q1")
+		text = fakemodel.Answer("XX-YY-000000-X9X9X", "Q1")
 	case Garbage:
 		text = "They all look lovely."
 	case Unauthorized:
@@ -111,29 +125,29 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			apiError(w, http.StatusBadRequest, "invalid_request_error", "response_format json_schema is not supported by this server")
 			return
 		}
-		text = "Sure! " + Answer(Choose(PromptIDs(asSamplingRequest(req)))...)
+		text = "Sure! " + fakemodel.Answer(fakemodel.Choose(fakemodel.IDs(req.text()))...)
 	default:
 		apiError(w, http.StatusInternalServerError, "server_error", "unknown scripted behaviour")
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
-		"id": "chatcmpl-scripted", "object": "chat.completion", "created": time.Now().Unix(), "model": EndpointModel,
+		"id": "chatcmpl-scripted", "object": "chat.completion", "created": time.Now().Unix(), "model": Model,
 		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
 			"message": map[string]any{"role": "assistant", "content": text}}},
 		"usage": map[string]any{"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960},
 	})
 }
 
-// asSamplingRequest lets PromptIDs read a chat request's text messages.
-func asSamplingRequest(req chatRequest) mcp.CreateMessageRequest {
-	var out mcp.CreateMessageRequest
-	for _, m := range req.Messages {
+// text is the request's text messages, joined.
+func (r chatRequest) text() string {
+	var b strings.Builder
+	for _, m := range r.Messages {
 		if s, ok := m.Content.(string); ok {
-			out.Messages = append(out.Messages, mcp.SamplingMessage{Role: mcp.RoleUser, Content: mcp.NewTextContent(s)})
+			b.WriteString(s + "\n")
 		}
 	}
-	return out
+	return b.String()
 }
 
 func apiError(w http.ResponseWriter, status int, code, message string) {

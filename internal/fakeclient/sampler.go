@@ -1,20 +1,23 @@
-// Package scripted plays the client side of sampling the way real hosts
-// behave, for the tests and the demo: a stand-in LLM that actually reads
-// the candidates in the prompt, a user who rejects, a host that never
-// answers, a model that answers with nonsense.
+// Package fakeclient plays the client side of an MCP host the way real hosts
+// behave, for the tests and the demo: the host's model answering sampling
+// requests (a stand-in that reads the candidates in the prompt), a user who
+// rejects them, a host that never answers, a model that answers nonsense;
+// and a user facing an elicitation form, who fills it, declines, dismisses
+// it or never looks.
 //
 // It is deterministic, so a test can assert which flights it picked.
-package scripted
+package fakeclient
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // Behaviour is what the client does with a sampling request.
@@ -34,14 +37,9 @@ const (
 	Silent Behaviour = "silent"
 )
 
-// Model is the model name the stand-in reports.
-const Model = "scripted-llm-1"
-
 // RejectMessage is what a rejecting host says (VS Code and the official
 // SDKs use this wording with code -1).
 const RejectMessage = "User rejected sampling request"
-
-var flightID = regexp.MustCompile(`\b[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-Z]{5}\b`)
 
 // Sampler is an mcp-go client.SamplingHandler with a scripted behaviour. It
 // records the requests it received so tests can check their shape.
@@ -72,9 +70,9 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 		if len(ids) == 0 {
 			return nil, errors.New("scripted: no flight ids in the prompt")
 		}
-		text = Answer(Choose(ids)...)
+		text = fakemodel.Answer(fakemodel.Choose(ids)...)
 	case UnknownIDs:
-		text = Answer("XX-YY-000000-X9X9X", "Q1")
+		text = fakemodel.Answer("XX-YY-000000-X9X9X", "Q1")
 	case Garbage:
 		text = "Honestly, they all look lovely. I'd take the one with the nicest meal."
 	case Rejects:
@@ -88,7 +86,7 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 	}
 	return &mcp.CreateMessageResult{
 		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(text)},
-		Model:           Model,
+		Model:           fakemodel.Model,
 		StopReason:      "endTurn",
 	}, nil
 }
@@ -96,8 +94,7 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 // PromptIDs lists the flight ids in a sampling request's messages, in the
 // order the prompt gives them.
 func PromptIDs(req mcp.CreateMessageRequest) []string {
-	var ids []string
-	seen := map[string]bool{}
+	var text strings.Builder
 	for _, m := range req.Messages {
 		// Content arrives typed or as generic JSON depending on the era
 		// and transport: normalise before reading.
@@ -105,42 +102,9 @@ func PromptIDs(req mcp.CreateMessageRequest) []string {
 		if err != nil {
 			continue
 		}
-		tc, ok := mcp.AsTextContent(content)
-		if !ok {
-			continue
-		}
-		for _, id := range flightID.FindAllString(tc.Text, -1) {
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
-			}
+		if tc, ok := mcp.AsTextContent(content); ok {
+			text.WriteString(tc.Text + "\n")
 		}
 	}
-	return ids
-}
-
-// Choose is the stand-in model's taste: it prefers the flights listed last
-// (the prompt lists the deterministic favourites first), so its ranking is
-// visibly its own. It picks up to three.
-func Choose(ids []string) []string {
-	var out []string
-	for i := len(ids) - 1; i >= 0 && len(out) < 3; i-- {
-		out = append(out, ids[i])
-	}
-	return out
-}
-
-// Answer writes picks in the format the prompt asks for, wrapped the way
-// chatty models do: a sentence and a fenced block.
-func Answer(ids ...string) string {
-	type pick struct {
-		ID     string `json:"id"`
-		Reason string `json:"reason"`
-	}
-	var ps []pick
-	for _, id := range ids {
-		ps = append(ps, pick{ID: id, Reason: "scripted choice"})
-	}
-	b, _ := json.Marshal(map[string]any{"picks": ps})
-	return "Here is my ranking:\n```json\n" + string(b) + "\n```"
+	return fakemodel.IDs(text.String())
 }

@@ -1,4 +1,4 @@
-package scripted
+package fakeclient
 
 import (
 	"context"

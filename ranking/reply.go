@@ -1,0 +1,83 @@
+package ranking
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// Reply is what a model answered to a Prompt, whoever asked it: the
+// client's model through sampling, or the server's own LLM. Both LLM rungs
+// end in FromReply, so an answer counts, or does not, for the same reasons
+// whichever model wrote it.
+type Reply struct {
+	// Text is the answer as the model wrote it: untrusted.
+	Text string
+	// Model is the model that answered, as its side reports it (cleaned by
+	// the caller); empty when nobody said.
+	Model string
+	// CutOff says the answer stopped at its token limit, which explains a
+	// truncated JSON object better than "not the object asked for".
+	CutOff bool
+}
+
+// FromReply reads a model's reply with ParseAnswer and ranks n of the
+// candidates with it (FromAnswer), for tier. The error, when the reply does
+// not count, is an *AnswerError whose Reason says why in a few words.
+func (w Weights) FromReply(tier Tier, reply Reply, candidates []flights.Flight, n int) (Ranking, error) {
+	picks, err := ParseAnswer(reply.Text, candidates)
+	if err != nil {
+		reason := "the answer could not be read"
+		if ae, ok := errors.AsType[*AnswerError](err); ok {
+			reason = ae.Reason
+		}
+		if reply.CutOff {
+			reason += " (it was cut off at its token limit)"
+		}
+		return Ranking{}, &AnswerError{Reason: reason}
+	}
+	r := w.FromAnswer(tier, candidates, picks, n)
+	r.Model = reply.Model
+	return r, nil
+}
+
+// AnswerSchema is the answer contract of the system prompt as a strict JSON
+// schema, for endpoints that can be asked to follow one (OpenAI's
+// response_format). Strict mode needs every property required and no others
+// allowed. ParseAnswer reads the same object from plain text just as well:
+// the schema only makes a well-formed answer more likely.
+func AnswerSchema() map[string]any {
+	return map[string]any{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"picks"},
+		"properties": map[string]any{
+			"picks": map[string]any{
+				"type": "array",
+				"items": map[string]any{
+					"type":                 "object",
+					"additionalProperties": false,
+					"required":             []string{"id", "reason"},
+					"properties": map[string]any{
+						"id":     map[string]any{"type": "string"},
+						"reason": map[string]any{"type": "string"},
+					},
+				},
+			},
+		},
+	}
+}
+
+// RankedBy says, in the words every result uses, which model ranked how
+// many candidates: "the client's model (haiku) ranked the 47 candidates".
+func RankedBy(who string, r Ranking) string {
+	noun := "candidates"
+	if r.Considered == 1 {
+		noun = "candidate"
+	}
+	if r.Model != "" {
+		return fmt.Sprintf("%s (%s) ranked the %d %s", who, r.Model, r.Considered, noun)
+	}
+	return fmt.Sprintf("%s ranked the %d %s", who, r.Considered, noun)
+}

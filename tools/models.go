@@ -1,0 +1,230 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/llm"
+	"github.com/flightserver/flightserver/ranking"
+	"github.com/flightserver/flightserver/tools/state"
+)
+
+// Both LLM rungs run one pipeline: the shared prompt, a model asked, the
+// answer read by the shared reader, the candidates ranked with it. They
+// differ only in how the model is asked: the client's model through
+// sampling (a question to the client, like any other), or the server's own
+// endpoint through the llm package.
+
+// modelReply is what asking a model gave: a reply, a pending input_required
+// result, or a failure (why and reason).
+type modelReply struct {
+	reply   ranking.Reply
+	note    string // appended to the rung's reason when it ranks (a retry made)
+	pending *mcp.CallToolResult
+	// failed is the attempt when there is no reply.
+	failed  *fallback.Attempt
+	elapsed time.Duration
+}
+
+// modelRung is an LLM rung: who names the model in its reason ("the
+// client's model"), ask asks it.
+func (t *Toolset) modelRung(tier ranking.Tier, who string, unavailable func(*call) (fallback.Why, string), waits func(*call) bool,
+	ask func(ctx context.Context, c *call, p ranking.Prompt, job rankJob) modelReply) rung {
+	step := string(tier)
+	return rung{tier: tier, unavailable: unavailable, model: true, waits: waits,
+		run: func(ctx context.Context, c *call, job rankJob) rungResult {
+			m := ask(ctx, c, ranking.NewPrompt(job.trip, job.cands), job)
+			switch {
+			case m.pending != nil:
+				return rungResult{pending: m.pending}
+			case m.failed != nil:
+				return rungResult{attempt: *m.failed}
+			}
+			r, err := t.weights.FromReply(tier, m.reply, job.cands, 3)
+			if err != nil {
+				return rungResult{attempt: fallback.FailedFor(step, fallback.UnusableAnswer, err.Error(), m.elapsed)}
+			}
+			return rungResult{ranking: &r, attempt: fallback.UsedBy(step, ranking.RankedBy(who, r)+m.note, m.elapsed)}
+		}}
+}
+
+// SamplingPreferences shape the sampling request. All are advisory to the
+// client, which picks the model; the defaults ask for a small, fast model,
+// which is plenty to choose among 47 flights.
+type SamplingPreferences struct {
+	// ModelHints are model name substrings, in order of preference.
+	ModelHints []string
+	// Priorities, each 0..1, as the spec defines them.
+	CostPriority, SpeedPriority, IntelligencePriority float64
+	// MaxTokens bounds the answer: three ids and three short reasons.
+	MaxTokens int
+}
+
+// DefaultSamplingPreferences are documented in the README.
+var DefaultSamplingPreferences = SamplingPreferences{
+	ModelHints:   []string{"haiku", "flash", "mini"},
+	CostPriority: 0.5, SpeedPriority: 0.7, IntelligencePriority: 0.4,
+	MaxTokens: 600,
+}
+
+// samplingKey is the sampling question's key in a modern input_required
+// result.
+const samplingKey = "rank"
+
+// samplingRung asks the client's model.
+func (t *Toolset) samplingRung() rung {
+	unavailable := func(c *call) (fallback.Why, string) {
+		if !t.samplingOn {
+			return fallback.TurnedOff, "sampling is turned off by the operator (--sampling off)"
+		}
+		return c.client.cannotAsk(askSampling)
+	}
+	// A modern call asks and returns at once; a legacy one waits.
+	waits := func(c *call) bool { return c.client.Era == Legacy }
+	return t.modelRung(ranking.ClientSampling, "the client's model", unavailable, waits, t.askClientModel)
+}
+
+// askClientModel is sampling as a question to the client. No tools (not
+// needed, and never without sampling.tools) and includeContext "none" (the
+// others are soft-deprecated and need sampling.context).
+func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt, job rankJob) modelReply {
+	prefs := &mcp.ModelPreferences{
+		CostPriority:         t.samplingPrefs.CostPriority,
+		SpeedPriority:        t.samplingPrefs.SpeedPriority,
+		IntelligencePriority: t.samplingPrefs.IntelligencePriority,
+	}
+	for _, h := range t.samplingPrefs.ModelHints {
+		prefs.Hints = append(prefs.Hints, mcp.ModelHint{Name: h})
+	}
+	a := c.ask(ctx, question{
+		step: string(ranking.ClientSampling), key: samplingKey, limit: t.samplingTimeout,
+		waiting: "waiting for the client's model (and the user's approval)",
+		// The answer must be about these candidates, in this order.
+		about: candidateDigest(job.cands),
+		sampling: &mcp.CreateMessageParams{
+			Messages:         []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(p.User)}},
+			SystemPrompt:     p.System,
+			ModelPreferences: prefs,
+			IncludeContext:   "none",
+			MaxTokens:        t.samplingPrefs.MaxTokens,
+		},
+	})
+	switch {
+	case a.pending != nil:
+		return modelReply{pending: a.pending}
+	case a.failed():
+		at := a.attempt(string(ranking.ClientSampling))
+		return modelReply{failed: &at}
+	}
+	res := a.answer.sampling
+	text, err := samplingText(res.Content)
+	if err != nil {
+		at := fallback.FailedFor(string(ranking.ClientSampling), fallback.UnusableAnswer, err.Error(), a.elapsed)
+		return modelReply{failed: &at}
+	}
+	return modelReply{reply: ranking.Reply{Text: text, Model: clean(res.Model, 80), CutOff: res.StopReason == "maxTokens"}, elapsed: a.elapsed}
+}
+
+// samplingText reads the text of a sampling answer in either era: a modern
+// retry decodes content into generic JSON, a legacy call returns typed
+// content, and either may hold one block or an array of blocks.
+func samplingText(content any) (string, error) {
+	parsed, err := mcp.ParseSamplingContent(content)
+	if err != nil {
+		return "", fmt.Errorf("answer content could not be read: %v", clean(err.Error(), 80))
+	}
+	var blocks []any
+	switch p := parsed.(type) {
+	case []mcp.Content:
+		for _, c := range p {
+			blocks = append(blocks, c)
+		}
+	default:
+		blocks = []any{p}
+	}
+	var b strings.Builder
+	for _, block := range blocks {
+		if tc, ok := mcp.AsTextContent(block); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	if b.Len() == 0 {
+		return "", errors.New("answer held no text")
+	}
+	return b.String(), nil
+}
+
+// candidateDigest names a candidate list by its ids, in order.
+func candidateDigest(cands []flights.Flight) string {
+	ids := make([]string, len(cands))
+	for i, f := range cands {
+		ids[i] = f.ID
+	}
+	d, _ := state.Digest(ids) // a []string always encodes
+	return d
+}
+
+// serverLLMRung asks the server's own endpoint.
+func (t *Toolset) serverLLMRung() rung {
+	unavailable := func(*call) (fallback.Why, string) {
+		if t.llm == nil || !t.llm.Configured() {
+			return fallback.NotConfigured, "no server-side LLM configured"
+		}
+		return "", ""
+	}
+	waits := func(*call) bool { return true }
+	return t.modelRung(ranking.ServerLLMTier, "the server's LLM", unavailable, waits, t.askServerModel)
+}
+
+// answerFormat is the answer contract, asked of endpoints that take a JSON
+// schema response format.
+var answerFormat = &llm.Schema{Name: "flight_picks", Description: "Up to three flights, best first, each by its id with a short reason.", Schema: ranking.AnswerSchema()}
+
+// askServerModel calls the endpoint within the call budget (its own
+// --llm-timeout applies inside).
+func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt, _ rankJob) modelReply {
+	start := time.Now()
+	lctx, cancel := context.WithTimeout(ctx, waitable(ctx, time.Hour))
+	defer cancel()
+	reply, err := t.llm.Complete(lctx, llm.Request{System: p.System, User: p.User, Schema: answerFormat})
+	if err != nil {
+		f, ok := errors.AsType[*llm.Failure](err)
+		if !ok {
+			f = &llm.Failure{Kind: llm.Unusable, Reason: "the endpoint's answer could not be used"}
+		}
+		if f.Kind == llm.BadCredentials {
+			// A configuration problem, not a passing one: say it loudly, once.
+			t.badCredentials.Do(func() {
+				c.log.Error().Str("step", string(ranking.ServerLLMTier)).Str("reason", f.Reason).
+					Msg("the server-side LLM refuses our credentials; fix --llm-api-key (or OPENAI_API_KEY)")
+			})
+		}
+		why, ok := llmWhy[f.Kind]
+		if !ok {
+			why = fallback.EndpointError
+		}
+		at := fallback.FailedFor(string(ranking.ServerLLMTier), why, f.Reason, time.Since(start))
+		return modelReply{failed: &at}
+	}
+	return modelReply{reply: ranking.Reply{Text: reply.Text, Model: reply.Model, CutOff: reply.CutOff}, note: reply.Note, elapsed: time.Since(start)}
+}
+
+// llmWhy says each endpoint failure in the common vocabulary.
+var llmWhy = map[llm.Kind]fallback.Why{
+	llm.NotConfigured:  fallback.NotConfigured,
+	llm.BadCredentials: fallback.BadCredentials,
+	llm.RateLimited:    fallback.RateLimited,
+	llm.ServerError:    fallback.EndpointError,
+	llm.Rejected:       fallback.EndpointError,
+	llm.Timeout:        fallback.NoAnswer,
+	llm.Canceled:       fallback.CallEnded,
+	llm.Unusable:       fallback.UnusableAnswer,
+	llm.Transport:      fallback.Unreachable,
+}

@@ -1,0 +1,124 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/flights"
+)
+
+// Every result says which path the call took and why, in one vocabulary:
+// a successful result's structuredContent has "attempts", and an isError
+// result carries the same attempts, with an error code, in _meta.
+
+// AttemptOut is one decision in a result: the "attempts" of every tool.
+type AttemptOut struct {
+	Step      string `json:"step" jsonschema:"the rung this decision is about, e.g. client_sampling, server_llm, deterministic, candidates, trip_details, confirm_form, confirm_arguments, client_roots, export_dir"`
+	Outcome   string `json:"outcome" jsonschema:"used, skipped (not tried: unavailable or not asked for) or failed (tried, with no usable result; the next rung ran)"`
+	Why       string `json:"why,omitempty" jsonschema:"for skipped and failed: the cause, from a fixed list (client_cannot_ask, user_declined, user_rejected, no_answer, no_time, not_configured, ...; see docs/FALLBACKS.md)"`
+	Reason    string `json:"reason" jsonschema:"the cause in words, for people"`
+	ElapsedMs int64  `json:"elapsedMs"`
+}
+
+func attemptsOut(as []fallback.Attempt) []AttemptOut {
+	out := make([]AttemptOut, len(as))
+	for i, a := range as {
+		// max: an elapsed time measured across replicas with skewed clocks
+		// must not come out negative.
+		out[i] = AttemptOut{Step: a.Step, Outcome: string(a.Outcome), Why: string(a.Why), Reason: a.Reason, ElapsedMs: max(0, a.Elapsed.Milliseconds())}
+	}
+	return out
+}
+
+// ErrorMetaKey is the _meta key under which an isError result carries its
+// machine-readable details (ToolError).
+//
+// They are not in structuredContent, because validating clients (the
+// official TypeScript SDK 1.x that most desktop hosts embed, the Inspector)
+// check structuredContent against the tool's output schema on every result,
+// isError ones included, and reject the whole result when it does not
+// match: the user would never see the message. A result without
+// structuredContent passes everywhere, and _meta is where the protocol
+// keeps data for programs rather than models.
+const ErrorMetaKey = "io.github.flightserver/error"
+
+// Error codes of ToolError.Error.
+const (
+	// ErrorInvalidArguments: the arguments are wrong; Fields says how.
+	ErrorInvalidArguments = "invalid_arguments"
+	// ErrorTripDetailsNeeded: findBestFlight did not search for want of
+	// trip details; Why, AskedUser and Fields say what and why.
+	ErrorTripDetailsNeeded = "trip_details_needed"
+	// ErrorNotRanked: a single-rung strategy could not rank.
+	ErrorNotRanked = "not_ranked"
+	// ErrorNotBooked: bookFlight did not book; Why says why.
+	ErrorNotBooked = "not_booked"
+	// ErrorNotSaved: saveItinerary wrote nothing; Why says why.
+	ErrorNotSaved = "not_saved"
+	// ErrorStateRefused: a modern retry's requestState cannot be used.
+	ErrorStateRefused = "state_refused"
+	// ErrorSearchFailed: the flight search itself failed.
+	ErrorSearchFailed = "search_failed"
+	// ErrorCancelled: the call was cancelled before it could finish.
+	ErrorCancelled = "cancelled"
+)
+
+// ToolError is the machine-readable half of an isError result, under
+// ErrorMetaKey in its _meta; the text says the same for people.
+type ToolError struct {
+	Error string `json:"error"`
+	// Why is the cause, from the fallback vocabulary (for trip details, the
+	// Why* values of this package).
+	Why    string `json:"why,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// AskedUser says whether the server showed the user a form (trip
+	// details): true means the user saw it and did not give the details;
+	// false means this client cannot ask.
+	AskedUser *bool `json:"askedUser,omitempty"`
+	// Fields are the problems with the arguments or the details still
+	// needed: each field, what is wrong and what is accepted.
+	Fields   flights.Problems `json:"fields,omitempty"`
+	Attempts []AttemptOut     `json:"attempts,omitempty"`
+}
+
+// fail is an isError result with text for people and the details for
+// programs; detail may be nil (then only the code and the attempts).
+func (c *call) fail(code, text string, detail *ToolError) *mcp.CallToolResult {
+	d := ToolError{}
+	if detail != nil {
+		d = *detail
+	}
+	d.Error = code
+	if len(c.attempts) > 0 {
+		d.Attempts = attemptsOut(c.attempts)
+	}
+	res := mcp.NewToolResultError(text)
+	res.Meta = mcp.NewMetaFromMap(map[string]any{ErrorMetaKey: d})
+	return res
+}
+
+// maxProblemsShown bounds an error listing: a caller sending thousands of
+// unknown arguments gets a readable answer, not a megabyte.
+const maxProblemsShown = 20
+
+// invalidArguments is the isError for bad arguments: every problem on its
+// own line, so the host's model can fix all of them and call again.
+func (c *call) invalidArguments(ps flights.Problems) *mcp.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s was not called: %d problem(s) with the arguments.\n", c.tool, len(ps))
+	for i, p := range ps {
+		if i == maxProblemsShown {
+			fmt.Fprintf(&b, "- … and %d more\n", len(ps)-i)
+			break
+		}
+		fmt.Fprintf(&b, "- %s\n", p)
+	}
+	b.WriteString("Fix these and call again.")
+	if len(ps) > maxProblemsShown {
+		ps = ps[:maxProblemsShown]
+	}
+	return c.fail(ErrorInvalidArguments, b.String(), &ToolError{Fields: ps})
+}
