@@ -255,3 +255,12 @@ func decodeWith(t testing.TB, compiled func() (*jsonschema.Schema, error), res *
 		t.Fatalf("structuredContent %s: %v", b, err)
 	}
 }
+
+func mustCatalog(t testing.TB) *flights.Catalog {
+	t.Helper()
+	c, err := flights.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

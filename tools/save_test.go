@@ -297,3 +297,59 @@ func TestSaveLegacyHTTPWithoutGETStream(t *testing.T) {
 		t.Errorf("%+v %s (asked %d times)", r, text(res), roots.asked())
 	}
 }
+
+// Over HTTP a client's roots name directories on the client's machine, not
+// this server's: any caller could name any directory the process can write.
+// So there a root counts only inside --export-dir (roots narrow it, never
+// widen it), unless the operator says client and server share a filesystem.
+func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
+	id := aFlight(t)
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			exportDir, elsewhere := t.TempDir(), t.TempDir()
+			inside := filepath.Join(exportDir, "team")
+			if err := os.Mkdir(inside, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			httpServer := func(more ...func(*Config)) *client.Client {
+				roots := &rootsClient{}
+				roots.set(elsewhere, inside)
+				s := newServer(t, append([]func(*Config){func(c *Config) { c.Transport = TransportHTTP }}, more...)...)
+				return connect(t, s, "http", era.version, client.WithRootsHandler(roots))
+			}
+
+			// No export directory: roots are not even asked for, and
+			// nothing is written anywhere.
+			_, res := save(t, httpServer(), map[string]any{"flightId": id})
+			d := errorDetails(t, res)
+			if a, _ := attemptAt(d.Attempts, stepRoots); !res.IsError || a.Outcome != "skipped" || a.Why != "not_trusted" {
+				t.Errorf("HTTP without --export-dir: %s %+v", text(res), d)
+			}
+			if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+				t.Fatalf("written in a root outside the export directory: %v", entries)
+			}
+
+			// With one: the root outside it is skipped, the one inside
+			// narrows where the file goes.
+			withExport := func(c *Config) { c.ExportDir = exportDir }
+			r, res := save(t, httpServer(withExport), map[string]any{"flightId": id})
+			a, _ := attemptAt(r.Attempts, stepRoots)
+			if res.IsError || filepath.Dir(r.Path) != inside || a.Outcome != "used" || !strings.Contains(a.Reason, "is outside the server's export directory") {
+				t.Errorf("HTTP with --export-dir: %+v %s", r, text(res))
+			}
+			// The directory argument cannot widen it either.
+			if _, res := save(t, httpServer(withExport), map[string]any{"flightId": id, "directory": elsewhere}); !res.IsError {
+				t.Errorf("directory outside the export dir over HTTP: %s", text(res))
+			}
+			if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+				t.Fatalf("written in a root outside the export directory: %v", entries)
+			}
+
+			// The operator says both sides see one filesystem: roots as on stdio.
+			r, res = save(t, httpServer(func(c *Config) { c.SharedFilesystem = true }), map[string]any{"flightId": id})
+			if res.IsError || filepath.Dir(r.Path) != elsewhere || usedStep(r.Attempts) != stepRoots {
+				t.Errorf("HTTP with a shared filesystem: %+v %s", r, text(res))
+			}
+		})
+	}
+}

@@ -166,3 +166,30 @@ func TestServerLLMStrategiesAndFallback(t *testing.T) {
 		t.Errorf("keyless endpoint: method %s, Authorization %q", r.Method, e.Authorizations()[0])
 	}
 }
+
+// --server-llm-first modern: for 2026-07-28 clients, where sampling is
+// deprecated and a user who rejects it ends the call on the client's side,
+// the server's LLM is tried first; legacy clients keep their own model first.
+func TestServerLLMFirstForModernClients(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			var logs lockedBuffer
+			e, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
+			sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+			s := newServer(t, cfg, func(c *Config) { c.ServerLLMFirst = ServerLLMFirstModern })
+			c := connect(t, s, "inprocess", era.version, client.WithSamplingHandler(sampler))
+			var r FindResult
+			decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
+			want, asked, calls := "client_sampling", 1, 0
+			if era.name == "modern" {
+				want, asked, calls = "server_llm", 0, 1
+			}
+			if r.Method != want || len(sampler.Requests()) != asked || e.Calls() != calls || r.Attempts[0].Step != want {
+				t.Errorf("ranked by %s (attempts %+v); sampled %d times, endpoint called %d times", r.Method, r.Attempts, len(sampler.Requests()), e.Calls())
+			}
+		})
+	}
+	if _, err := NewServer(Config{Catalog: mustCatalog(t), ServerLLMFirst: "sometimes", Logger: zerolog.Nop()}); err == nil {
+		t.Error("an unknown --server-llm-first value was accepted")
+	}
+}

@@ -56,11 +56,13 @@ type config struct {
 	callBudget      time.Duration
 	stateKey        []byte // nil: a random key for this process
 
-	llm       llm.Config
-	fallback  ranking.Tier
-	shortlist int
+	llm            llm.Config
+	fallback       ranking.Tier
+	shortlist      int
+	serverLLMFirst string
 
 	exportDir          string
+	sharedFilesystem   bool
 	rootsTimeout       time.Duration
 	elicitationTimeout time.Duration
 
@@ -125,7 +127,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&c.llm.Timeout, "llm-timeout", llm.DefaultTimeout, "how long the server-side LLM may take (never more than the call budget left)")
 	fs.StringVar(&fallback, "fallback", "deterministic", "last tier under strategy auto: deterministic (rank by price, stops, time) or candidates (a shortlist for the host's model)")
 	fs.IntVar(&c.shortlist, "candidates", tools.DefaultShortlist, "how many flights the candidates shortlist holds")
-	fs.StringVar(&c.exportDir, "export-dir", "", "directory saveItinerary writes to when the client shares no roots (empty: saving needs roots)")
+	fs.StringVar(&c.exportDir, "export-dir", "", "directory saveItinerary writes to when the client shares no roots (empty: saving needs roots, on stdio); over HTTP the only place it writes")
+	fs.BoolVar(&c.sharedFilesystem, "shared-filesystem", false, "HTTP: clients and this server see the same files, so a client's roots may be written to (off: roots only narrow --export-dir)")
+	fs.StringVar(&c.serverLLMFirst, "server-llm-first", tools.ServerLLMFirstNever, "try the server's LLM before the client's sampling: never, modern (for 2026-07-28 clients, where sampling is deprecated) or always")
 	fs.DurationVar(&c.rootsTimeout, "roots-timeout", tools.DefaultRootsTimeout, "how long a 2025-11-25 client may take to answer roots/list")
 	fs.DurationVar(&c.elicitationTimeout, "elicitation-timeout", tools.DefaultElicitationTimeout, "how long a 2025-11-25 client's user may take to answer a form (never more than the call budget left)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 25*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP calls may take to finish (inside Kubernetes' default 30 s termination grace)")
@@ -226,6 +230,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		c.fallback = ranking.Tier(fallback)
 	default:
 		return c, fmt.Errorf("--fallback %q: use deterministic or candidates", fallback)
+	}
+	switch c.serverLLMFirst {
+	case tools.ServerLLMFirstNever, tools.ServerLLMFirstModern, tools.ServerLLMFirstAlways:
+	default:
+		return c, fmt.Errorf("--server-llm-first %q: use never, modern or always", c.serverLLMFirst)
 	}
 	if c.shortlist < 1 || c.shortlist > 47 {
 		return c, fmt.Errorf("--candidates %d: must be between 1 and 47", c.shortlist)

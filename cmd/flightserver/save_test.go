@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -59,5 +61,53 @@ func TestStdioSaveItinerary(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Over HTTP (the server's own transport flag, not a test setting) a
+// modern client that answers the roots request with a directory of its
+// choosing cannot make the server write there: roots only narrow
+// --export-dir, unless --shared-filesystem says both sides share one disk.
+func TestHTTPSaveRootsDoNotWidenTheExportDir(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shared-filesystem=%v", shared), func(t *testing.T) {
+			exportDir, clientDir := t.TempDir(), t.TempDir()
+			args := []string{"--export-dir", exportDir}
+			if shared {
+				args = append(args, "--shared-filesystem")
+			}
+			h := startHTTP(t, args...)
+			tr, err := transport.NewStreamableHTTP(h.url + "/mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728), client.WithRootsHandler(oneRoot(clientDir)))
+			if err := c.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "saveItinerary",
+				Arguments: map[string]any{"flightId": firstFlightID(t, ctx, c, "SFO", "NRT")}}})
+			if err != nil || res.IsError {
+				t.Fatalf("save: %v %+v", err, res)
+			}
+			var r struct {
+				Path     string
+				Attempts []struct{ Step, Outcome string }
+			}
+			structured(t, res, &r)
+			want, by := exportDir, "export_dir"
+			if shared {
+				want, by = clientDir, "client_roots"
+			}
+			if filepath.Dir(r.Path) != want || usedStep(r.Attempts) != by {
+				t.Errorf("saved %s by %s, want in %s by %s", r.Path, usedStep(r.Attempts), want, by)
+			}
+		})
 	}
 }

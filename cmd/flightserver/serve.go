@@ -41,6 +41,7 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
 		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
+		Transport: cfg.transport, SharedFilesystem: cfg.sharedFilesystem, ServerLLMFirst: cfg.serverLLMFirst,
 		Logger: log, Version: buildVersion(),
 	})
 	if err != nil {
