@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,6 +22,7 @@ import (
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverproc"
 	"github.com/flightserver/flightserver/tools"
 )
 
@@ -203,12 +203,16 @@ func connectTransport(ctx context.Context, o options, era string, env, args []st
 		t, err := streamable(o.url, era)
 		return t, func() {}, err
 	case o.transport == "http":
+		// The demo's host and server share this machine, so the host's
+		// roots name directories the server can see: the operator says so,
+		// or over HTTP roots would only narrow --export-dir.
+		args = append(args, "--shared-filesystem")
 		url, stop, err := startHTTPServer(ctx, o.server, env, args, logw)
 		if err != nil {
 			logw.Close()
 			return nil, nil, err
 		}
-		tr.add("demo", "", "started "+o.server+" --transport http, listening at "+url)
+		tr.add("demo", "", "started "+o.server+" --transport http --shared-filesystem (host and server share this machine), listening at "+url)
 		t, err := streamable(url+"/mcp", era)
 		return t, func() { stop(); logw.Close() }, err
 	default:
@@ -227,49 +231,15 @@ func streamable(url, era string) (transport.Interface, error) {
 	return transport.NewStreamableHTTP(url, topts...)
 }
 
-// startHTTPServer runs the server binary over HTTP on a free loopback port
-// and returns its base URL once it logs that it is listening.
+// startHTTPServer runs the server over HTTP on a free port (through
+// serverproc, as the tests and the load driver do) and returns its URL and
+// how to stop it; its log lines go to logs.
 func startHTTPServer(ctx context.Context, bin string, env, args []string, logs io.Writer) (string, func(), error) {
-	cmd := exec.CommandContext(ctx, bin, append([]string{"--transport", "http", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("start %s: %w", bin, err)
+	p, err := serverproc.Start(ctx, serverproc.Options{Bin: bin, Args: args, Env: env, Log: logs})
+	if err != nil {
+		return "", nil, err
 	}
-	stop := func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		pw.Close()
-	}
-	addr := make(chan string, 1)
-	go func() {
-		dec := json.NewDecoder(io.TeeReader(pr, logs))
-		for {
-			var line struct{ Message, Addr string }
-			if err := dec.Decode(&line); err != nil {
-				_, _ = io.Copy(logs, pr)
-				return
-			}
-			if line.Message == "listening" {
-				addr <- line.Addr
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return "http://" + a, stop, nil
-	case <-time.After(15 * time.Second):
-		stop()
-		return "", nil, fmt.Errorf("%s did not start listening within 15s", bin)
-	}
+	return p.URL, func() { _ = p.Stop(5 * time.Second) }, nil
 }
 
 // callStep makes one tool call and reads the path the server took from

@@ -132,7 +132,8 @@ func TestProfilesOverHTTP(t *testing.T) {
 func TestAgainstARunningServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	url, stop, err := startHTTPServer(ctx, serverBin, nil, nil, &bytes.Buffer{})
+	// Started as an operator would for hosts on the same machine.
+	url, stop, err := startHTTPServer(ctx, serverBin, nil, []string{"--shared-filesystem"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

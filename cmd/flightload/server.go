@@ -12,37 +12,37 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/flightserver/flightserver/internal/serverproc"
 )
 
 const (
-	healthWait = 15 * time.Second // how long the started server may take to answer /healthz
-	stopWait   = 10 * time.Second // how long it may take to exit on SIGTERM before it is killed
-	logTail    = 50               // stderr lines kept to show when it dies
+	stopWait = 10 * time.Second // how long it may take to exit on SIGTERM before it is killed
+	logTail  = 50               // stderr lines kept to show when it dies
 )
 
 // managedServer is a flightserver process flightload started.
 type managedServer struct {
-	cmd      *exec.Cmd
+	proc     *serverproc.Process
 	url      string // the MCP endpoint
 	debugURL string // its /debug/vars
 	log      *tailWriter
 
-	exited   chan struct{} // closed when the process has exited
-	exitErr  error         // what Wait said; read after exited is closed
 	stopping chan struct{} // closed when flightload asks it to stop
 	stopNote string        // what happened at the stop, if anything unusual
 	dead     bool          // it had exited by itself when stop was called
 }
 
-// startServer runs bin over HTTP on free loopback ports and waits until its
-// /healthz answers.
+// startServer runs bin over HTTP (through serverproc, as the tests and the
+// demo do) with its debug numbers on a free loopback port, and returns once
+// it listens.
 func startServer(ctx context.Context, bin string) (*managedServer, error) {
+	// At --log-level warn (quiet under load) the server does not log where
+	// it listens, so the ports are chosen here.
 	ports, err := freePorts(2)
 	if err != nil {
 		return nil, fmt.Errorf("pick free ports: %w", err)
@@ -51,65 +51,26 @@ func startServer(ctx context.Context, bin string) (*managedServer, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("state key: %w", err)
 	}
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0]))
 	debugAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[1]))
-	cmd := exec.Command(bin, "--transport", "http", "--addr", addr,
-		"--load-test-tools", "--rate-limit", "0", "--max-inflight", "0",
-		"--debug-addr", debugAddr, "--log-level", "warn")
-	cmd.Env = append(os.Environ(), "FLIGHTSERVER_STATE_KEY="+hex.EncodeToString(key))
-	s := &managedServer{
-		cmd:      cmd,
-		url:      "http://" + addr + "/mcp",
-		debugURL: "http://" + debugAddr + "/debug/vars",
-		log:      &tailWriter{max: logTail},
-		exited:   make(chan struct{}),
-		stopping: make(chan struct{}),
-	}
-	cmd.Stderr = s.log
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", bin, err)
-	}
-	go func() {
-		s.exitErr = cmd.Wait()
-		close(s.exited)
-	}()
-	if err := s.waitHealthy(ctx, "http://"+addr+"/healthz"); err != nil {
-		s.stop()
+	s := &managedServer{log: &tailWriter{max: logTail}, stopping: make(chan struct{}), debugURL: "http://" + debugAddr + "/debug/vars"}
+	s.proc, err = serverproc.Start(ctx, serverproc.Options{
+		Bin:  bin,
+		Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0])),
+		Args: []string{"--load-test-tools", "--rate-limit", "0", "--max-inflight", "0", "--debug-addr", debugAddr, "--log-level", "warn"},
+		Env:  []string{"FLIGHTSERVER_STATE_KEY=" + hex.EncodeToString(key)},
+		Log:  s.log,
+	})
+	if err != nil {
 		return nil, err
 	}
+	s.url = s.proc.URL + "/mcp"
 	return s, nil
 }
 
-func (s *managedServer) pid() int { return s.cmd.Process.Pid }
+func (s *managedServer) pid() int { return s.proc.Cmd.Process.Pid }
 
-// waitHealthy polls /healthz until it answers 200, the process exits, or
-// healthWait passes.
-func (s *managedServer) waitHealthy(ctx context.Context, healthURL string) error {
-	client := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(healthWait)
-	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, healthURL, nil)
-		if err != nil {
-			return fmt.Errorf("health check: %w", err)
-		}
-		if resp, err := client.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		select {
-		case <-s.exited:
-			return fmt.Errorf("the server exited before it was healthy (%v); its last output:\n%s", s.exitErr, s.log.String())
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for the server to be healthy: %w", ctx.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s did not answer 200 within %v; the server's last output:\n%s", healthURL, healthWait, s.log.String())
-		}
-	}
-}
+// exitErr is how the process ended; meaningful once it has.
+func (s *managedServer) exitErr() error { return s.proc.ExitErr() }
 
 // died reports whether the process exited without being asked to.
 func (s *managedServer) died() bool {
@@ -122,7 +83,7 @@ func (s *managedServer) died() bool {
 	default:
 	}
 	select {
-	case <-s.exited:
+	case <-s.proc.Exited():
 		return true
 	default:
 		return false
@@ -138,25 +99,18 @@ func (s *managedServer) stop() {
 	default:
 	}
 	select {
-	case <-s.exited:
+	case <-s.proc.Exited():
 		s.dead = true
 		close(s.stopping)
 		return
 	default:
 	}
 	close(s.stopping)
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		s.stopNote = fmt.Sprintf("SIGTERM: %v", err)
-	}
-	select {
-	case <-s.exited:
-		if s.exitErr != nil {
-			s.stopNote = fmt.Sprintf("after SIGTERM the server exited with %v", s.exitErr)
-		}
-	case <-time.After(stopWait):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
+	switch err := s.proc.Stop(stopWait); {
+	case errors.Is(err, serverproc.ErrKilled):
 		s.stopNote = fmt.Sprintf("the server had not exited %v after SIGTERM and was killed", stopWait)
+	case err != nil:
+		s.stopNote = fmt.Sprintf("after SIGTERM the server exited with %v", err)
 	}
 }
 

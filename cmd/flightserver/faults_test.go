@@ -228,7 +228,7 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 	}))
 	defer slowLLM.Close()
 	exportDir := t.TempDir()
-	addr, cmd, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"}, "--export-dir", exportDir,
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"}, "--export-dir", exportDir,
 		"--rate-limit", "0", "--shutdown-grace", "10s", "--llm-base-url", slowLLM.URL+"/v1")
 	url := "http://" + addr + "/mcp"
 	id := func() string {
@@ -300,15 +300,13 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 		}()
 	}
 	time.Sleep(100 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := proc.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	select {
-	case err := <-exited:
-		if err != nil {
+	case <-proc.Exited():
+		if err := proc.ExitErr(); err != nil {
 			t.Errorf("exit after SIGTERM: %v\n%s", err, logs.String())
 		}
 	case <-time.After(15 * time.Second):

@@ -5,9 +5,8 @@
 package serverbin
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -15,7 +14,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/flightserver/flightserver/internal/serverproc"
 )
 
 // Main builds the server into a temporary directory, sets *bin to its path,
@@ -71,45 +71,25 @@ func FreeAddr(t testing.TB) string {
 	return ln.Addr().String()
 }
 
-// StartHTTP runs bin over HTTP on a free loopback port, with env added to
-// the environment and args after the transport flags, and returns its
-// address once it logs that it listens, the command (for signals) and its
-// log. The process is killed when the test ends, unless the test has
-// already waited for it.
-func StartHTTP(t testing.TB, bin string, env []string, args ...string) (string, *exec.Cmd, *Log) {
+// StartHTTP runs bin over HTTP on a free loopback port (through
+// serverproc, as the demo and the load driver do), with env added to the
+// environment and args after the transport flags, and returns its address
+// once it logs that it listens, the process (for signals and its exit) and
+// its log. The process is killed when the test ends, unless it has exited.
+func StartHTTP(t testing.TB, bin string, env []string, args ...string) (string, *serverproc.Process, *Log) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--transport", "http", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	stderr, err := cmd.StderrPipe()
+	logs := &Log{}
+	p, err := serverproc.Start(context.Background(), serverproc.Options{Bin: bin, Args: args, Env: env, Log: logs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
+		select {
+		case <-p.Exited():
+		default:
+			_ = p.Cmd.Process.Kill()
+			<-p.Exited()
 		}
 	})
-	addr := make(chan string, 1)
-	logs := &Log{}
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			_, _ = logs.Write(append(sc.Bytes(), '\n'))
-			var line struct{ Message, Addr string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "listening" {
-				addr <- line.Addr
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return a, cmd, logs
-	case <-time.After(15 * time.Second):
-		t.Fatalf("%s did not start listening:\n%s", bin, logs.String())
-		return "", nil, nil
-	}
+	return p.Addr, p, logs
 }
