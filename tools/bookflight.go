@@ -77,7 +77,7 @@ func (t *Toolset) bookFlightTool() (mcp.Tool, error) {
 		"flightId":      pattern(flightIDPattern),
 		"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
 		"seat":          enum(seatValues...),
-	}, hints{})
+	}, nil, hints{})
 }
 
 // The confirmation ladder's steps: the server's own form when the client

@@ -78,7 +78,9 @@ Flight ids are stable: pass one to other tools to refer to that flight.
 With strategy "candidates" you get a shortlist to choose from with the user instead of a ranking.
 Invalid arguments give an error listing each problem and what is accepted.`
 
-func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
+// findBestFlightTool is the tool's definition; require lists the input
+// properties to make required (none: what a client that can be asked sees).
+func (t *Toolset) findBestFlightTool(require ...string) (mcp.Tool, error) {
 	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.
@@ -93,7 +95,7 @@ func (t *Toolset) findBestFlightTool() (mcp.Tool, error) {
 		"departBefore": pattern(hhmm),
 		"maxPrice":     positiveNumber,
 		"strategy":     enum(strategies...),
-	}, hints{readOnly: true, idempotent: true})
+	}, require, hints{readOnly: true, idempotent: true})
 }
 
 // findBestFlightSpec declares the tool: the steps at which it may ask the

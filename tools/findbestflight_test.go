@@ -5,31 +5,122 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/golden"
 	"github.com/flightserver/flightserver/ranking"
 )
 
 // The listed definition of every tool, pinned, so a schema change is a
 // reviewed diff. Regenerate with: go test ./tools -run Golden -update
+//
+// There are two listings: what a client that cannot show forms sees (trip
+// details required), and what one that can sees (optional, so the server
+// can ask).
 func TestToolDefinitionsGolden(t *testing.T) {
-	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125)
-	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
+	forms := &fakeclient.Form{Behaviour: fakeclient.Declines}
+	for file, opts := range map[string][]client.ClientOption{
+		"tools.golden.json":           nil,
+		"tools.eliciting.golden.json": {client.WithElicitationHandler(forms)},
+	} {
+		c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, opts...)
+		res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.MarshalIndent(res.Tools, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, file, append(got, '\n'))
 	}
-	got, err := json.MarshalIndent(res.Tools, "", "  ")
-	if err != nil {
-		t.Fatal(err)
+}
+
+// The listing is decided per request, from what the client declared: only a
+// client that can show forms sees the trip details optional. In 2026-07-28
+// that is every request's own declaration, and the list result's cache hints
+// say not to reuse it.
+func TestListingFollowsTheClientsCapabilities(t *testing.T) {
+	required := func(tools []mcp.Tool) []string {
+		for _, tool := range tools {
+			if tool.Name == FindBestFlightName {
+				// As a client reads it: from the tool's JSON.
+				b, err := json.Marshal(tool)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var def struct {
+					InputSchema struct{ Required []string } `json:"inputSchema"`
+				}
+				if err := json.Unmarshal(b, &def); err != nil {
+					t.Fatal(err)
+				}
+				return def.InputSchema.Required
+			}
+		}
+		t.Fatal("findBestFlight not listed")
+		return nil
 	}
-	golden.Check(t, "tools.golden.json", append(got, '\n'))
+	urlOnly := client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}})
+	for _, via := range transports {
+		for _, era := range eras {
+			for name, tc := range map[string]struct {
+				opts []client.ClientOption
+				want []string
+			}{
+				"no elicitation": {nil, tripFields},
+				"url mode only":  {[]client.ClientOption{urlOnly}, tripFields},
+				"form":           {[]client.ClientOption{client.WithElicitationHandler(&fakeclient.Form{})}, nil},
+			} {
+				t.Run(via+"/"+era.name+"/"+name, func(t *testing.T) {
+					c := connect(t, newServer(t), via, era.version, tc.opts...)
+					res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := required(res.Tools); !slices.Equal(got, tc.want) {
+						t.Errorf("required %v, want %v", got, tc.want)
+					}
+				})
+			}
+		}
+	}
+
+	// By hand, one modern request at a time: the same server, two
+	// declarations, two listings, each marked not to be reused.
+	s := newServer(t)
+	for caps, want := range map[string][]string{`{}`: tripFields, `{"elicitation":{}}`: nil} {
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}}}`
+		b, err := json.Marshal(s.HandleMessage(context.Background(), []byte(msg)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Result struct {
+				Tools      []mcp.Tool `json:"tools"`
+				TTLMs      *int64     `json:"ttlMs"`
+				CacheScope string     `json:"cacheScope"`
+			}
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		if got := required(out.Result.Tools); !slices.Equal(got, want) {
+			t.Errorf("capabilities %s: required %v, want %v", caps, got, want)
+		}
+		if out.Result.TTLMs == nil || *out.Result.TTLMs != 0 || out.Result.CacheScope != "private" {
+			t.Errorf("capabilities %s: cache hints %s", caps, b[:min(len(b), 300)])
+		}
+	}
 }
 
 var idPattern = regexp.MustCompile(`^[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-HJKMNP-TV-Z]{5}$`)

@@ -70,7 +70,7 @@ func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
 		"flightId":   pattern(flightIDPattern),
 		"bookingRef": pattern(`^BK-` + flightIDPattern[1:len(flightIDPattern)-1] + `-[A-Z2-7]{6}$`),
 		"format":     enum(FormatICS, FormatMarkdown),
-	}, hints{})
+	}, nil, hints{})
 }
 
 // The save-location ladder's steps, and the roots question's key.

@@ -17,7 +17,10 @@ import (
 // mcp.WithInputSchema[T] would do the first half, but its tags cannot carry
 // minimum/maximum/format, and a schema that tells a model the accepted range
 // up front saves a failed call.
-func schemaFor[T any](refine map[string]func(*jsonschema.Schema)) (json.RawMessage, error) {
+//
+// require, when not nil, replaces the list of required properties: one
+// struct can then give the variants different clients see (listing.go).
+func schemaFor[T any](refine map[string]func(*jsonschema.Schema), require []string) (json.RawMessage, error) {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("schema for %T: %w", *new(T), err)
@@ -28,6 +31,14 @@ func schemaFor[T any](refine map[string]func(*jsonschema.Schema)) (json.RawMessa
 			return nil, fmt.Errorf("schema for %T: no property %q to refine", *new(T), name)
 		}
 		f(p)
+	}
+	if require != nil {
+		for _, name := range require {
+			if _, ok := s.Properties[name]; !ok {
+				return nil, fmt.Errorf("schema for %T: no property %q to require", *new(T), name)
+			}
+		}
+		s.Required = require
 	}
 	raw, err := json.Marshal(s)
 	if err != nil {
@@ -41,14 +52,15 @@ func schemaFor[T any](refine map[string]func(*jsonschema.Schema)) (json.RawMessa
 // what most tools here are.
 type hints struct{ readOnly, destructive, idempotent, openWorld bool }
 
-// defineTool builds a tool whose input schema comes from In (refined) and
-// whose output schema comes from Out, with every annotation set explicitly.
-func defineTool[In, Out any](name, title, description string, refine map[string]func(*jsonschema.Schema), h hints) (mcp.Tool, error) {
-	in, err := schemaFor[In](refine)
+// defineTool builds a tool whose input schema comes from In (refined, and
+// with require as its required properties when not nil) and whose output
+// schema comes from Out, with every annotation set explicitly.
+func defineTool[In, Out any](name, title, description string, refine map[string]func(*jsonschema.Schema), require []string, h hints) (mcp.Tool, error) {
+	in, err := schemaFor[In](refine, require)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
-	out, err := schemaFor[Out](nil)
+	out, err := schemaFor[Out](nil, nil)
 	if err != nil {
 		return mcp.Tool{}, err
 	}

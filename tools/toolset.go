@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
@@ -136,6 +137,10 @@ type Toolset struct {
 
 	transport string
 	sharedFS  bool
+
+	// findRequired is findBestFlight as a client that cannot show forms
+	// sees it: origin, destination and date required (listing.go).
+	findRequired mcp.Tool
 }
 
 const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); if the user has not said one of them, the server asks them when your client can show a form, or tells you what to ask; bookFlight holds one (a simulation); saveItinerary writes one to a file.
@@ -231,6 +236,9 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
+	if ts.findRequired, err = ts.findBestFlightTool(tripFields...); err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
 	save, err := ts.saveItineraryTool()
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
@@ -257,6 +265,9 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		// round trip.
 		server.WithLogger(SlogLogger(cfg.Logger)),
 		server.WithHooks(hooks),
+		// The listing depends on the client's capabilities (listing.go).
+		server.WithToolFilter(ts.listFor),
+		server.WithMethodCacheHints(mcp.MethodToolsList, 0, mcp.CacheScopePrivate),
 	}, opts...)...)
 	s.AddTool(find, serve(ts, ts.findBestFlightSpec()))
 	s.AddTool(save, serve(ts, ts.saveItinerarySpec()))
