@@ -77,7 +77,10 @@ type callDone struct {
 	// directory, bookFlight's confirmation, the ranking method)
 	Used string `json:"used,omitempty"`
 	// an isError's machine-readable cause (e.g. trip_details_needed's why)
-	Why       string `json:"why,omitempty"`
+	Why string `json:"why,omitempty"`
+	// HostEnded is set when the host itself ended the call (a 2026-07-28
+	// host whose user rejects sampling does not retry): its error.
+	HostEnded string `json:"hostEnded,omitempty"`
 	Summary   string `json:"summary"`
 	ElapsedMs int64  `json:"elapsedMs"`
 }
@@ -261,7 +264,10 @@ func callStep(ctx context.Context, c *client.Client, s step, vars map[string]str
 	res, err := c.CallTool(cctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: s.Tool, Arguments: args}})
 	done.ElapsedMs = time.Since(start).Milliseconds()
 	if err != nil {
-		return done, fmt.Errorf("%s: %w", s.Tool, err)
+		// The host gave up on its side, as a 2026-07-28 host does when its
+		// user rejects sampling: part of the story, not a failure of the demo.
+		done.HostEnded = err.Error()
+		return done, nil
 	}
 	done.IsError = res.IsError
 	var sc struct {

@@ -189,6 +189,10 @@ func table(w io.Writer, results []runResult) error {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, c.Tool, "error", c.Summary)
 				name = ""
 			}
+			if c.HostEnded != "" {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, c.Tool, "host ended", c.HostEnded)
+				name = ""
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -201,6 +205,8 @@ func table(w io.Writer, results []runResult) error {
 // outcome is a call's ending in a few words.
 func outcome(c callDone) string {
 	switch {
+	case c.HostEnded != "":
+		return c.Tool + ": the host ended the call"
 	case c.Why != "":
 		return c.Tool + ": error " + c.Why
 	case c.IsError:

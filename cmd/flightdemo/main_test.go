@@ -39,6 +39,8 @@ var paths = map[string]path{
 	"sampling-never-answers":     {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used"}},
 	"shares-roots":               {askedFor{Roots: 1}, []string{"deterministic " + all, "saved client_roots"}},
 	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling trip_details:used,client_sampling:used", "booked confirm_form", "saved client_roots"}},
+	"modern-sampling-rejects":    {askedFor{Sampling: 1}, []string{"host ended"}},
+	"modern-server-llm-first":    {askedFor{}, []string{"server_llm server_llm:used"}},
 	"modern-nothing":             {askedFor{}, []string{"deterministic " + all, "error not_configured"}},
 	"url-elicitation-only":       {askedFor{}, []string{"error url_mode_only"}},
 }
@@ -46,6 +48,8 @@ var paths = map[string]path{
 // describe reduces a call to the words paths uses.
 func describe(c callDone) string {
 	switch {
+	case c.HostEnded != "":
+		return "host ended"
 	case c.Method != "":
 		var as []string
 		for _, a := range c.Attempts {

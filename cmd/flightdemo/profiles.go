@@ -112,6 +112,17 @@ var profiles = []profile{
 		Steps: []step{searchNoDate, book, saveBooking},
 	},
 	{
+		Name: "modern-sampling-rejects", Like: "a 2026-07-28 host whose user clicks Deny", Era: modern, Sampling: fakeclient.Rejects,
+		Shows: "in 2026-07-28 a rejected sampling request ends the call on the host: no retry comes, and the server, holding nothing, is not waiting",
+		Steps: []step{search},
+	},
+	{
+		Name: "modern-server-llm-first", Like: "the same host, with an operator LLM and --server-llm-first modern", Era: modern,
+		Sampling: fakeclient.Rejects, ServerLLM: true, ServerArgs: []string{"--server-llm-first", "modern"},
+		Shows: "the operator puts its own LLM before sampling for 2026-07-28 clients (sampling is deprecated there): it ranks, and the user is never asked",
+		Steps: []step{search},
+	},
+	{
 		Name: "modern-nothing", Like: "a minimal 2026-07-28 client", Era: modern,
 		Shows: "nothing declared: deterministic ranking, and saving refused with how to enable it",
 		Steps: []step{search, save},
