@@ -193,6 +193,9 @@ const (
 	maxLegKm = 15500
 )
 
+// legOK reports whether a leg of km is one an airline would fly.
+func legOK(km float64) bool { return km >= minLegKm && km <= maxLegKm }
+
 // schedule builds up to limit itineraries for the route on date.
 func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinerary {
 	rng := rand.New(rand.NewPCG(routeSeed(o.Code, d.Code, date), 0x9e3779b97f4a7c15))
@@ -208,6 +211,9 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinera
 		if departures(routings) >= limit || (1.25*direct+700)*slack >= MaxCircuity*direct {
 			break
 		}
+	}
+	if departures(routings) < minChoice && legOK(direct) && (len(routings) == 0 || routings[0].legs > 1) {
+		routings = nonstops(o, d, direct, s.remoteCarriers(o, d), routings)
 	}
 	for i := range routings {
 		routings[i].quality = routings[i].circuity + 0.3*float64(routings[i].stops()) + 0.2*rng.Float64()
@@ -271,30 +277,36 @@ func pick(sorted []routing, limit int) []routing {
 	return out
 }
 
+// nonstops adds to out a nonstop routing of each airline, as many a day as
+// the distance allows.
+func nonstops(o, d *Airport, direct float64, airlines []*Airline, out []routing) []routing {
+	perDay := 1
+	switch {
+	case direct < 1500:
+		perDay = 4
+	case direct < 4500:
+		perDay = 3
+	case direct < 9000:
+		perDay = 2
+	}
+	for _, al := range airlines {
+		out = append(out, routing{points: [4]*Airport{o, d}, airlines: [3]*Airline{al}, legs: 1, circuity: 1, perDay: perDay})
+	}
+	return out
+}
+
 // routings lists the plausible paths from o to d. slack widens the detour a
 // connection may make. Distances between hubs come from the catalog's index,
 // so the two-stop search is additions, not trigonometry.
 func (s *Synthetic) routings(o, d *Airport, direct, slack float64) []routing {
 	c := s.catalog
-	legOK := func(km float64) bool { return km >= minLegKm && km <= maxLegKm }
 	fromO, toD := make([]float64, len(c.hubs)), make([]float64, len(c.hubs))
 	for i, h := range c.hubs {
 		fromO[i], toD[i] = DistanceKm(o, h), DistanceKm(h, d)
 	}
 	var out []routing
 	if legOK(direct) {
-		perDay := 1
-		switch {
-		case direct < 1500:
-			perDay = 4
-		case direct < 4500:
-			perDay = 3
-		case direct < 9000:
-			perDay = 2
-		}
-		for _, al := range s.nonstopCarriers(o, d) {
-			out = append(out, routing{points: [4]*Airport{o, d}, airlines: [3]*Airline{al}, legs: 1, circuity: 1, perDay: perDay})
-		}
+		out = nonstops(o, d, direct, s.nonstopCarriers(o, d), out)
 	}
 	oneStopMax := min((1.25*direct+700)*slack, MaxCircuity*direct)
 	twoStopMax := min((1.35*direct+1100)*slack, MaxCircuity*direct)
@@ -343,11 +355,7 @@ func (s *Synthetic) routings(o, d *Airport, direct, slack float64) []routing {
 }
 
 // nonstopCarriers are the airlines that fly o to d nonstop: those with a hub
-// at either end, and on a domestic route those based there; failing those, those based (first hub) in the country of
-// either end, as national carriers fly their regional routes; failing those,
-// the airline whose hub is nearest to either end. So a pair that no hub
-// serves still has a direct flight, instead of a connection that doubles
-// back past MaxCircuity.
+// at either end, and on a domestic route those based (first hub) there.
 func (s *Synthetic) nonstopCarriers(o, d *Airport) []*Airline {
 	c := s.catalog
 	var out []*Airline
@@ -358,9 +366,17 @@ func (s *Synthetic) nonstopCarriers(o, d *Airport) []*Airline {
 			out = append(out, al)
 		}
 	}
-	if len(out) > 0 {
-		return out
-	}
+	return out
+}
+
+// remoteCarriers fly a pair that no hub serves and no straight connection
+// reaches (ACC-DSS, PPT-NAN), so that it still has a direct flight rather
+// than a connection that doubles back past MaxCircuity: the airlines based
+// in either country, or failing those the airline whose hub is nearest to
+// either end.
+func (s *Synthetic) remoteCarriers(o, d *Airport) []*Airline {
+	c := s.catalog
+	var out []*Airline
 	for i := range c.airlines {
 		if al := &c.airlines[i]; c.airports[al.Hubs[0]].Country == o.Country || c.airports[al.Hubs[0]].Country == d.Country {
 			out = append(out, al)
@@ -385,6 +401,10 @@ func (s *Synthetic) nonstopCarriers(o, d *Airport) []*Airline {
 	}
 	return out
 }
+
+// minChoice is the fewest departures a pair may have before remoteCarriers
+// add nonstops to it.
+const minChoice = 5
 
 // fly schedules a routing: first departure at the given local minute of the
 // day, each connection at least the minimum connecting time.
