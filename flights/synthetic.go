@@ -15,15 +15,23 @@ import (
 )
 
 // DefaultMaxResults is how many flights the synthetic provider returns for a
-// well-served pair: about what a search page shows.
+// well-served pair (and for a search over several airport pairs, in all):
+// about what a search page shows.
 const DefaultMaxResults = 47
 
-// Synthetic is the embedded provider. For any two known airports and any
-// date it builds a realistic set of flights: nonstops flown by airlines with
-// a hub at either end, one-stop connections through an airline's own hubs,
-// and two-stop connections between hubs of the same alliance. Everything is
-// derived from a hash of the route and date, so the same trip gives the same
-// flights and ids on every machine.
+// Synthetic is the embedded provider. For any two known airports at least
+// 150 km apart and any date it builds a realistic set of flights: nonstops
+// flown by airlines with a hub at either end (and, on a domestic route, by
+// the country's airlines), one-stop connections through an airline's own
+// hubs, and two-stop connections between hubs of the same alliance. No
+// connection goes further than MaxCircuity times the direct distance, in
+// whole or in part, so a busy long-haul pair gets about DefaultMaxResults
+// options while a short hop gets only its nonstops and the few connections
+// that are nearly straight (as few as four flights for AMS-BRU), and a
+// remote pair gets what geography allows plus nonstops flown by its
+// countries' or the nearest hub's airlines. Everything is derived from a
+// hash of the route and date, so the same trip gives the same flights and
+// ids on every machine.
 //
 // Building a route's schedule is the expensive part (about 150 µs for a busy
 // pair) and does not change during the day, so schedules are kept in a

@@ -368,3 +368,31 @@ func TestParseID(t *testing.T) {
 		}
 	}
 }
+
+// What a pair gets depends on what geography allows: a short hop only its
+// nonstops and nearly straight connections, a pair no hub serves the
+// nonstops of a fallback airline rather than nothing or a detour.
+func TestSyntheticThinPairs(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	for _, tc := range []struct {
+		o, d     string
+		min, max int
+		nonstop  bool
+	}{
+		{"AMS", "BRU", 4, 12, true},  // 158 km: KL's nonstops
+		{"BOS", "JFK", 4, 47, true},  // 300 km
+		{"ACC", "DSS", 1, 10, true},  // no hub at either end, no straight connection
+		{"PPT", "NAN", 1, 10, true},  // across the Pacific islands
+		{"JFK", "LHR", 47, 47, true}, // busy: the full page
+	} {
+		fs, err := p.Search(context.Background(), tripFor(t, c, tc.o, tc.d, "2027-01-20"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nonstop := slices.ContainsFunc(fs, func(f Flight) bool { return f.Stops() == 0 })
+		if len(fs) < tc.min || len(fs) > tc.max || nonstop != tc.nonstop {
+			t.Errorf("%s-%s: %d flights (nonstop %v), want %d to %d (nonstop %v)", tc.o, tc.d, len(fs), nonstop, tc.min, tc.max, tc.nonstop)
+		}
+	}
+}
