@@ -24,17 +24,25 @@ type Weights struct {
 	// HourCostUSD is charged per hour of door-to-door time in economy.
 	HourCostUSD float64
 	// PremiumEconomyScale, BusinessScale and FirstScale multiply both
-	// penalties for a flight in that cabin; 0 means the default (see
-	// DefaultWeights), 1 no scaling.
+	// penalties for a flight in that cabin; 0 means the default scale
+	// (DefaultBusinessScale and the others), 1 no scaling.
 	PremiumEconomyScale, BusinessScale, FirstScale float64
 }
+
+// The cabin scales a Weights gets where it leaves them 0: about how much
+// dearer each cabin's fare is than economy on the same flight, so a
+// trade-off that is right in economy stays right in business.
+const (
+	DefaultPremiumEconomyScale = 1.7
+	DefaultBusinessScale       = 4.2
+	DefaultFirstScale          = 7.0
+)
 
 // DefaultWeights value a connection at $75 and an hour of a traveller's time
 // at $20 in economy: a nonstop that costs $100 more than a one-stop taking
 // three hours longer is the better buy (75 + 3*20 = 135 > 100). The cabin
-// scales are about how much dearer each cabin's fare is on the same flight,
-// so a trade-off that is right in economy stays right in business.
-var DefaultWeights = Weights{StopPenaltyUSD: 75, HourCostUSD: 20, PremiumEconomyScale: 1.7, BusinessScale: 4.2, FirstScale: 7}
+// scales are the defaults.
+var DefaultWeights = Weights{StopPenaltyUSD: 75, HourCostUSD: 20}
 
 // Scale is what the penalties are multiplied by for cabin: 1 for economy
 // and for a cabin the weights do not know.
@@ -47,11 +55,11 @@ func (w Weights) Scale(cabin flights.Cabin) float64 {
 	}
 	switch cabin {
 	case flights.PremiumEconomy:
-		return pick(w.PremiumEconomyScale, DefaultWeights.PremiumEconomyScale)
+		return pick(w.PremiumEconomyScale, DefaultPremiumEconomyScale)
 	case flights.Business:
-		return pick(w.BusinessScale, DefaultWeights.BusinessScale)
+		return pick(w.BusinessScale, DefaultBusinessScale)
 	case flights.First:
-		return pick(w.FirstScale, DefaultWeights.FirstScale)
+		return pick(w.FirstScale, DefaultFirstScale)
 	}
 	return 1
 }
