@@ -18,3 +18,22 @@ var AirportsCSV []byte
 //
 //go:embed airlines.csv
 var AirlinesCSV []byte
+
+// MetrosCSV lists IATA metropolitan-area codes: code,city,country,airports
+// (space-separated IATA codes, the busiest first). Only real codes, and only
+// those that are not also an airport's code, so a code means one thing.
+//
+//go:embed metros.csv
+var MetrosCSV []byte
+
+// CitiesCSV lists other names travellers use for a city: city,country,aliases
+// (separated by ";"). Accents need no alias: matching ignores them.
+//
+//go:embed cities.csv
+var CitiesCSV []byte
+
+// CountriesCSV names the countries of the airports: code (ISO 3166-1
+// alpha-2),name,aliases (separated by ";").
+//
+//go:embed countries.csv
+var CountriesCSV []byte

@@ -51,6 +51,18 @@ type Catalog struct {
 	airlines []Airline // sorted by code
 	byCode   map[string]*Airline
 
+	// Places: metro areas, cities (with their aliases) and countries, and
+	// the folded names a traveller may type for them. See places.go.
+	metros    map[string]*Metro
+	metroList []*Metro // in data order
+	cities    []*city  // sorted by name, then country
+	cityNames map[string][]*city
+	countries map[string]*Country // by code
+	countryBy map[string]*Country // by folded code, name or alias
+	// searchText is each airport's folded city and name, with a leading
+	// space so that " "+query finds a match at a word's start.
+	searchText map[string]string
+
 	// Hub index for the provider's routing, built once: every airport that
 	// is some airline's hub, the distances between them, and each airline's
 	// hubs as indexes into that list.
@@ -63,15 +75,31 @@ type Catalog struct {
 // An error here means the embedded files are broken: a build defect that the
 // tests catch, reported rather than panicking so callers can exit cleanly.
 var Embedded = sync.OnceValues(func() (*Catalog, error) {
-	return NewCatalog(data.AirportsCSV, data.AirlinesCSV)
+	return NewCatalogFrom(Sources{Airports: data.AirportsCSV, Airlines: data.AirlinesCSV,
+		Metros: data.MetrosCSV, Cities: data.CitiesCSV, Countries: data.CountriesCSV})
 })
 
-// NewCatalog parses and cross-checks airport and airline CSV data: codes are
-// unique, coordinates in range, every time zone loads, every hub is a known
-// airport.
+// Sources is the CSV data a catalog is built from, in the formats the data
+// package documents. Airports and Airlines are required; the place data is
+// optional (without it a catalog knows airport codes and the cities in
+// airports.csv, but no metro codes, aliases or country names).
+type Sources struct {
+	Airports, Airlines        []byte
+	Metros, Cities, Countries []byte
+}
+
+// NewCatalog builds a catalog from airports and airlines only, as tests with
+// hand-made data need. See NewCatalogFrom.
 func NewCatalog(airportsCSV, airlinesCSV []byte) (*Catalog, error) {
+	return NewCatalogFrom(Sources{Airports: airportsCSV, Airlines: airlinesCSV})
+}
+
+// NewCatalogFrom parses and cross-checks the data: codes are unique,
+// coordinates in range, every time zone loads, every hub is a known airport,
+// and the place data agrees with the airports (see indexPlaces).
+func NewCatalogFrom(src Sources) (*Catalog, error) {
 	c := &Catalog{airports: map[string]*Airport{}, byCode: map[string]*Airline{}}
-	err := readCSV(airportsCSV, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, func(line int, f []string) error {
+	err := readCSV(src.Airports, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, func(line int, f []string) error {
 		a := &Airport{Code: f[0], Name: f[1], City: f[2], Country: f[3], TZ: f[6]}
 		if !isCode(a.Code, 3) {
 			return fmt.Errorf("iata %q is not three upper-case letters", a.Code)
@@ -96,7 +124,7 @@ func NewCatalog(airportsCSV, airlinesCSV []byte) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("airports: %w", err)
 	}
-	err = readCSV(airlinesCSV, []string{"iata", "name", "alliance", "hubs"}, func(line int, f []string) error {
+	err = readCSV(src.Airlines, []string{"iata", "name", "alliance", "hubs"}, func(line int, f []string) error {
 		al := Airline{Code: f[0], Name: f[1], Alliance: f[2], Hubs: strings.Fields(f[3])}
 		if len(al.Code) != 2 {
 			return fmt.Errorf("airline code %q is not two characters", al.Code)
@@ -128,6 +156,9 @@ func NewCatalog(airportsCSV, airlinesCSV []byte) (*Catalog, error) {
 		c.byCode[c.airlines[i].Code] = &c.airlines[i]
 	}
 	c.indexHubs()
+	if err := c.indexPlaces(src); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -202,3 +233,52 @@ func (c *Catalog) AirportCodes() []string { return slices.Clone(c.codes) }
 
 // Airlines returns every airline, sorted by code. The slice is a copy.
 func (c *Catalog) Airlines() []Airline { return slices.Clone(c.airlines) }
+
+// ResolveAirline reads an airline as a traveller gives it: its IATA code in
+// any case ("ba") or its name ("British Airways", "lufthansa"), case- and
+// accent-insensitively. The error says what was not found; see
+// airlineAccepted for what to suggest.
+func (c *Catalog) ResolveAirline(s string) (Airline, error) {
+	q := strings.TrimSpace(s)
+	if al := c.byCode[strings.ToUpper(q)]; al != nil {
+		return *al, nil
+	}
+	if len(q) <= maxSuggestInput {
+		f := fold(q)
+		for _, al := range c.airlines {
+			if f != "" && fold(al.Name) == f {
+				return al, nil
+			}
+		}
+	}
+	return Airline{}, fmt.Errorf("%s is not a known airline", Quote(q))
+}
+
+// airlineAccepted is what an airline field accepts, with the airlines whose
+// name has the typed words ("british" -> BA) or whose code is the typed one
+// with its letters swapped ("AB" -> BA), or else every known code: there are
+// few enough, and two letters one edit apart say nothing.
+func (c *Catalog) airlineAccepted(typed string) string {
+	const accepted = "an IATA airline code"
+	var close []string
+	if q := fold(typed); len(q) <= maxSuggestInput && len(q) >= 3 {
+		for _, al := range c.airlines {
+			if strings.Contains(" "+fold(al.Name), " "+q) {
+				close = append(close, al.Code+" ("+al.Name+")")
+			}
+		}
+	}
+	if code := []rune(strings.ToUpper(strings.TrimSpace(typed))); len(close) == 0 && len(code) == 2 {
+		if al := c.byCode[string([]rune{code[1], code[0]})]; al != nil {
+			close = append(close, al.Code+" ("+al.Name+")")
+		}
+	}
+	if len(close) > 0 {
+		return accepted + "; closest known: " + strings.Join(close, ", ")
+	}
+	codes := make([]string, len(c.airlines))
+	for i, al := range c.airlines {
+		codes[i] = al.Code
+	}
+	return accepted + "; known: " + strings.Join(codes, ", ")
+}

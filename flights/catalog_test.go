@@ -1,6 +1,7 @@
 package flights
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -123,6 +124,7 @@ func TestSuggest(t *testing.T) {
 		{typed: "heathrow", want: "LHR"}, // airport name
 		{typed: "Tokyo", want: "HND"},    // city
 		{typed: "londn", want: "LHR"},    // misspelt city
+		{typed: "NYC", want: "JFK"},      // a metro, not YYC
 		{typed: "QQQ", none: true},       // nothing close: no random codes
 		{typed: "", none: true},
 	} {
@@ -135,5 +137,226 @@ func TestSuggest(t *testing.T) {
 		case len(got) > 3:
 			t.Errorf("Suggest(%q) = %v, want at most 3", tc.typed, got)
 		}
+	}
+}
+
+func TestResolvePlace(t *testing.T) {
+	c := mustCatalog(t)
+	for _, tc := range []struct {
+		query    string
+		kind     PlaceKind
+		label    string // what a Trip records
+		airports string
+	}{
+		{"jfk", AirportPlace, "JFK", "JFK"},
+		{" LHR ", AirportPlace, "LHR", "LHR"},
+		{"NYC", MetroPlace, "NYC", "JFK LGA EWR"},
+		{"lon", MetroPlace, "LON", "LHR LGW STN LCY LTN"},
+		{"CHI", MetroPlace, "CHI", "ORD MDW"},
+		{"WAS", MetroPlace, "WAS", "IAD DCA BWI"},
+		{"TYO", MetroPlace, "TYO", "HND NRT"},
+		{"MIL", MetroPlace, "MIL", "MXP LIN BGY"},
+		{"San Francisco", CityPlace, "San Francisco", "SFO"},
+		{"new york city", CityPlace, "New York", "JFK LGA EWR"},
+		{"NEW YORK", CityPlace, "New York", "JFK LGA EWR"},
+		{"London", CityPlace, "London", "LHR LGW STN LCY LTN"},
+		{"são paulo", CityPlace, "Sao Paulo", "GRU CGH VCP"},
+		{"sao paulo", CityPlace, "Sao Paulo", "GRU CGH VCP"},
+		{"Washington DC", CityPlace, "Washington", "IAD DCA BWI"},
+		{"washington, d.c.", CityPlace, "Washington", "IAD DCA BWI"},
+		{"Zürich", CityPlace, "Zurich", "ZRH"},
+		{"København", CityPlace, "Copenhagen", "CPH"},
+		{"Bombay", CityPlace, "Mumbai", "BOM"},
+		{"Shanghai", CityPlace, "Shanghai", "PVG SHA"}, // no metro code: SHA is Hongqiao's
+		{"Baltimore", CityPlace, "Baltimore", "BWI"},   // its own city as well as part of WAS
+		{"San Jose, Costa Rica", CityPlace, "San Jose", "SJO"},
+		{"san jose us", CityPlace, "San Jose", "SJC"},
+		{"Paris, France", CityPlace, "Paris", "CDG ORY"},
+		{"Heathrow", AirportPlace, "LHR", "LHR"},
+		{"London Heathrow", AirportPlace, "LHR", "LHR"},
+		{"o'hare", AirportPlace, "ORD", "ORD"},
+		{"SHA", AirportPlace, "SHA", "SHA"}, // an airport code means that airport
+	} {
+		p, err := c.ResolvePlace(tc.query)
+		if err != nil {
+			t.Errorf("ResolvePlace(%q): %v", tc.query, err)
+			continue
+		}
+		if p.Kind != tc.kind || p.Label() != tc.label || strings.Join(p.Airports, " ") != tc.airports || p.Query != strings.TrimSpace(tc.query) {
+			t.Errorf("ResolvePlace(%q) = %+v (label %s), want %s %s with %s", tc.query, p, p.Label(), tc.kind, tc.label, tc.airports)
+		}
+	}
+}
+
+// What a traveller is told when a place does not resolve: the places it
+// could mean, never codes that only share letters with it.
+func TestResolvePlaceProblems(t *testing.T) {
+	c := mustCatalog(t)
+	for _, tc := range []struct {
+		query     string
+		ambiguous bool
+		reason    string
+		suggest   string // the suggestions' String()s, joined with "; "
+	}{
+		{"San Jose", true, `"San Jose" is more than one city`, "San Jose, CR (SJO); San Jose, US (SJC)"},
+		{"londn", false, "not a known airport, metro area or city", "London, GB (LON: LHR, LGW, STN, LCY, LTN)"},
+		{"Frankfrut", false, "not a known", "Frankfurt, DE (FRA)"},
+		{"york", false, "not a known", "New York, US (NYC: JFK, LGA, EWR)"},
+		{"gatw", false, "not a known", "LGW (Gatwick Airport, London, GB)"},
+		{"JKF", false, `"JKF" is not a known airport or metro code`, "JFK (John F. Kennedy International Airport, New York, US); JKT (Jakarta, ID: CGK, HLP)"},
+		{"hou", false, "not a known airport or metro code", "Houston, US (IAH); ALG (Houari Boumediene Airport, Algiers, DZ)"},
+		{"Japan", false, "is a country", "Osaka, JP (OSA: KIX, ITM); Tokyo, JP (TYO: HND, NRT)"},
+		{"international", false, "not a known", ""}, // in too many names to mean one
+		{"QQQ", false, "not a known airport or metro code", ""},
+		{"Portland", false, "not a known", ""},
+		{"", false, "not a place name", ""},
+		{strings.Repeat("x", 41), false, "too long", ""},
+	} {
+		_, err := c.ResolvePlace(tc.query)
+		var pe *PlaceError
+		if !errors.As(err, &pe) {
+			t.Errorf("ResolvePlace(%q) err = %v, want a *PlaceError", tc.query, err)
+			continue
+		}
+		var got []string
+		for _, p := range pe.Suggestions {
+			got = append(got, p.String())
+		}
+		if pe.Ambiguous != tc.ambiguous || !strings.Contains(pe.Reason, tc.reason) || strings.Join(got, "; ") != tc.suggest {
+			t.Errorf("ResolvePlace(%q) = ambiguous %v, %q, suggestions %q; want %v, %q, %q", tc.query, pe.Ambiguous, pe.Reason, got, tc.ambiguous, tc.reason, tc.suggest)
+		}
+	}
+	// As a Problem, the suggestions follow what is accepted.
+	_, err := c.ResolvePlace("San Jose")
+	var pe *PlaceError
+	errors.As(err, &pe)
+	if p := pe.Problem("origin"); p.Field != "origin" || !strings.HasPrefix(p.Accepted, PlaceAccepted+"; one of: San Jose, CR (SJO)") {
+		t.Errorf("Problem = %+v", p)
+	}
+}
+
+func TestFindAirports(t *testing.T) {
+	c := mustCatalog(t)
+	for _, tc := range []struct {
+		query, country, want string
+	}{
+		{"new york", "", "EWR JFK LGA"},
+		{"NYC", "", "EWR JFK LGA"},
+		{"JFK", "", "JFK"},
+		{"london", "", "LCY LGW LHR LTN STN"},
+		{"heath", "", "LHR"},
+		{"são", "", "CGH GRU VCP"}, // the start of a word of the city (a metro: VCP is in Campinas) or the name
+		{"san jose", "", "SJC SJO"},
+		{"san jose", "Costa Rica", "SJO"},
+		{"", "JP", "HND ITM KIX NRT"},
+		{"", "japan", "HND ITM KIX NRT"},
+		{"tokyo", "US", ""},
+		{"london", "Narnia", ""},
+		{"ork", "", ""}, // not the start of a word
+		{"", "", ""},
+		{strings.Repeat("a", 41), "", ""},
+	} {
+		var got []string
+		for _, a := range c.FindAirports(tc.query, tc.country) {
+			got = append(got, a.Code)
+			if a.Name == "" || a.City == "" || a.Country == "" || a.TZ == "" || a.Location == nil {
+				t.Errorf("FindAirports(%q, %q): %s lacks a field: %+v", tc.query, tc.country, a.Code, a)
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("FindAirports(%q, %q) = %v, want %s", tc.query, tc.country, got, tc.want)
+		}
+	}
+	// An exact code comes before the airports that merely mention it.
+	if got := c.FindAirports("sha", ""); len(got) == 0 || got[0].Code != "SHA" {
+		t.Errorf("FindAirports(sha) = %v, want SHA first", got)
+	}
+}
+
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"São Paulo": "sao paulo", "  ZÜRICH ": "zurich", "København": "kobenhavn", "Washington, D.C.": "washington dc",
+		"O'Hare": "ohare", "Tel Aviv-Yafo": "tel aviv yafo", "Straße": "strasse", "東京": "東京", "--": "",
+	} {
+		if got := fold(in); got != want {
+			t.Errorf("fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestResolveCountryAndAirline(t *testing.T) {
+	c := mustCatalog(t)
+	for in, want := range map[string]string{"GB": "GB", "uk": "GB", "United Kingdom": "GB", "côte": "", "south korea": "KR", "us": "US"} {
+		if co, ok := c.ResolveCountry(in); co.Code != want || ok != (want != "") {
+			t.Errorf("ResolveCountry(%q) = %v %v, want %q", in, co.Code, ok, want)
+		}
+	}
+	for in, want := range map[string]string{"ba": "BA", "British Airways": "BA", "lufthansa": "LH", "6e": "6E", "XX": "", "British": ""} {
+		al, err := c.ResolveAirline(in)
+		if al.Code != want || (err == nil) != (want != "") {
+			t.Errorf("ResolveAirline(%q) = %v %v, want %q", in, al.Code, err, want)
+		}
+	}
+}
+
+// The embedded place data is what the brief's cities need: every metro code
+// a traveller is likely to type for a city in the data, and real airports
+// behind each.
+func TestEmbeddedMetros(t *testing.T) {
+	c := mustCatalog(t)
+	var codes []string
+	for _, m := range c.Metros() {
+		codes = append(codes, m.Code)
+		if c.Metro(m.Code) == nil || len(m.Airports) == 0 {
+			t.Errorf("metro %s: %+v", m.Code, m)
+		}
+	}
+	for _, want := range []string{"NYC", "LON", "CHI", "WAS", "TYO", "PAR", "MIL", "SAO", "RIO", "BUE", "MOW", "STO", "OSA", "SEL", "BJS", "YTO", "YMQ", "ROM"} {
+		if !slices.Contains(codes, want) {
+			t.Errorf("no metro %s (have %v)", want, codes)
+		}
+	}
+}
+
+func TestNewCatalogRejectsBadPlaceData(t *testing.T) {
+	airports := []byte("iata,name,city,country,lat,lon,tz\n" +
+		"JFK,John F. Kennedy International Airport,New York,US,40.6413,-73.7781,America/New_York\n" +
+		"LGA,LaGuardia Airport,New York,US,40.7772,-73.8726,America/New_York\n" +
+		"LHR,Heathrow Airport,London,GB,51.4700,-0.4543,Europe/London\n")
+	airlines := []byte("iata,name,alliance,hubs\nBA,British Airways,oneworld,LHR\n")
+	const (
+		metros    = "code,city,country,airports\n"
+		cities    = "city,country,aliases\n"
+		countries = "code,name,aliases\nUS,United States,USA\nGB,United Kingdom,UK\n"
+	)
+	for _, tc := range []struct {
+		name, metros, cities, countries, want string
+	}{
+		{"metro is an airport code", metros + "JFK,New York,US,JFK LGA\n", "", "", "also an airport code"},
+		{"metro of an unknown airport", metros + "NYC,New York,US,JFK EWR\n", "", "", "EWR is not a known airport"},
+		{"metro across countries", metros + "NYC,New York,US,JFK LHR\n", "", "", "LHR is in GB"},
+		{"metro leaves out an airport of its city", metros + "NYC,New York,US,JFK\n", "", "", "leaves out LGA"},
+		{"metro listed twice", metros + "NYC,New York,US,JFK LGA\nNYC,New York,US,JFK LGA\n", "", "", "listed twice"},
+		{"alias of an unknown city", "", cities + "Gotham,US,Metropolis\n", "", "not the city of any airport"},
+		{"country missing", "", "", "code,name,aliases\nUS,United States,\n", "LHR is in GB, which is not listed"},
+		{"country name twice", "", "", countries + "XX,UK,\n", "both GB and XX"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Metros: []byte(tc.metros), Cities: []byte(tc.cities), Countries: []byte(tc.countries)})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+	c, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Metros: []byte(metros + "NYC,New York,US,JFK LGA\n"),
+		Cities: []byte(cities + "New York,US,Big Apple\n"), Countries: []byte(countries)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := c.ResolvePlace("the big apple"); err == nil {
+		t.Errorf("an alias matched with extra words: %+v", p)
+	}
+	if p, err := c.ResolvePlace("big apple"); err != nil || p.Code != "NYC" {
+		t.Errorf("alias: %+v %v", p, err)
 	}
 }

@@ -1,64 +1,39 @@
 package flights
 
-import (
-	"cmp"
-	"slices"
-	"strings"
-)
+import "errors"
 
-// Suggest returns up to n known airport codes closest to what the caller
-// typed, so an error can say "did you mean". A city or airport name ("paris",
-// "heathrow", even "londn") matches by substring or by a small edit distance
-// to the city; a code-like input is compared with every code by edit
-// distance, where a swapped pair of letters counts as one edit. Only the
-// closest matches are returned: a list of far-off codes would mislead.
+// Suggest returns up to n known airport codes for what the caller typed, so
+// an error can say "did you mean": the airports of the place it names, or of
+// the places ResolvePlace suggests for it (see suggestPlaces). Only close
+// matches are returned: a list of far-off codes would mislead.
 func (c *Catalog) Suggest(typed string, n int) []string {
-	q := strings.ToUpper(strings.TrimSpace(typed))
-	// Nothing longer than a long city name is worth comparing, and the edit
-	// distance is quadratic: a megabyte of "origin" must not cost seconds.
-	if q == "" || n <= 0 || len(q) > maxSuggestInput {
+	if n <= 0 {
 		return nil
 	}
-	if len(q) > 3 {
-		var byName []string
-		for _, code := range c.codes {
-			a := c.airports[code]
-			if strings.Contains(strings.ToUpper(a.City), q) || strings.Contains(strings.ToUpper(a.Name), q) {
-				byName = append(byName, code)
+	var places []Place
+	p, err := c.ResolvePlace(typed)
+	var pe *PlaceError
+	switch {
+	case err == nil:
+		places = []Place{p}
+	case errors.As(err, &pe):
+		places = pe.Suggestions
+	}
+	var out []string
+	for _, p := range places {
+		for _, code := range p.Airports {
+			if len(out) < n {
+				out = append(out, code)
 			}
 		}
-		if len(byName) == 0 {
-			byName = closest(c.codes, func(code string) int { return editDistance(q, strings.ToUpper(c.airports[code].City)) }, len(q)/3)
-		}
-		return byName[:min(n, len(byName))]
-	}
-	best := closest(c.codes, func(code string) int { return editDistance(q, code) }, 2)
-	return best[:min(n, len(best))]
-}
-
-const maxSuggestInput = 40
-
-// closest returns the codes at the smallest distance, if it is at most limit,
-// in catalog order.
-func closest(codes []string, dist func(string) int, limit int) []string {
-	type scored struct {
-		code string
-		d    int
-	}
-	all := make([]scored, len(codes))
-	for i, code := range codes {
-		all[i] = scored{code, dist(code)}
-	}
-	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(a.d, b.d) })
-	var out []string
-	for _, s := range all {
-		if s.d > limit || s.d > all[0].d {
-			break
-		}
-		out = append(out, s.code)
 	}
 	return out
 }
+
+// maxSuggestInput is the longest query worth comparing: longer than any
+// place name, and the edit distance is quadratic, so a megabyte of "origin"
+// must not cost seconds.
+const maxSuggestInput = 40
 
 // editDistance is the optimal string alignment distance: insertions,
 // deletions, substitutions and transpositions of adjacent letters.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,15 +31,17 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 			t.Errorf("%s: id repeated", where)
 		}
 		ids[f.ID] = true
-		if o, d, date, err := ParseID(f.ID); err != nil || o != trip.Origin || d != trip.Destination || !date.Equal(trip.Date) {
+		o, d, date, err := ParseID(f.ID)
+		if err != nil || !slices.Contains(trip.Origins(), o) || !slices.Contains(trip.Destinations(), d) || !date.Equal(trip.Date) {
 			t.Errorf("%s: ParseID = %s %s %v %v", where, o, d, date, err)
 		}
 		if n := len(f.Segments); n < 1 || n > MaxStopsLimit+1 {
 			t.Fatalf("%s: %d segments", where, n)
 		}
-		if f.Segments[0].From != trip.Origin || f.Segments[len(f.Segments)-1].To != trip.Destination {
-			t.Errorf("%s: goes %s to %s", where, f.Segments[0].From, f.Segments[len(f.Segments)-1].To)
+		if f.Segments[0].From != o || f.Segments[len(f.Segments)-1].To != d {
+			t.Errorf("%s: goes %s to %s, not the pair its id names", where, f.Segments[0].From, f.Segments[len(f.Segments)-1].To)
 		}
+		checkCircuity(t, c, where, f)
 		if d := f.Depart(); d.Format(DateLayout) != trip.Date.Format(DateLayout) {
 			t.Errorf("%s: departs on %s local", where, d.Format(DateLayout))
 		}
@@ -72,6 +75,128 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 	}
 }
 
+// checkCircuity asserts that a flight does not double back: between any two
+// of its airports, the legs flown add up to at most MaxCircuity times the
+// great-circle distance (the whole itinerary is the widest such span).
+func checkCircuity(t *testing.T, c *Catalog, where string, f Flight) {
+	t.Helper()
+	points := []*Airport{c.Airport(f.Segments[0].From)}
+	for _, s := range f.Segments {
+		points = append(points, c.Airport(s.To))
+	}
+	for i := range points {
+		flown := 0.0
+		for j := i + 1; j < len(points); j++ {
+			flown += DistanceKm(points[j-1], points[j])
+			if direct := DistanceKm(points[i], points[j]); flown > MaxCircuity*direct+1e-6 {
+				t.Errorf("%s: %s to %s flies %.0f km for %.0f direct (%.2fx, more than %.1fx): %v", where, points[i].Code, points[j].Code, flown, direct, flown/direct, MaxCircuity, f.Via())
+			}
+		}
+	}
+}
+
+// No routing doubles back, over every pair of a sample of airports from
+// every region, the routes spread over three dates: the property the whole schedule must have,
+// not only the golden route. Business class too, where SFO-YVR-YYC-JFK used
+// to sell at 13h20.
+func TestNoRoutingDoublesBack(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	codes := c.AirportCodes()
+	var sample []string
+	for i := 0; i < len(codes); i += 3 {
+		sample = append(sample, codes[i])
+	}
+	sample = append(sample, "SFO", "JFK", "YVR", "YYC")
+	if len(sample) < 40 {
+		t.Fatalf("a sample of %d airports, want 40 or more", len(sample))
+	}
+	dates := []string{"2026-12-15", "2027-03-28", "2027-06-30"} // 28 March: Europe's clocks go forward
+	routes, flightsSeen, withStops := 0, 0, 0
+	for _, o := range sample {
+		for _, d := range sample {
+			if o == d || DistanceKm(c.Airport(o), c.Airport(d)) < minLegKm {
+				continue
+			}
+			trip := tripFor(t, c, o, d, dates[routes%len(dates)])
+			trip.Cabin = Business
+			fs, err := p.Search(context.Background(), trip)
+			if err != nil {
+				t.Fatalf("%s-%s: %v", o, d, err)
+			}
+			if len(fs) == 0 {
+				t.Errorf("%s-%s: no flights", o, d)
+			}
+			for _, f := range fs {
+				checkCircuity(t, c, o+"-"+d+" "+f.ID, f)
+				if f.Stops() > 0 {
+					withStops++
+				}
+			}
+			routes++
+			flightsSeen += len(fs)
+		}
+	}
+	t.Logf("%d routes, %d flights, %d with stops", routes, flightsSeen, withStops)
+	if routes < 1500 || withStops < flightsSeen/3 {
+		t.Errorf("%d routes, %d of %d flights with stops: the sample is too thin to say anything", routes, withStops, flightsSeen)
+	}
+}
+
+// A search from a metro or city searches each pair of airports, keeps each
+// flight's own pair in its id, and finds the same flights a search of that
+// pair alone finds, so an id from a NYC-LON search is looked up as JFK-LHR.
+func TestSyntheticSearchesEveryAirportPair(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	trip := tripFor(t, c, "NYC", "London", "2027-01-20")
+	trip.Passengers = 3
+	fs, err := p.Search(context.Background(), trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFlights(t, c, trip, fs)
+	if len(fs) != DefaultMaxResults {
+		t.Errorf("%d flights, want the cap of %d shared by the pairs", len(fs), DefaultMaxResults)
+	}
+	origins, dests := map[string]bool{}, map[string]bool{}
+	for _, f := range fs {
+		o, d, date, _ := ParseID(f.ID)
+		origins[o], dests[d] = true, true
+		alone, err := p.Search(context.Background(), Trip{Origin: o, Destination: d, Date: date, Passengers: 3, Cabin: Economy, MaxStops: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(alone, func(g Flight) bool { return g.ID == f.ID }); i < 0 || !reflect.DeepEqual(alone[i], f) {
+			t.Errorf("%s is not found the same by a search of %s-%s alone", f.ID, o, d)
+		}
+	}
+	if len(origins) < 2 || len(dests) < 2 {
+		t.Errorf("searched from %v to %v: want more than one airport at each end", origins, dests)
+	}
+	for i := 1; i < len(fs); i++ {
+		if fs[i].Depart().Before(fs[i-1].Depart()) {
+			t.Errorf("%s departs before %s, listed after it", fs[i].ID, fs[i-1].ID)
+		}
+	}
+	again, _ := NewSynthetic(c, now, 0).Search(context.Background(), trip)
+	if !reflect.DeepEqual(fs, again) {
+		t.Error("two searches of NYC-LON differ")
+	}
+
+	// Pairs too close to fly are skipped: EWR is 130 km from PHL.
+	trip = tripFor(t, c, "NYC", "PHL", "2027-01-20")
+	fs, err = p.Search(context.Background(), trip)
+	if err != nil || len(fs) == 0 {
+		t.Fatalf("NYC-PHL: %d flights, %v", len(fs), err)
+	}
+	for _, f := range fs {
+		if f.Segments[0].From == "EWR" {
+			t.Errorf("%s flies EWR-PHL, %.0f km", f.ID, DistanceKm(c.Airport("EWR"), c.Airport("PHL")))
+		}
+	}
+}
+
 // The provider's promises, over a spread of pairs and dates: every pair gets
 // flights, and every flight is physically and commercially plausible.
 func TestSyntheticInvariantsOverManyPairs(t *testing.T) {
@@ -83,7 +208,7 @@ func TestSyntheticInvariantsOverManyPairs(t *testing.T) {
 	for i, o := range codes {
 		for j := i%7 + 1; j < len(codes); j += 7 { // every 7th destination, a different offset per origin
 			d := codes[(i+j)%len(codes)]
-			if o == d {
+			if o == d || DistanceKm(c.Airport(o), c.Airport(d)) < minLegKm { // too close: refused by validation
 				continue
 			}
 			trip := tripFor(t, c, o, d, dates[pairs%len(dates)])
@@ -215,8 +340,15 @@ func TestSyntheticPricing(t *testing.T) {
 func TestSearchRefusesBadInput(t *testing.T) {
 	c := mustCatalog(t)
 	p := NewSynthetic(c, now, 0)
-	if _, err := p.Search(context.Background(), Trip{Origin: "JFK", Destination: "ZZZ", Date: time.Now()}); err == nil {
-		t.Error("unknown airport: no error")
+	for _, trip := range []Trip{
+		{Origin: "JFK", Destination: "ZZZ", Date: time.Now()},
+		{Origin: "NYC", OriginAirports: []string{"JFK", "QQQ"}, Destination: "LHR", Date: time.Now()},
+		{Origin: "JFK", Destination: "JFK", Date: time.Now()},
+		{Origin: "JFK", Destination: "LGA", Date: time.Now()}, // 17 km
+	} {
+		if fs, err := p.Search(context.Background(), trip); err == nil {
+			t.Errorf("%s %v to %s %v: %d flights, no error", trip.Origin, trip.Origins(), trip.Destination, trip.Destinations(), len(fs))
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -233,6 +365,34 @@ func TestParseID(t *testing.T) {
 	for _, bad := range []string{"", "JFK-LHR", "JFK-LHR-261315-K3M9P", "jfk-LHR-261215-K3M9P", "JFK-LHR-261215-K3M9", "JFK-LHR-261215-K3M9P-X"} {
 		if _, _, _, err := ParseID(bad); err == nil {
 			t.Errorf("ParseID(%q): no error", bad)
+		}
+	}
+}
+
+// What a pair gets depends on what geography allows: a short hop only its
+// nonstops and nearly straight connections, a pair no hub serves the
+// nonstops of a fallback airline rather than nothing or a detour.
+func TestSyntheticThinPairs(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	for _, tc := range []struct {
+		o, d     string
+		min, max int
+		nonstop  bool
+	}{
+		{"AMS", "BRU", 4, 12, true},  // 158 km: KL's nonstops
+		{"BOS", "JFK", 4, 47, true},  // 300 km
+		{"ACC", "DSS", 1, 10, true},  // no hub at either end, no straight connection
+		{"PPT", "NAN", 1, 10, true},  // across the Pacific islands
+		{"JFK", "LHR", 47, 47, true}, // busy: the full page
+	} {
+		fs, err := p.Search(context.Background(), tripFor(t, c, tc.o, tc.d, "2027-01-20"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nonstop := slices.ContainsFunc(fs, func(f Flight) bool { return f.Stops() == 0 })
+		if len(fs) < tc.min || len(fs) > tc.max || nonstop != tc.nonstop {
+			t.Errorf("%s-%s: %d flights (nonstop %v), want %d to %d (nonstop %v)", tc.o, tc.d, len(fs), nonstop, tc.min, tc.max, tc.nonstop)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package flights
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -49,33 +50,134 @@ func ParseClock(s string) (Clock, error) {
 // String formats the clock as HH:MM.
 func (c Clock) String() string { return fmt.Sprintf("%02d:%02d", int(c)/60, int(c)%60) }
 
-// Trip is a validated one-way search: everything in it has been checked, so
-// code that receives a Trip does not check again.
+// Trip is a validated search: everything in it has been checked, so code
+// that receives a Trip does not check again. A trip with a ReturnDate is a
+// round trip; FlexDays widens both dates.
 type Trip struct {
+	// Origin and Destination name the places as the traveller gave them,
+	// normalised: an airport code, a metro code, or a city's canonical name
+	// (see Place.Label).
 	Origin      string
 	Destination string
+	// OriginAirports and DestinationAirports are the airports to search,
+	// the main one first. Empty means the one airport Origin (Destination)
+	// names, as in trips built by hand from a flight id.
+	OriginAirports, DestinationAirports []string
 	// Date is the departure date in the origin's local calendar, held as
 	// midnight UTC; only year, month and day are meaningful.
-	Date       time.Time
+	Date time.Time
+	// ReturnDate is the return's departure date in the destination's local
+	// calendar, held like Date; zero for a one-way trip.
+	ReturnDate time.Time
+	// FlexDays searches this many days either side of Date (and of
+	// ReturnDate): see Dates and ReturnDates.
+	FlexDays   int
 	Passengers int
 	Cabin      Cabin
 	MaxStops   int
 	// DepartAfter and DepartBefore bound the local departure time; nil means
 	// no bound.
 	DepartAfter, DepartBefore *Clock
+	// ArriveAfter and ArriveBefore bound the local arrival time of day at
+	// the destination (on whichever day the flight lands); nil means no bound.
+	ArriveAfter, ArriveBefore *Clock
+	// Airlines, if not empty, are the only airlines a flight may use, on
+	// every segment; ExcludeAirlines may fly no segment. IATA codes.
+	Airlines, ExcludeAirlines []string
 	// MaxPriceUSD is the most a traveller will pay per passenger; 0 means no limit.
 	MaxPriceUSD float64
+	// BookableFrom and BookableUntil are the first and last dates that could
+	// be searched when the trip was validated (the origin's today and a year
+	// on); Dates and ReturnDates stay inside them. Zero means no bound.
+	BookableFrom, BookableUntil time.Time
+}
+
+// Origins are the origin airports to search.
+func (t Trip) Origins() []string { return airportsOr(t.OriginAirports, t.Origin) }
+
+// Destinations are the destination airports to search.
+func (t Trip) Destinations() []string { return airportsOr(t.DestinationAirports, t.Destination) }
+
+func airportsOr(airports []string, code string) []string {
+	if len(airports) > 0 {
+		return airports
+	}
+	return []string{code}
+}
+
+// IsRoundTrip reports whether the trip has a return date.
+func (t Trip) IsRoundTrip() bool { return !t.ReturnDate.IsZero() }
+
+// MaxFlexDays is how many days either side of a date a trip may search.
+const MaxFlexDays = 3
+
+// Dates are the outbound days to search, in order: Date ± FlexDays, inside
+// the bookable window.
+func (t Trip) Dates() []time.Time { return t.span(t.Date, t.BookableFrom) }
+
+// ReturnDates are the return days to search, in order: ReturnDate ±
+// FlexDays, inside the bookable window and not before the first outbound
+// day; nil for a one-way trip. A return day may still come before some
+// outbound days: NewRoundTrip decides which pairs can be flown.
+func (t Trip) ReturnDates() []time.Time {
+	if !t.IsRoundTrip() {
+		return nil
+	}
+	first := t.BookableFrom
+	if out := t.Dates(); len(out) > 0 && out[0].After(first) {
+		first = out[0]
+	}
+	return t.span(t.ReturnDate, first)
+}
+
+func (t Trip) span(center, first time.Time) []time.Time {
+	var out []time.Time
+	for d := -t.FlexDays; d <= t.FlexDays; d++ {
+		day := center.AddDate(0, 0, d)
+		if (!first.IsZero() && day.Before(first)) || (!t.BookableUntil.IsZero() && day.After(t.BookableUntil)) {
+			continue
+		}
+		out = append(out, day)
+	}
+	return out
+}
+
+// On is the one-day, one-way search for the outbound on date: what a
+// Provider is given, once per day of Dates.
+func (t Trip) On(date time.Time) Trip {
+	t.Date, t.ReturnDate, t.FlexDays = date, time.Time{}, 0
+	return t
+}
+
+// Return is the one-day, one-way search for the return on date: the trip
+// reversed. The time windows are the outbound's and do not carry over; the
+// stops, airlines and cabin do, and so does the price cap (a leg dearer
+// than the whole trip's cap cannot be part of a round trip within it).
+func (t Trip) Return(date time.Time) Trip {
+	r := t.On(date)
+	r.Origin, r.Destination = t.Destination, t.Origin
+	r.OriginAirports, r.DestinationAirports = t.DestinationAirports, t.OriginAirports
+	r.DepartAfter, r.DepartBefore, r.ArriveAfter, r.ArriveBefore = nil, nil, nil, nil
+	return r
 }
 
 // Request is a trip as a caller gives it: strings and optional numbers, not
 // yet trusted. Pointers distinguish "not given" from a zero.
 type Request struct {
+	// Origin and Destination are each an airport code, a metro code or a
+	// city name: see Catalog.ResolvePlace.
 	Origin, Destination, Date string
+	// ReturnDate, if given, makes the trip a round trip.
+	ReturnDate                string
+	FlexDays                  *int
 	Passengers                *int
 	Cabin                     string
 	MaxStops                  *int
 	DepartAfter, DepartBefore string
+	ArriveAfter, ArriveBefore string
 	MaxPriceUSD               *float64
+	// Airlines and ExcludeAirlines are IATA codes or airline names.
+	Airlines, ExcludeAirlines []string
 }
 
 // Problem is one thing wrong with a request, worded for the person (or model)
@@ -118,27 +220,37 @@ func (v Validator) Validate(r Request) (Trip, error) {
 	}
 	t := Trip{Passengers: 1, Cabin: Economy, MaxStops: MaxStopsLimit}
 
-	origin, okOrigin := v.airport("origin", r.Origin, add)
-	dest, okDest := v.airport("destination", r.Destination, add)
-	t.Origin, t.Destination = origin, dest
-	if okOrigin && okDest && origin == dest {
-		add("destination", fmt.Sprintf("is the same airport as origin (%s)", origin),
-			"an airport different from the origin")
+	origin, okOrigin := v.place("origin", r.Origin, &ps)
+	dest, okDest := v.place("destination", r.Destination, &ps)
+	t.Origin, t.Destination = origin.Label(), dest.Label()
+	t.OriginAirports, t.DestinationAirports = origin.Airports, dest.Airports
+	if okOrigin && okDest {
+		if problem := v.apart(origin, dest); problem != "" {
+			add("destination", problem, fmt.Sprintf("an airport or city different from the origin, at least %d km away", minLegKm))
+		}
 	}
 
+	today := v.today(origin.Airports)
+	last := today.Add(BookingHorizon)
+	t.BookableFrom, t.BookableUntil = today, last
 	const dateAccepted = "a date in YYYY-MM-DD form, from today up to one year ahead"
-	switch date, err := time.Parse(DateLayout, strings.TrimSpace(r.Date)); {
-	case strings.TrimSpace(r.Date) == "":
-		add("date", "is missing", dateAccepted)
-	case err != nil:
-		add("date", fmt.Sprintf("%s is not a date in YYYY-MM-DD form", Quote(r.Date)), dateAccepted)
-	default:
-		today := v.today(origin)
+	if date, ok := v.date("date", r.Date, true, today, last, dateAccepted, add); ok {
 		t.Date = date
-		if date.Before(today) {
-			add("date", fmt.Sprintf("%s is in the past (today is %s at the origin)", date.Format(DateLayout), today.Format(DateLayout)), dateAccepted)
-		} else if last := today.Add(BookingHorizon); date.After(last) {
-			add("date", fmt.Sprintf("%s is more than a year ahead (the last bookable date is %s)", date.Format(DateLayout), last.Format(DateLayout)), dateAccepted)
+	}
+	if strings.TrimSpace(r.ReturnDate) != "" {
+		const accepted = "a date in YYYY-MM-DD form, on or after date and up to one year ahead, or leave it out for a one-way trip"
+		if date, ok := v.date("returnDate", r.ReturnDate, false, today, last, accepted, add); ok {
+			t.ReturnDate = date
+			if !t.Date.IsZero() && date.Before(t.Date) {
+				add("returnDate", fmt.Sprintf("%s is before the departure date (%s)", date.Format(DateLayout), t.Date.Format(DateLayout)), accepted)
+			}
+		}
+	}
+	if r.FlexDays != nil {
+		t.FlexDays = *r.FlexDays
+		if t.FlexDays < 0 || t.FlexDays > MaxFlexDays {
+			add("flexDays", fmt.Sprintf("%d is out of range", t.FlexDays),
+				fmt.Sprintf("a whole number of days either side of the dates, from 0 to %d", MaxFlexDays))
 		}
 	}
 
@@ -162,17 +274,21 @@ func (v Validator) Validate(r Request) (Trip, error) {
 				fmt.Sprintf("0 (nonstop only), 1 or %d", MaxStopsLimit))
 		}
 	}
-	t.DepartAfter = v.clock("departAfter", r.DepartAfter, add)
-	t.DepartBefore = v.clock("departBefore", r.DepartBefore, add)
-	if t.DepartAfter != nil && t.DepartBefore != nil && *t.DepartAfter >= *t.DepartBefore {
-		add("departBefore", fmt.Sprintf("%s is not later than departAfter (%s)", *t.DepartBefore, *t.DepartAfter),
-			"a time later than departAfter on the same day")
-	}
+	t.DepartAfter, t.DepartBefore = v.window("departAfter", "departBefore", r.DepartAfter, r.DepartBefore, add)
+	t.ArriveAfter, t.ArriveBefore = v.window("arriveAfter", "arriveBefore", r.ArriveAfter, r.ArriveBefore, add)
 	if r.MaxPriceUSD != nil {
 		t.MaxPriceUSD = *r.MaxPriceUSD
 		if t.MaxPriceUSD <= 0 {
 			add("maxPrice", fmt.Sprintf("%g is not a positive amount", t.MaxPriceUSD),
 				"a positive amount in US dollars per passenger, or leave it out for no limit")
+		}
+	}
+	t.Airlines = v.airlines("airlines", r.Airlines, &ps)
+	t.ExcludeAirlines = v.airlines("excludeAirlines", r.ExcludeAirlines, &ps)
+	for _, code := range t.Airlines {
+		if slices.Contains(t.ExcludeAirlines, code) {
+			add("excludeAirlines", fmt.Sprintf("%s is also in airlines", code), "airlines not among those in airlines")
+			break
 		}
 	}
 	if len(ps) > 0 {
@@ -181,21 +297,109 @@ func (v Validator) Validate(r Request) (Trip, error) {
 	return t, nil
 }
 
-func (v Validator) airport(field, raw string, add func(field, problem, accepted string)) (string, bool) {
-	code := strings.ToUpper(strings.TrimSpace(raw))
-	if code == "" {
-		add(field, "is missing", "a 3-letter IATA airport code, e.g. JFK")
-		return "", false
+func (v Validator) place(field, raw string, ps *Problems) (Place, bool) {
+	if strings.TrimSpace(raw) == "" {
+		*ps = append(*ps, Problem{Field: field, Problem: "is missing", Accepted: PlaceAccepted})
+		return Place{}, false
 	}
-	if v.Catalog.Airport(code) != nil {
-		return code, true
+	p, err := v.Catalog.ResolvePlace(raw)
+	if err != nil {
+		var pe *PlaceError
+		if !errors.As(err, &pe) {
+			pe = &PlaceError{Reason: err.Error()}
+		}
+		*ps = append(*ps, pe.Problem(field))
+		return Place{Query: raw}, false
 	}
-	accepted := "a 3-letter IATA code of a known airport"
-	if suggestions := v.Catalog.Suggest(raw, 3); len(suggestions) > 0 {
-		accepted += "; closest known: " + strings.Join(suggestions, ", ")
+	return p, true
+}
+
+// apart says what is wrong with flying from origin to dest, or "": the same
+// place, an airport in both, or every pair of airports too close to fly.
+func (v Validator) apart(origin, dest Place) string {
+	if slices.Equal(origin.Airports, dest.Airports) {
+		if origin.Kind == AirportPlace && dest.Kind == AirportPlace {
+			return fmt.Sprintf("is the same airport as origin (%s)", origin.Code)
+		}
+		return fmt.Sprintf("is the same place as origin (%s)", origin.Label())
 	}
-	add(field, fmt.Sprintf("%s is not a known airport code", Quote(raw)), accepted)
-	return code, false
+	for _, a := range dest.Airports {
+		if slices.Contains(origin.Airports, a) {
+			return fmt.Sprintf("includes %s, which is also an origin airport", a)
+		}
+	}
+	farthest := 0.0
+	for _, o := range origin.Airports {
+		for _, d := range dest.Airports {
+			farthest = max(farthest, DistanceKm(v.Catalog.Airport(o), v.Catalog.Airport(d)))
+		}
+	}
+	switch {
+	case farthest >= minLegKm:
+		return "" // the provider skips the pairs that are too close
+	case len(origin.Airports) == 1 && len(dest.Airports) == 1:
+		return fmt.Sprintf("is %.0f km from origin, too close for a flight", farthest)
+	}
+	return fmt.Sprintf("has every airport within %d km of the origin's, too close for a flight", minLegKm)
+}
+
+// date reads a date field that must lie in [today, last].
+func (v Validator) date(field, raw string, required bool, today, last time.Time, accepted string, add func(field, problem, accepted string)) (time.Time, bool) {
+	raw = strings.TrimSpace(raw)
+	date, err := time.Parse(DateLayout, raw)
+	switch {
+	case raw == "" && required:
+		add(field, "is missing", accepted)
+	case raw == "":
+	case err != nil:
+		add(field, fmt.Sprintf("%s is not a date in YYYY-MM-DD form", Quote(raw)), accepted)
+	case date.Before(today):
+		add(field, fmt.Sprintf("%s is in the past (today is %s at the origin)", date.Format(DateLayout), today.Format(DateLayout)), accepted)
+		return date, true
+	case date.After(last):
+		add(field, fmt.Sprintf("%s is more than a year ahead (the last bookable date is %s)", date.Format(DateLayout), last.Format(DateLayout)), accepted)
+		return date, true
+	default:
+		return date, true
+	}
+	return time.Time{}, false
+}
+
+// window reads a pair of HH:MM bounds, the first earlier than the second.
+func (v Validator) window(afterField, beforeField, afterRaw, beforeRaw string, add func(field, problem, accepted string)) (*Clock, *Clock) {
+	after, before := v.clock(afterField, afterRaw, add), v.clock(beforeField, beforeRaw, add)
+	if after != nil && before != nil && *after >= *before {
+		add(beforeField, fmt.Sprintf("%s is not later than %s (%s)", *before, afterField, *after),
+			fmt.Sprintf("a time later than %s on the same day", afterField))
+	}
+	return after, before
+}
+
+// maxAirlines bounds an airline list: more than every airline known is a
+// mistake, and each entry costs a lookup.
+const maxAirlines = 20
+
+// airlines reads a list of airline codes or names into sorted, distinct
+// IATA codes.
+func (v Validator) airlines(field string, raw []string, ps *Problems) []string {
+	if len(raw) > maxAirlines {
+		*ps = append(*ps, Problem{Field: field, Problem: fmt.Sprintf("lists %d airlines", len(raw)),
+			Accepted: fmt.Sprintf("at most %d IATA airline codes", maxAirlines)})
+		return nil
+	}
+	var out []string
+	for _, s := range raw {
+		al, err := v.Catalog.ResolveAirline(s)
+		if err != nil {
+			*ps = append(*ps, Problem{Field: field, Problem: err.Error(), Accepted: v.Catalog.airlineAccepted(s)})
+			continue
+		}
+		if !slices.Contains(out, al.Code) {
+			out = append(out, al.Code)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (v Validator) clock(field, raw string, add func(field, problem, accepted string)) *Clock {
@@ -210,18 +414,19 @@ func (v Validator) clock(field, raw string, add func(field, problem, accepted st
 	return &c
 }
 
-// today is the current date at the origin (UTC when the origin is unknown),
-// as midnight UTC so it compares with Trip.Date.
-func (v Validator) today(origin string) time.Time {
+// today is the current date at the origin (its first airport: a metro's
+// airports share a time zone; UTC when the origin is unknown), as midnight
+// UTC so it compares with Trip.Date.
+func (v Validator) today(origin []string) time.Time {
 	now := time.Now
 	if v.Now != nil {
 		now = v.Now
 	}
-	t := now()
-	if a := v.Catalog.Airport(origin); a != nil {
-		t = t.In(a.Location)
-	} else {
-		t = t.UTC()
+	t := now().UTC()
+	if len(origin) > 0 {
+		if a := v.Catalog.Airport(origin[0]); a != nil {
+			t = t.In(a.Location)
+		}
 	}
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }

@@ -34,6 +34,103 @@ func TestValidateAcceptsAndDefaults(t *testing.T) {
 	}
 }
 
+func TestValidateAcceptsPlacesAndOptions(t *testing.T) {
+	v := Validator{Catalog: mustCatalog(t), Now: now}
+	trip, err := v.Validate(Request{Origin: "new york city", Destination: "LON", Date: "2026-12-15", ReturnDate: "2026-12-22", FlexDays: ptrTo(2),
+		ArriveAfter: "07:00", ArriveBefore: "21:30", Airlines: []string{" ba", "American Airlines", "BA"}, ExcludeAirlines: []string{"dl"}})
+	if err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	if trip.Origin != "New York" || strings.Join(trip.Origins(), " ") != "JFK LGA EWR" || trip.Destination != "LON" || strings.Join(trip.Destinations(), " ") != "LHR LGW STN LCY LTN" {
+		t.Errorf("places: %s %v to %s %v", trip.Origin, trip.Origins(), trip.Destination, trip.Destinations())
+	}
+	if !trip.IsRoundTrip() || trip.ReturnDate.Format(DateLayout) != "2026-12-22" || trip.FlexDays != 2 || *trip.ArriveAfter != 7*60 || *trip.ArriveBefore != 21*60+30 {
+		t.Errorf("options: %+v", trip)
+	}
+	if strings.Join(trip.Airlines, " ") != "AA BA" || strings.Join(trip.ExcludeAirlines, " ") != "DL" {
+		t.Errorf("airlines %v, excluded %v; want sorted distinct codes", trip.Airlines, trip.ExcludeAirlines)
+	}
+	if !trip.BookableFrom.Equal(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) || !trip.BookableUntil.Equal(time.Date(2027, 11, 30, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("bookable %v to %v", trip.BookableFrom, trip.BookableUntil)
+	}
+	// A city of one airport is searched at that airport, and named as the city.
+	trip, err = v.Validate(Request{Origin: "San Francisco", Destination: "jfk", Date: "2026-12-15"})
+	if err != nil || trip.Origin != "San Francisco" || strings.Join(trip.Origins(), " ") != "SFO" || trip.Destination != "JFK" || strings.Join(trip.Destinations(), " ") != "JFK" || trip.IsRoundTrip() {
+		t.Errorf("trip %+v, err %v", trip, err)
+	}
+	if got := (Trip{Origin: "JFK", Destination: "LHR"}); strings.Join(got.Origins(), "") != "JFK" || strings.Join(got.Destinations(), "") != "LHR" {
+		t.Errorf("a trip built by hand searches %v to %v", got.Origins(), got.Destinations())
+	}
+}
+
+func TestTripDates(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(DateLayout, s); return d }
+	days := func(ds []time.Time) string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Format("01-02"))
+		}
+		return strings.Join(out, " ")
+	}
+	window := Trip{BookableFrom: day("2026-11-30"), BookableUntil: day("2027-11-30")}
+	for _, tc := range []struct {
+		name              string
+		date, ret         string
+		flex              int
+		wantOut, wantBack string
+	}{
+		{"one day, one way", "2026-12-15", "", 0, "12-15", ""},
+		{"flex both sides", "2026-12-15", "2026-12-22", 2, "12-13 12-14 12-15 12-16 12-17", "12-20 12-21 12-22 12-23 12-24"},
+		{"not before today", "2026-12-01", "", 3, "11-30 12-01 12-02 12-03 12-04", ""},
+		{"not past a year", "2027-11-29", "2027-11-30", 2, "11-27 11-28 11-29 11-30", "11-28 11-29 11-30"},
+		{"returns not before the first outbound", "2026-12-15", "2026-12-15", 3, "12-12 12-13 12-14 12-15 12-16 12-17 12-18", "12-12 12-13 12-14 12-15 12-16 12-17 12-18"},
+		{"same-day return", "2026-12-15", "2026-12-15", 0, "12-15", "12-15"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			trip := window
+			trip.Date, trip.FlexDays = day(tc.date), tc.flex
+			if tc.ret != "" {
+				trip.ReturnDate = day(tc.ret)
+			}
+			if got := days(trip.Dates()); got != tc.wantOut {
+				t.Errorf("Dates = %s, want %s", got, tc.wantOut)
+			}
+			if got := days(trip.ReturnDates()); got != tc.wantBack {
+				t.Errorf("ReturnDates = %s, want %s", got, tc.wantBack)
+			}
+		})
+	}
+	// A hand-built trip has no window: nothing is clamped.
+	if got := days((Trip{Date: day("2020-01-02"), FlexDays: 1}).Dates()); got != "01-01 01-02 01-03" {
+		t.Errorf("unbounded Dates = %s", got)
+	}
+}
+
+func TestTripOnAndReturn(t *testing.T) {
+	v := Validator{Catalog: mustCatalog(t), Now: now}
+	trip, err := v.Validate(Request{Origin: "NYC", Destination: "MAN", Date: "2026-12-15", ReturnDate: "2026-12-20", FlexDays: ptrTo(1),
+		DepartAfter: "08:00", ArriveBefore: "22:00", MaxStops: ptrTo(1), Cabin: "business", Passengers: ptrTo(2), Airlines: []string{"BA"}, MaxPriceUSD: ptrTo(3000.0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := trip.Dates()[0]
+	out := trip.On(day)
+	if !out.Date.Equal(day) || out.IsRoundTrip() || out.FlexDays != 0 || out.Origin != "NYC" || *out.DepartAfter != 8*60 || *out.ArriveBefore != 22*60 {
+		t.Errorf("On = %+v", out)
+	}
+	back := trip.Return(trip.ReturnDates()[0])
+	if back.Origin != "MAN" || strings.Join(back.Origins(), " ") != "MAN" || back.Destination != "NYC" || strings.Join(back.Destinations(), " ") != "JFK LGA EWR" ||
+		back.Date.Format(DateLayout) != "2026-12-19" || back.IsRoundTrip() || back.FlexDays != 0 {
+		t.Errorf("Return: %s %v to %s %v on %v", back.Origin, back.Origins(), back.Destination, back.Destinations(), back.Date)
+	}
+	if back.DepartAfter != nil || back.ArriveBefore != nil || back.MaxStops != 1 || back.Cabin != Business || back.Passengers != 2 || strings.Join(back.Airlines, "") != "BA" || back.MaxPriceUSD != 3000 {
+		t.Errorf("Return keeps the wrong limits: %+v", back)
+	}
+	if trip.OriginAirports[0] != "JFK" || trip.Origin != "NYC" {
+		t.Error("On or Return changed the trip")
+	}
+}
+
 func TestValidateRejects(t *testing.T) {
 	v := Validator{Catalog: mustCatalog(t), Now: now}
 	base := func() Request { return Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15"} }
@@ -45,9 +142,26 @@ func TestValidateRejects(t *testing.T) {
 		accept string // in what is accepted
 	}{
 		{"missing origin", func(r *Request) { r.Origin = "" }, "origin", "is missing", "IATA"},
-		{"unknown origin suggests", func(r *Request) { r.Origin = "JKF" }, "origin", `"JKF" is not a known airport code`, "JFK"},
-		{"unknown destination by city", func(r *Request) { r.Destination = "Paris" }, "destination", "not a known airport", "CDG"},
+		{"unknown origin suggests", func(r *Request) { r.Origin = "JKF" }, "origin", `"JKF" is not a known airport or metro code`, "closest known: JFK (John F. Kennedy"},
+		{"misspelt city suggests the city", func(r *Request) { r.Destination = "Pariss" }, "destination", "not a known airport, metro area or city", "Paris, FR (PAR: CDG, ORY)"},
+		{"ambiguous city names each", func(r *Request) { r.Destination = "san jose" }, "destination", "more than one city", "one of: San Jose, CR (SJO); San Jose, US (SJC)"},
 		{"same airport", func(r *Request) { r.Destination = "jfk" }, "destination", "same airport as origin", "different"},
+		{"same place", func(r *Request) { r.Origin, r.Destination = "NYC", "new york" }, "destination", "same place as origin (NYC)", "different"},
+		{"an airport of the origin", func(r *Request) { r.Destination = "NYC" }, "destination", "includes JFK, which is also an origin airport", "different"},
+		{"too close to fly", func(r *Request) { r.Destination = "LGA" }, "destination", "is 17 km from origin, too close for a flight", "at least 150 km"},
+		{"metros too close to fly", func(r *Request) { r.Origin, r.Destination = "AEP", "EZE" }, "destination", "too close for a flight", "at least 150 km"},
+		{"return before departure", func(r *Request) { r.ReturnDate = "2026-12-14" }, "returnDate", "before the departure date (2026-12-15)", "on or after date"},
+		{"return date format", func(r *Request) { r.ReturnDate = "next week" }, "returnDate", "not a date in YYYY-MM-DD", "one-way"},
+		{"return over a year ahead", func(r *Request) { r.ReturnDate = "2027-12-01" }, "returnDate", "more than a year ahead", "one year"},
+		{"flex too wide", func(r *Request) { r.FlexDays = ptrTo(4) }, "flexDays", "4 is out of range", "from 0 to 3"},
+		{"flex negative", func(r *Request) { r.FlexDays = ptrTo(-1) }, "flexDays", "-1 is out of range", "from 0 to 3"},
+		{"bad arrival time", func(r *Request) { r.ArriveAfter = "noon" }, "arriveAfter", "not a time of day", "HH:MM"},
+		{"arrival window backwards", func(r *Request) { r.ArriveAfter, r.ArriveBefore = "20:00", "08:00" }, "arriveBefore", "not later than arriveAfter (20:00)", "later than arriveAfter"},
+		{"unknown airline lists the known", func(r *Request) { r.Airlines = []string{"BA", "XQ"} }, "airlines", `"XQ" is not a known airline`, "known: 6E, AA, AC"},
+		{"airline by part of its name", func(r *Request) { r.ExcludeAirlines = []string{"british"} }, "excludeAirlines", `"british" is not a known airline`, "closest known: BA (British Airways)"},
+		{"airline code swapped", func(r *Request) { r.Airlines = []string{"AB"} }, "airlines", `"AB" is not a known airline`, "closest known: BA (British Airways)"},
+		{"airline both wanted and excluded", func(r *Request) { r.Airlines, r.ExcludeAirlines = []string{"BA", "AA"}, []string{"ba"} }, "excludeAirlines", "BA is also in airlines", "not among"},
+		{"too many airlines", func(r *Request) { r.Airlines = make([]string, 21) }, "airlines", "lists 21 airlines", "at most 20"},
 		{"missing date", func(r *Request) { r.Date = " " }, "date", "is missing", "YYYY-MM-DD"},
 		{"date format", func(r *Request) { r.Date = "15/12/2026" }, "date", "not a date in YYYY-MM-DD", "YYYY-MM-DD"},
 		{"impossible date", func(r *Request) { r.Date = "2026-02-30" }, "date", "not a date", "YYYY-MM-DD"},
@@ -84,7 +198,8 @@ func TestValidateRejects(t *testing.T) {
 
 func TestValidateReportsEveryProblemAtOnce(t *testing.T) {
 	v := Validator{Catalog: mustCatalog(t), Now: now}
-	_, err := v.Validate(Request{Origin: "XXQ", Destination: "", Date: "tomorrow", Passengers: ptrTo(12), Cabin: "steerage", MaxStops: ptrTo(5), DepartAfter: "25:00", MaxPriceUSD: ptrTo(-3.0)})
+	_, err := v.Validate(Request{Origin: "XXQ", Destination: "", Date: "tomorrow", ReturnDate: "later", FlexDays: ptrTo(7), Passengers: ptrTo(12), Cabin: "steerage", MaxStops: ptrTo(5),
+		DepartAfter: "25:00", ArriveBefore: "8pm", MaxPriceUSD: ptrTo(-3.0), Airlines: []string{"ZZ"}, ExcludeAirlines: []string{"QQ"}})
 	var ps Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("err = %v, want Problems", err)
@@ -93,7 +208,7 @@ func TestValidateReportsEveryProblemAtOnce(t *testing.T) {
 	for _, p := range ps {
 		fields = append(fields, p.Field)
 	}
-	want := "origin destination date passengers cabin maxStops departAfter maxPrice"
+	want := "origin destination date returnDate flexDays passengers cabin maxStops departAfter arriveBefore maxPrice airlines excludeAirlines"
 	if got := strings.Join(fields, " "); got != want {
 		t.Errorf("fields = %s, want %s", got, want)
 	}

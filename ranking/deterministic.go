@@ -3,7 +3,9 @@ package ranking
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,25 +13,90 @@ import (
 )
 
 // Weights turn stops and time into dollars so that one number can compare a
-// cheap slow flight with a dear fast one.
+// cheap slow flight with a dear fast one. The dollars scale with the cabin:
+// a connection and an hour cost a business traveller about as many times
+// more as the fare does, so a two-stop itinerary that is $300 cheaper than
+// a one-stop on a $3,000 ticket is not the better buy.
 type Weights struct {
-	// StopPenaltyUSD is added per connection: the risk of a missed
-	// connection and the bother of changing planes.
+	// StopPenaltyUSD is added per connection in economy: the risk of a
+	// missed connection and the bother of changing planes.
 	StopPenaltyUSD float64
-	// HourCostUSD is charged per hour of door-to-door time.
+	// HourCostUSD is charged per hour of door-to-door time in economy.
 	HourCostUSD float64
+	// PremiumEconomyScale, BusinessScale and FirstScale multiply both
+	// penalties for a flight in that cabin; 0 means the default scale
+	// (DefaultBusinessScale and the others), 1 no scaling.
+	PremiumEconomyScale, BusinessScale, FirstScale float64
 }
+
+// The cabin scales a Weights gets where it leaves them 0: about how much
+// dearer each cabin's fare is than economy on the same flight, so a
+// trade-off that is right in economy stays right in business.
+const (
+	DefaultPremiumEconomyScale = 1.7
+	DefaultBusinessScale       = 4.2
+	DefaultFirstScale          = 7.0
+)
 
 // DefaultWeights value a connection at $75 and an hour of a traveller's time
-// at $20: a nonstop that costs $100 more than a one-stop taking three hours
-// longer is the better buy (75 + 3*20 = 135 > 100).
+// at $20 in economy: a nonstop that costs $100 more than a one-stop taking
+// three hours longer is the better buy (75 + 3*20 = 135 > 100). The cabin
+// scales are the defaults.
 var DefaultWeights = Weights{StopPenaltyUSD: 75, HourCostUSD: 20}
 
-// Score is the price per passenger plus the stop penalty plus the cost of
-// time. Lower is better.
-func (w Weights) Score(f flights.Flight) float64 {
-	return float64(f.PriceUSD) + w.StopPenaltyUSD*float64(f.Stops()) + w.HourCostUSD*f.Duration().Hours()
+// Scale is what the penalties are multiplied by for cabin: 1 for economy
+// and for a cabin the weights do not know.
+func (w Weights) Scale(cabin flights.Cabin) float64 {
+	pick := func(set, def float64) float64 {
+		if set > 0 {
+			return set
+		}
+		return def
+	}
+	switch cabin {
+	case flights.PremiumEconomy:
+		return pick(w.PremiumEconomyScale, DefaultPremiumEconomyScale)
+	case flights.Business:
+		return pick(w.BusinessScale, DefaultBusinessScale)
+	case flights.First:
+		return pick(w.FirstScale, DefaultFirstScale)
+	}
+	return 1
 }
+
+// Score is the fare per passenger plus the stop penalty plus the cost of
+// time, both scaled for the flight's cabin. Lower is better.
+func (w Weights) Score(f flights.Flight) float64 {
+	stops, hours := w.penalties(f)
+	return float64(f.PriceUSD) + stops + hours
+}
+
+// penalties are the dollars Score adds for f's stops and for its hours.
+func (w Weights) penalties(f flights.Flight) (stops, hours float64) {
+	k := w.Scale(f.Cabin)
+	return k * w.StopPenaltyUSD * float64(f.Stops()), k * w.HourCostUSD * f.Duration().Hours()
+}
+
+// Explain is the scoring in one line, for a result to show how its
+// deterministic picks were made.
+func (w Weights) Explain() string {
+	return fmt.Sprintf("score = fare + %s per stop + %s per hour in economy, both x%s in premium economy, x%s in business, x%s in first; lowest first",
+		usd(w.StopPenaltyUSD), usd(w.HourCostUSD), num(w.Scale(flights.PremiumEconomy)), num(w.Scale(flights.Business)), num(w.Scale(flights.First)))
+}
+
+// ExplainCabin is the scoring that applies to a trip in cabin, in one line.
+func (w Weights) ExplainCabin(cabin flights.Cabin) string {
+	k := w.Scale(cabin)
+	s := fmt.Sprintf("score = fare + %s per stop + %s per hour; lowest first", usd(k*w.StopPenaltyUSD), usd(k*w.HourCostUSD))
+	if k != 1 {
+		s += fmt.Sprintf(" (%s: x%s the economy %s and %s)", strings.ReplaceAll(string(cabin), "_", " "), num(k), usd(w.StopPenaltyUSD), usd(w.HourCostUSD))
+	}
+	return s
+}
+
+func usd(v float64) string { return "$" + strconv.FormatFloat(math.Round(v), 'f', -1, 64) }
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // Order sorts flights best first, in place: by score, then shorter duration,
 // then earlier departure, then id, so that equal scores still give one
@@ -88,9 +155,19 @@ func (w Weights) Shortlist(candidates []flights.Flight, n int) Ranking {
 	return r
 }
 
-// Describe is a flight in one line of facts: fare, stops, duration.
+// Describe is a flight in one line of facts: fare (and the total, for more
+// than one passenger), stops, duration.
 func Describe(f flights.Flight) string {
-	return fmt.Sprintf("$%d, %s, %s", f.PriceUSD, StopsText(f), flights.FormatDuration(f.Duration()))
+	return fmt.Sprintf("%s, %s, %s", fareText(f.PriceUSD, f.TotalUSD), StopsText(f), flights.FormatDuration(f.Duration()))
+}
+
+// fareText is "$600", or "$600 ($1800 for 3)" when the total covers more
+// than one passenger.
+func fareText(price, total int) string {
+	if price <= 0 || total <= price {
+		return fmt.Sprintf("$%d", price)
+	}
+	return fmt.Sprintf("$%d ($%d for %d)", price, total, total/price)
 }
 
 // StopsText is "nonstop", "1 stop (ORD)" or "2 stops (ORD, FRA)".
@@ -106,7 +183,7 @@ func StopsText(f flights.Flight) string {
 }
 
 // reason says why the flight at position i (in the ordered fs) is there:
-// what it is, what stands out about it, and its score.
+// what it is, what stands out about it, and its score taken apart.
 func (w Weights) reason(i int, f flights.Flight, fs []flights.Flight) string {
 	var notes []string
 	if f.PriceUSD == minOf(fs, func(g flights.Flight) int { return g.PriceUSD }) {
@@ -122,13 +199,130 @@ func (w Weights) reason(i int, f flights.Flight, fs []flights.Flight) string {
 	if len(notes) > 0 {
 		lead += "; " + strings.Join(notes, " and ") + " of all"
 	}
-	return fmt.Sprintf("%s: %s (score %.0f)", Describe(f), lead, w.Score(f))
+	return fmt.Sprintf("%s: %s (%s)", Describe(f), lead, w.scoreText(f))
+}
+
+// scoreText is a flight's score and what it is made of:
+// "score 1573 = $600 fare + $315 for 1 stop + $658 for 7h50m".
+func (w Weights) scoreText(f flights.Flight) string {
+	stops, hours := w.penalties(f)
+	s := fmt.Sprintf("score %.0f = $%d fare", w.Score(f), f.PriceUSD)
+	if n := f.Stops(); n > 0 {
+		s += fmt.Sprintf(" + %s for %d stop", usd(stops), n)
+		if n > 1 {
+			s += "s"
+		}
+	}
+	return s + fmt.Sprintf(" + %s for %s", usd(hours), flights.FormatDuration(f.Duration()))
 }
 
 func minOf[T cmp.Ordered](fs []flights.Flight, key func(flights.Flight) T) T {
 	m := key(fs[0])
 	for _, f := range fs[1:] {
 		m = min(m, key(f))
+	}
+	return m
+}
+
+// ScoreRoundTrip is the sum of the legs' scores. Lower is better.
+func (w Weights) ScoreRoundTrip(r flights.RoundTrip) float64 {
+	return w.Score(r.Out) + w.Score(r.Return)
+}
+
+// RoundTripCandidates is Candidates for a round trip: the outbound flights
+// filtered by trip, the returns by trip.Return (the stops, airlines and
+// price limits; the time windows are the outbound's), paired where they can
+// be flown together (flights.NewRoundTrip) and where both legs together
+// cost at most trip.MaxPriceUSD per passenger, and the best limit pairs,
+// best first (as OrderRoundTrips). outs and rets may span several days.
+//
+// It does not build every pair: for each outbound, only its first limit
+// feasible returns in score order can be among the best limit pairs, since
+// the score is a sum; so the work is outbound x limit, not outbound x
+// return, and the result is the same.
+func (w Weights) RoundTripCandidates(trip flights.Trip, outs, rets []flights.Flight, limit int) []flights.RoundTrip {
+	o := w.Candidates(trip, outs)
+	r := w.Candidates(trip.Return(trip.ReturnDate), rets)
+	if limit <= 0 || len(o) == 0 || len(r) == 0 {
+		return nil
+	}
+	var pairs []flights.RoundTrip
+	for _, out := range o {
+		found := 0
+		for _, ret := range r {
+			rt, err := flights.NewRoundTrip(out, ret)
+			if err != nil || (trip.MaxPriceUSD > 0 && float64(rt.PriceUSD()) > trip.MaxPriceUSD) {
+				continue
+			}
+			pairs = append(pairs, rt)
+			if found++; found == limit {
+				break
+			}
+		}
+	}
+	w.OrderRoundTrips(pairs)
+	return pairs[:min(limit, len(pairs))]
+}
+
+// OrderRoundTrips sorts round trips best first, in place: by score, then
+// shorter time in the air and connecting, then earlier outbound and return
+// departures, then id, so equal scores give one answer on every machine.
+func (w Weights) OrderRoundTrips(rs []flights.RoundTrip) {
+	type keyed struct {
+		score     float64
+		duration  time.Duration
+		out, back int64
+		id        string
+		r         flights.RoundTrip
+	}
+	ks := make([]keyed, len(rs))
+	for i, r := range rs {
+		ks[i] = keyed{w.ScoreRoundTrip(r), r.Duration(), r.Out.Depart().Unix(), r.Return.Depart().Unix(), r.ID(), r}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.duration, b.duration),
+			cmp.Compare(a.out, b.out), cmp.Compare(a.back, b.back), cmp.Compare(a.id, b.id))
+	})
+	for i, k := range ks {
+		rs[i] = k.r
+	}
+}
+
+// RoundTripPick is a chosen round trip and a one-line reason for people.
+type RoundTripPick struct {
+	RoundTrip flights.RoundTrip
+	Reason    string
+}
+
+// RankRoundTrips returns the best n of candidates (from RoundTripCandidates:
+// filtered, paired and ordered) with a reason each. Like Rank, it never
+// fails.
+func (w Weights) RankRoundTrips(candidates []flights.RoundTrip, n int) []RoundTripPick {
+	var picks []RoundTripPick
+	for i, r := range candidates[:min(n, len(candidates))] {
+		lead := "best balance of price, stops and time"
+		if i > 0 {
+			lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.ScoreRoundTrip(r)-w.ScoreRoundTrip(candidates[0]))
+		}
+		if p := r.PriceUSD(); p == minOfPairs(candidates, flights.RoundTrip.PriceUSD) {
+			lead += "; cheapest of all"
+		}
+		picks = append(picks, RoundTripPick{RoundTrip: r, Reason: fmt.Sprintf("%s: out %s; back %s: %s (score %.0f: out %.0f + back %.0f)",
+			DescribeRoundTrip(r), Describe(r.Out), Describe(r.Return), lead, w.ScoreRoundTrip(r), w.Score(r.Out), w.Score(r.Return))})
+	}
+	return picks
+}
+
+// DescribeRoundTrip is a round trip's fare in one line, with the total
+// when there is more than one passenger: "$1150 ($3450 for 3) round trip".
+func DescribeRoundTrip(r flights.RoundTrip) string {
+	return fareText(r.PriceUSD(), r.TotalUSD()) + " round trip"
+}
+
+func minOfPairs(rs []flights.RoundTrip, key func(flights.RoundTrip) int) int {
+	m := key(rs[0])
+	for _, r := range rs[1:] {
+		m = min(m, key(r))
 	}
 	return m
 }

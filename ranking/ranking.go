@@ -8,6 +8,9 @@
 package ranking
 
 import (
+	"slices"
+	"time"
+
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -53,25 +56,42 @@ type Ranking struct {
 }
 
 // Filter keeps the flights that satisfy the trip's limits: stops, departure
-// window and price. Filters run before any ranking, so no tier can pick a
-// flight the traveller ruled out.
+// and arrival windows (local times of day at each end), price per
+// passenger, and airlines (every segment by one of trip.Airlines, if any;
+// none by trip.ExcludeAirlines). Filters run before any ranking, so no tier
+// can pick a flight the traveller ruled out.
 func Filter(trip flights.Trip, fs []flights.Flight) []flights.Flight {
 	out := make([]flights.Flight, 0, len(fs))
 	for _, f := range fs {
 		if f.Stops() > trip.MaxStops {
 			continue
 		}
-		dep := flights.Clock(f.Depart().Hour()*60 + f.Depart().Minute())
-		if trip.DepartAfter != nil && dep < *trip.DepartAfter {
-			continue
-		}
-		if trip.DepartBefore != nil && dep > *trip.DepartBefore {
+		if !inWindow(f.Depart(), trip.DepartAfter, trip.DepartBefore) || !inWindow(f.Arrive(), trip.ArriveAfter, trip.ArriveBefore) {
 			continue
 		}
 		if trip.MaxPriceUSD > 0 && float64(f.PriceUSD) > trip.MaxPriceUSD {
 			continue
 		}
+		if !airlinesAllowed(trip, f) {
+			continue
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// inWindow reports whether t's local time of day is within [after, before];
+// a nil bound is no bound.
+func inWindow(t time.Time, after, before *flights.Clock) bool {
+	c := flights.Clock(t.Hour()*60 + t.Minute())
+	return (after == nil || c >= *after) && (before == nil || c <= *before)
+}
+
+func airlinesAllowed(trip flights.Trip, f flights.Flight) bool {
+	for _, s := range f.Segments {
+		if (len(trip.Airlines) > 0 && !slices.Contains(trip.Airlines, s.Airline)) || slices.Contains(trip.ExcludeAirlines, s.Airline) {
+			return false
+		}
+	}
+	return true
 }

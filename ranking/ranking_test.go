@@ -188,3 +188,134 @@ func search(t testing.TB, origin, destination, date string) (flights.Trip, []fli
 	}
 	return trip, fs
 }
+
+func inCabin(f flights.Flight, c flights.Cabin) flights.Flight { f.Cabin = c; return f }
+
+// The penalties scale with the cabin, so a business traveller is not sold
+// two stops for a few dollars, while in economy a much cheaper connection
+// still beats a dear nonstop.
+func TestScoreIsCabinAware(t *testing.T) {
+	flat := Weights{StopPenaltyUSD: 75, HourCostUSD: 20, PremiumEconomyScale: 1, BusinessScale: 1, FirstScale: 1}
+	for _, tc := range []struct {
+		name          string
+		cabin         flights.Cabin
+		better, worse flights.Flight
+		flatAgrees    bool // whether flat economy weights pick the same
+	}{
+		{"business: one stop 7h50 over two stops 13h $40 cheaper", flights.Business,
+			flight("one", "08:00", 7+50.0/60, 1, 3000), flight("two", "08:00", 13, 2, 2960), true},
+		{"business: one stop 7h50 over two stops 13h20 $400 cheaper", flights.Business,
+			flight("one", "08:00", 7+50.0/60, 1, 3000), flight("two", "08:00", 13+20.0/60, 2, 2600), false},
+		{"first: nonstop over a one-stop $500 cheaper", flights.First,
+			flight("nonstop", "08:00", 7, 0, 9000), flight("one", "08:00", 10, 1, 8500), false},
+		{"economy: a much cheaper one-stop over a dear nonstop", flights.Economy,
+			flight("one", "08:00", 10, 1, 600), flight("nonstop", "08:00", 7, 0, 1100), true},
+		{"economy: a nonstop over a one-stop $50 cheaper", flights.Economy,
+			flight("nonstop", "08:00", 7, 0, 500), flight("one", "08:00", 7, 1, 450), true},
+		{"business: the same trade-off, fares x4.2: the cheaper one-stop still", flights.Business,
+			flight("one", "08:00", 10, 1, 2520), flight("nonstop", "08:00", 7, 0, 4620), true},
+		{"premium economy: one stop 8h over two stops 12h $250 cheaper", flights.PremiumEconomy,
+			flight("one", "08:00", 8, 1, 1200), flight("two", "08:00", 12, 2, 950), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			better, worse := inCabin(tc.better, tc.cabin), inCabin(tc.worse, tc.cabin)
+			if b, w := DefaultWeights.Score(better), DefaultWeights.Score(worse); b >= w {
+				t.Errorf("%s scores %.0f, %s %.0f: want %s lower", better.ID, b, worse.ID, w, better.ID)
+			}
+			fs := []flights.Flight{worse, better}
+			DefaultWeights.Order(fs)
+			if fs[0].ID != better.ID {
+				t.Errorf("Order put %s first", fs[0].ID)
+			}
+			if agrees := flat.Score(better) < flat.Score(worse); agrees != tc.flatAgrees {
+				t.Errorf("flat weights agree: %v, want %v (the case does not test what it says)", agrees, tc.flatAgrees)
+			}
+		})
+	}
+}
+
+func TestScaleAndExplain(t *testing.T) {
+	for _, tc := range []struct {
+		w     Weights
+		cabin flights.Cabin
+		scale float64
+	}{
+		{DefaultWeights, flights.Economy, 1},
+		{DefaultWeights, "", 1}, // a flight built without a cabin is scored as economy
+		{DefaultWeights, flights.PremiumEconomy, 1.7},
+		{DefaultWeights, flights.Business, 4.2},
+		{DefaultWeights, flights.First, 7},
+		{Weights{StopPenaltyUSD: 75, HourCostUSD: 20}, flights.Business, 4.2}, // unset: the default
+		{Weights{BusinessScale: 3}, flights.Business, 3},
+		{Weights{BusinessScale: 1}, flights.Business, 1},
+	} {
+		if got := tc.w.Scale(tc.cabin); got != tc.scale {
+			t.Errorf("%+v.Scale(%q) = %v, want %v", tc.w, tc.cabin, got, tc.scale)
+		}
+	}
+	if got, want := DefaultWeights.Explain(), "score = fare + $75 per stop + $20 per hour in economy, both x1.7 in premium economy, x4.2 in business, x7 in first; lowest first"; got != want {
+		t.Errorf("Explain() = %q, want %q", got, want)
+	}
+	for cabin, want := range map[flights.Cabin]string{
+		flights.Economy:        "score = fare + $75 per stop + $20 per hour; lowest first",
+		flights.Business:       "score = fare + $315 per stop + $84 per hour; lowest first (business: x4.2 the economy $75 and $20)",
+		flights.PremiumEconomy: "score = fare + $128 per stop + $34 per hour; lowest first (premium economy: x1.7 the economy $75 and $20)",
+	} {
+		if got := DefaultWeights.ExplainCabin(cabin); got != want {
+			t.Errorf("ExplainCabin(%s) = %q, want %q", cabin, got, want)
+		}
+	}
+}
+
+// A pick's reason takes its score apart, so the one line shows the rule.
+func TestReasonShowsTheScore(t *testing.T) {
+	fs := []flights.Flight{inCabin(flight("one", "08:00", 7+50.0/60, 1, 3000), flights.Business), inCabin(flight("two", "08:00", 13, 2, 2960), flights.Business)}
+	fs[0].TotalUSD, fs[1].TotalUSD = 6000, 5920
+	r := DefaultWeights.Rank(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, fs), 2)
+	if got, want := r.Picks[0].Reason, "$3000 ($6000 for 2), 1 stop (HBA), 7h50m: best balance of price, stops and time; fastest of all (score 3973 = $3000 fare + $315 for 1 stop + $658 for 7h50m)"; got != want {
+		t.Errorf("reason = %q\nwant     %q", got, want)
+	}
+	if got := r.Picks[1].Reason; !strings.Contains(got, "next best (score +709 vs #1); cheapest of all (score 4682 = $2960 fare + $630 for 2 stops + $1092 for 13h00m)") {
+		t.Errorf("second reason = %q", got)
+	}
+}
+
+func TestFilterArrivalAndAirlines(t *testing.T) {
+	at := func(f flights.Flight, airlines ...string) flights.Flight {
+		for i := range f.Segments {
+			f.Segments[i].Airline = airlines[i%len(airlines)]
+		}
+		return f
+	}
+	fs := []flights.Flight{
+		at(flight("ba-dawn", "00:30", 5, 0, 300), "BA"),          // lands 05:30
+		at(flight("ba-aa-noon", "07:00", 5, 1, 400), "BA", "AA"), // lands 12:00
+		at(flight("dl-night", "17:00", 6, 0, 500), "DL"),         // lands 23:00
+		at(flight("vs-late", "20:00", 7, 0, 350), "VS"),          // lands 03:00 the next day
+	}
+	six, noon, ten := flights.Clock(6*60), flights.Clock(12*60), flights.Clock(22*60)
+	for _, tc := range []struct {
+		name string
+		trip flights.Trip
+		want string // in filter order
+	}{
+		{"no limits", flights.Trip{MaxStops: 2}, "ba-dawn ba-aa-noon dl-night vs-late"},
+		{"arrive after 06:00", flights.Trip{MaxStops: 2, ArriveAfter: &six}, "ba-aa-noon dl-night"},
+		{"arrive by noon, inclusive", flights.Trip{MaxStops: 2, ArriveBefore: &noon}, "ba-dawn ba-aa-noon vs-late"}, // 03:00 is a time of day before noon
+		{"arrival window", flights.Trip{MaxStops: 2, ArriveAfter: &six, ArriveBefore: &ten}, "ba-aa-noon"},
+		{"only BA: every segment", flights.Trip{MaxStops: 2, Airlines: []string{"BA"}}, "ba-dawn"},
+		{"only BA or AA", flights.Trip{MaxStops: 2, Airlines: []string{"AA", "BA"}}, "ba-dawn ba-aa-noon"},
+		{"not AA: no segment", flights.Trip{MaxStops: 2, ExcludeAirlines: []string{"AA"}}, "ba-dawn dl-night vs-late"},
+		{"only BA and DL, not DL", flights.Trip{MaxStops: 2, Airlines: []string{"BA", "DL"}, ExcludeAirlines: []string{"DL"}}, "ba-dawn"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, f := range Filter(tc.trip, fs) {
+				got = append(got, f.ID)
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("kept %v, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,144 @@
+package ranking
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
+)
+
+// searchAll validates req and searches every day it asks for, both ways,
+// as the tool layer does for flexible dates and round trips.
+func searchAll(t testing.TB, req flights.Request) (trip flights.Trip, outs, rets []flights.Flight) {
+	t.Helper()
+	c, err := flights.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+	trip, err = flights.Validator{Catalog: c, Now: now}.Validate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := flights.NewSynthetic(c, now, 0)
+	for _, d := range trip.Dates() {
+		fs, err := p.Search(context.Background(), trip.On(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, fs...)
+	}
+	for _, d := range trip.ReturnDates() {
+		fs, err := p.Search(context.Background(), trip.Return(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rets = append(rets, fs...)
+	}
+	return trip, outs, rets
+}
+
+// RoundTripCandidates gives exactly what pairing everything and sorting
+// would, without pairing everything; every pair can be flown, keeps the
+// trip's limits and is priced for the party.
+func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  flights.Request
+	}{
+		{"flexible round trip", flights.Request{Origin: "NYC", Destination: "LON", Date: "2026-12-15", ReturnDate: "2026-12-17", FlexDays: ptr(2), Passengers: ptr(2)}},
+		{"day trip", flights.Request{Origin: "BOS", Destination: "WAS", Date: "2026-12-15", ReturnDate: "2026-12-15"}},
+		{"business with limits", flights.Request{Origin: "SFO", Destination: "NRT", Date: "2027-01-10", ReturnDate: "2027-01-20", Cabin: "business",
+			MaxStops: ptr(1), MaxPriceUSD: ptr(9000.0), ArriveAfter: "09:00", ExcludeAirlines: []string{"UA"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			trip, outs, rets := searchAll(t, tc.req)
+			got := DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)
+
+			var all []flights.RoundTrip
+			for _, o := range Filter(trip, outs) {
+				for _, r := range Filter(trip.Return(trip.ReturnDate), rets) {
+					if rt, err := flights.NewRoundTrip(o, r); err == nil && (trip.MaxPriceUSD == 0 || float64(rt.PriceUSD()) <= trip.MaxPriceUSD) {
+						all = append(all, rt)
+					}
+				}
+			}
+			DefaultWeights.OrderRoundTrips(all)
+			if len(all) < 10 {
+				t.Fatalf("only %d feasible pairs: the case is too thin", len(all))
+			}
+			if !reflect.DeepEqual(got, all[:10]) {
+				t.Errorf("candidates differ from the best 10 of all %d pairs", len(all))
+			}
+			for _, rt := range got {
+				if rt.Stay() < flights.MinTurnaround || rt.TotalUSD() != trip.Passengers*rt.PriceUSD() {
+					t.Errorf("%s: stay %v, total %d for %d passengers at %d", rt.ID(), rt.Stay(), rt.TotalUSD(), trip.Passengers, rt.PriceUSD())
+				}
+				if trip.MaxPriceUSD > 0 && float64(rt.PriceUSD()) > trip.MaxPriceUSD {
+					t.Errorf("%s: $%d over the cap", rt.ID(), rt.PriceUSD())
+				}
+				if len(Filter(trip, []flights.Flight{rt.Out})) != 1 || len(Filter(trip.Return(trip.ReturnDate), []flights.Flight{rt.Return})) != 1 {
+					t.Errorf("%s: a leg breaks the trip's limits", rt.ID())
+				}
+			}
+		})
+	}
+	if got := DefaultWeights.RoundTripCandidates(flights.Trip{MaxStops: 2}, nil, []flights.Flight{flight("a", "08:00", 7, 0, 500)}, 10); got != nil {
+		t.Errorf("no outbound flights gave %d pairs", len(got))
+	}
+}
+
+func TestRankRoundTrips(t *testing.T) {
+	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-22", Passengers: ptr(3)})
+	picks := DefaultWeights.RankRoundTrips(DefaultWeights.RoundTripCandidates(trip, outs, rets, 47), 3)
+	if len(picks) != 3 {
+		t.Fatalf("%d picks", len(picks))
+	}
+	first := picks[0]
+	for _, want := range []string{fmt.Sprintf("$%d ($%d for 3) round trip", first.RoundTrip.PriceUSD(), first.RoundTrip.TotalUSD()), "out $", "; back $", "best balance", "score "} {
+		if !strings.Contains(first.Reason, want) {
+			t.Errorf("reason %q lacks %q", first.Reason, want)
+		}
+	}
+	if !strings.Contains(picks[1].Reason, "next best (score +") {
+		t.Errorf("second reason %q", picks[1].Reason)
+	}
+	if got := DefaultWeights.RankRoundTrips(nil, 3); len(got) != 0 {
+		t.Errorf("no candidates gave %v", got)
+	}
+}
+
+// The golden picks make every change to the scoring, the schedules or the
+// reasons visible in review: the deterministic tier's answer for a few
+// real trips. Regenerate with: go test ./ranking -run Golden -update
+func TestDeterministicGolden(t *testing.T) {
+	var b strings.Builder
+	fmt.Fprintln(&b, DefaultWeights.Explain())
+	for _, req := range []flights.Request{
+		{Origin: "JFK", Destination: "LHR", Date: "2026-12-15"},
+		{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", Cabin: "business", Passengers: ptr(2)},
+		{Origin: "San Francisco", Destination: "JFK", Date: "2026-12-15", Cabin: "business"},
+		{Origin: "NYC", Destination: "London", Date: "2026-12-15", ReturnDate: "2026-12-20", FlexDays: ptr(1), Passengers: ptr(2)},
+	} {
+		trip, outs, rets := searchAll(t, req)
+		fmt.Fprintf(&b, "\n%s %v -> %s %v, %s, %d pax, %s\n%s\n", trip.Origin, trip.Origins(), trip.Destination, trip.Destinations(),
+			strings.TrimSpace(req.Date+" "+req.ReturnDate), trip.Passengers, trip.Cabin, DefaultWeights.ExplainCabin(trip.Cabin))
+		if trip.IsRoundTrip() {
+			for _, p := range DefaultWeights.RankRoundTrips(DefaultWeights.RoundTripCandidates(trip, outs, rets, 10), 3) {
+				fmt.Fprintf(&b, "%s\n  %s\n", p.RoundTrip.ID(), p.Reason)
+			}
+			continue
+		}
+		for _, p := range DefaultWeights.Rank(DefaultWeights.Candidates(trip, outs), 3).Picks {
+			fmt.Fprintf(&b, "%s via %v\n  %s\n", p.Flight.ID, p.Flight.Via(), p.Reason)
+		}
+	}
+	golden.Check(t, "deterministic.golden", []byte(b.String()))
+}
+
+func ptr[T any](v T) *T { return &v }
