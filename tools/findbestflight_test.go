@@ -206,7 +206,7 @@ func TestFindBestFlightInvalidArguments(t *testing.T) {
 					`- "from": is not an argument of this tool`,
 					`- destination: 42 is not a string`,
 					`- passengers: 2.5 is not a whole number`,
-					`- origin: "JKF" is not a known airport code (accepted: a 3-letter IATA code of a known airport; closest known: JFK)`,
+					`- origin: "JKF" is not a known airport or metro code (accepted: an IATA airport code (e.g. JFK), a metro code (e.g. NYC) or a city name (e.g. New York); closest known: JFK (John F. Kennedy`,
 					`- date: 2020-01-01 is in the past`,
 					`- strategy: "magic" is not a strategy (accepted: one of auto, sampling, server_llm, deterministic, candidates)`,
 					"Fix these and call again.",

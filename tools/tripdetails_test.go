@@ -42,7 +42,7 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 		{name: "accepts valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}, forms: 1},
 		{name: "invalid then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{badTrip, goodTrip}}, forms: 2},
 		{name: "wrong types then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{mistypedTrip, goodTrip}}, forms: 2, again: []string{"origin", "passengers"}},
-		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: badTrip}, forms: 2, why: WhyStillInvalid, says: `"XXQ" is not a known airport code`},
+		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: badTrip}, forms: 2, why: WhyStillInvalid, says: `"XXQ" is not a known airport or metro code`},
 		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, forms: 1, why: WhyDeclined, says: "the user declined"},
 		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, forms: 1, why: WhyCancelled, says: "dismissed the form"},
 		{name: "never answers", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, forms: 1, why: WhyNoAnswer, says: "no answer within", callErr: "context deadline exceeded"},
