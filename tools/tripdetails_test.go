@@ -241,7 +241,7 @@ func TestTripFormNotShownForBadArguments(t *testing.T) {
 
 // A slow user keeps a legacy call alive with progress notifications.
 func TestTripFormReportsProgressWhileWaiting(t *testing.T) {
-	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip, Delay: 300 * time.Millisecond}
+	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip, Delay: 600 * time.Millisecond}
 	s := newServer(t, func(c *Config) { c.ProgressInterval = 30 * time.Millisecond })
 	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 	var got atomic.Int32
@@ -256,7 +256,7 @@ func TestTripFormReportsProgressWhileWaiting(t *testing.T) {
 		t.Fatalf("%v %s", err, text(res))
 	}
 	if got.Load() == 0 {
-		t.Error("no progress notification while the user took 300 ms")
+		t.Error("no progress notification while the user took 600 ms")
 	}
 }
 
