@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/telemetry"
 )
 
 // Every question the server puts to the client goes through ask: the
@@ -112,8 +113,16 @@ func unanswered(why fallback.Why, reason string, since time.Time) asked {
 	return asked{why: why, reason: reason, elapsed: time.Since(since), sent: true}
 }
 
-// ask puts q to the client: see the top of this file.
+// ask puts q to the client: see the top of this file. Each question is a
+// span of the call's trace.
 func (c *call) ask(ctx context.Context, q question) asked {
+	ctx, span := telemetry.StartAsk(ctx, string(q.kind()), q.step)
+	a := c.asking(ctx, q)
+	telemetry.EndAsk(span, string(a.why))
+	return a
+}
+
+func (c *call) asking(ctx context.Context, q question) asked {
 	if r := c.resumed; r != nil && !r.consumed && r.step == q.step {
 		// A modern retry answering this question. The state proves we
 		// asked; what the retry itself declares does not matter, since

@@ -10,8 +10,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/telemetry"
 	"github.com/flightserver/flightserver/tools/state"
 )
 
@@ -37,11 +39,15 @@ func serve[S any](t *Toolset, spec toolSpec[S]) server.ToolHandlerFunc {
 		defer cancel()
 		var st S
 		c := t.newCall(ctx, req, spec.name, &st)
+		ctx = c.trace(ctx)
+		ended := t.metrics.CallStarted(spec.name)
 		res := c.open(spec.steps)
 		if res == nil {
 			res = spec.handle(ctx, c, &st)
 		}
-		c.finish(res)
+		outcome := c.finish(res)
+		ended(string(c.client.Era), t.transport, outcome)
+		telemetry.EndToolCall(c.span, outcome, c.errorCode)
 		return res, nil
 	}
 }
@@ -67,6 +73,10 @@ type call struct {
 	asked  map[string]int
 	// attempts are the decisions so far, this round's and earlier rounds'.
 	attempts []fallback.Attempt
+
+	// span is the call's trace span; errorCode the code of its isError.
+	span      trace.Span
+	errorCode string
 }
 
 // resumed is a modern retry's verified state: which question it answers.
@@ -169,9 +179,26 @@ func (c *call) open(steps []string) *mcp.CallToolResult {
 	return nil
 }
 
-// record adds one decision to the call's attempts.
+// trace starts the call's span, a child of the trace the request carried.
+func (c *call) trace(ctx context.Context) context.Context {
+	var meta map[string]any
+	if m := c.req.Params.Meta; m != nil {
+		meta = m.AdditionalFields
+	}
+	var session string
+	if s := server.ClientSessionFromContext(ctx); s != nil && c.client.Era == Legacy {
+		session = s.SessionID()
+	}
+	ctx, c.span = telemetry.StartToolCall(ctx, meta, c.tool, c.client.ProtocolVersion, session, string(c.client.Era))
+	return ctx
+}
+
+// record adds one decision to the call's attempts: in the result, the
+// metrics and the trace alike.
 func (c *call) record(a fallback.Attempt) {
 	c.attempts = append(c.attempts, a)
+	c.t.metrics.Attempt(c.tool, a.Step, string(a.Outcome))
+	telemetry.Rung(c.span.SpanContext(), a.Step, string(a.Outcome), string(a.Why), a.Elapsed)
 	c.log.Debug().Str("step", a.Step).Str("outcome", string(a.Outcome)).Str("why", string(a.Why)).
 		Str("reason", a.Reason).Dur("elapsed", a.Elapsed).Msg("attempt")
 }
@@ -217,8 +244,9 @@ func (c *call) sealWith(step string, round sealedRound, attempts bool) (string, 
 }
 
 // finish logs the one line every call gets at info: what it decided and
-// how it ended. Per-rung detail is at debug.
-func (c *call) finish(res *mcp.CallToolResult) {
+// how it ended (ok, error, input_required, which it returns). Per-rung
+// detail is at debug.
+func (c *call) finish(res *mcp.CallToolResult) string {
 	outcome := "ok"
 	switch {
 	case res == nil:
@@ -239,7 +267,11 @@ func (c *call) finish(res *mcp.CallToolResult) {
 		}
 		ev = ev.Strs("attempts", path)
 	}
+	if c.errorCode != "" {
+		ev = ev.Str("error", c.errorCode)
+	}
 	ev.Msg("call")
+	return outcome
 }
 
 // timesAsked is how many times this call's chain has asked the question at

@@ -13,6 +13,7 @@ import (
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
+	"github.com/flightserver/flightserver/telemetry"
 	"github.com/flightserver/flightserver/tools/state"
 )
 
@@ -193,7 +194,18 @@ func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt,
 	start := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, waitable(ctx, time.Hour))
 	defer cancel()
+	lctx, span := telemetry.StartChat(lctx, t.llm.Model())
 	reply, err := t.llm.Complete(lctx, llm.Request{System: p.System, User: p.User, Schema: answerFormat})
+	outcome, failure := "ok", ""
+	if err != nil {
+		failure = string(llm.Unusable)
+		if f, ok := errors.AsType[*llm.Failure](err); ok {
+			failure = string(f.Kind)
+		}
+		outcome = failure
+	}
+	telemetry.EndChat(span, reply.Model, reply.PromptTokens, reply.CompletionTokens, failure)
+	t.metrics.LLM(outcome, time.Since(start), reply.PromptTokens, reply.CompletionTokens)
 	if err != nil {
 		f, ok := errors.AsType[*llm.Failure](err)
 		if !ok {

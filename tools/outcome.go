@@ -92,6 +92,7 @@ func (c *call) fail(code, text string, detail *ToolError) *mcp.CallToolResult {
 		d = *detail
 	}
 	d.Error = code
+	c.errorCode = code
 	if len(c.attempts) > 0 {
 		d.Attempts = attemptsOut(c.attempts)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
+	"github.com/flightserver/flightserver/telemetry"
 	"github.com/flightserver/flightserver/tools/state"
 )
 
@@ -86,6 +87,10 @@ type Config struct {
 	// the request carried a progress token (default 5 s).
 	ProgressInterval time.Duration
 
+	// Metrics, when set, records the fallback decisions and the calls;
+	// traces go to the global OpenTelemetry provider (telemetry.SetupTracing).
+	Metrics *telemetry.Metrics
+
 	Logger  zerolog.Logger
 	Version string
 }
@@ -137,6 +142,7 @@ type Toolset struct {
 
 	transport string
 	sharedFS  bool
+	metrics   *telemetry.Metrics
 
 	// findRequired is findBestFlight as a client that cannot show forms
 	// sees it: origin, destination and date required (listing.go).
@@ -215,6 +221,7 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		return nil, fmt.Errorf("tools: transport %q: use stdio or http", cfg.Transport)
 	}
 	ts.sharedFS = cfg.SharedFilesystem
+	ts.metrics = cfg.Metrics
 	switch ts.fallback = cfg.Fallback; ts.fallback {
 	case "":
 		ts.fallback = ranking.Deterministic

@@ -1,0 +1,135 @@
+package telemetry
+
+import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Span names and attributes follow the OpenTelemetry semantic conventions
+// for MCP (a server span "tools/call findBestFlight" with mcp.method.name,
+// gen_ai.tool.name, mcp.protocol.version, mcp.session.id, error.type) and
+// for GenAI clients (a client span "chat <model>" for the server-LLM
+// request). Each fallback decision is a child span "rung <step>", each
+// question to the client "ask <kind>".
+
+// The attribute keys used here, as the conventions spell them.
+const (
+	keyMethod          = attribute.Key("mcp.method.name")
+	keyProtocolVersion = attribute.Key("mcp.protocol.version")
+	keySessionID       = attribute.Key("mcp.session.id")
+	keyToolName        = attribute.Key("gen_ai.tool.name")
+	keyOperation       = attribute.Key("gen_ai.operation.name")
+	keyProvider        = attribute.Key("gen_ai.provider.name")
+	keyRequestModel    = attribute.Key("gen_ai.request.model")
+	keyResponseModel   = attribute.Key("gen_ai.response.model")
+	keyInputTokens     = attribute.Key("gen_ai.usage.input_tokens")
+	keyOutputTokens    = attribute.Key("gen_ai.usage.output_tokens")
+	keyErrorType       = attribute.Key("error.type")
+	keyStep            = attribute.Key("flightserver.step")
+	keyOutcome         = attribute.Key("flightserver.outcome")
+	keyWhy             = attribute.Key("flightserver.why")
+	keyEra             = attribute.Key("flightserver.era")
+	keyErrorCode       = attribute.Key("flightserver.error")
+)
+
+func tracer() trace.Tracer { return otel.Tracer("github.com/flightserver/flightserver") }
+
+// StartToolCall starts the server span of one tools/call, a child of the
+// trace context the request carried in params._meta (traceparent,
+// tracestate), if any. With tracing off it costs a no-op span.
+func StartToolCall(ctx context.Context, meta map[string]any, tool, protocolVersion, sessionID, era string) (context.Context, trace.Span) {
+	if len(meta) > 0 {
+		carrier := propagation.MapCarrier{}
+		for _, k := range []string{"traceparent", "tracestate", "baggage"} {
+			if v, ok := meta[k].(string); ok && len(v) <= 1024 {
+				carrier[k] = v
+			}
+		}
+		if len(carrier) > 0 {
+			ctx = otel.GetTextMapPropagator().Extract(ctx, carrier)
+		}
+	}
+	attrs := []attribute.KeyValue{keyMethod.String("tools/call"), keyToolName.String(tool), keyOperation.String("execute_tool"), keyEra.String(era)}
+	if protocolVersion != "" {
+		attrs = append(attrs, keyProtocolVersion.String(protocolVersion))
+	}
+	if sessionID != "" {
+		attrs = append(attrs, keySessionID.String(sessionID))
+	}
+	return tracer().Start(ctx, "tools/call "+tool, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+}
+
+// EndToolCall ends a tool call's span: a result with isError is a
+// "tool_error", with the server's own error code beside it.
+func EndToolCall(span trace.Span, outcome, errorCode string) {
+	span.SetAttributes(keyOutcome.String(outcome))
+	if outcome == "error" {
+		span.SetAttributes(keyErrorType.String("tool_error"), keyErrorCode.String(errorCode))
+		span.SetStatus(codes.Error, errorCode)
+	}
+	span.End()
+}
+
+// Rung records one fallback decision as a child span of the call, after the
+// fact: it began elapsed ago and ends now.
+func Rung(parent trace.SpanContext, step, outcome, why string, elapsed time.Duration) {
+	if !parent.IsValid() {
+		return
+	}
+	now := time.Now()
+	ctx := trace.ContextWithSpanContext(context.Background(), parent)
+	attrs := []attribute.KeyValue{keyStep.String(step), keyOutcome.String(outcome)}
+	if why != "" {
+		attrs = append(attrs, keyWhy.String(why))
+	}
+	_, span := tracer().Start(ctx, "rung "+step, trace.WithTimestamp(now.Add(-elapsed)), trace.WithAttributes(attrs...))
+	if outcome == "failed" {
+		span.SetStatus(codes.Error, why)
+	}
+	span.End(trace.WithTimestamp(now))
+}
+
+// StartAsk starts the span of one question to the client (kind: sampling,
+// form, roots).
+func StartAsk(ctx context.Context, kind, step string) (context.Context, trace.Span) {
+	return tracer().Start(ctx, "ask "+kind, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(keyStep.String(step)))
+}
+
+// EndAsk ends a question's span with what came of it (why is empty for an
+// answer).
+func EndAsk(span trace.Span, why string) {
+	if why != "" {
+		span.SetAttributes(keyWhy.String(why))
+		span.SetStatus(codes.Error, why)
+	}
+	span.End()
+}
+
+// StartChat starts the GenAI client span of one request to the server-side
+// LLM endpoint.
+func StartChat(ctx context.Context, model string) (context.Context, trace.Span) {
+	return tracer().Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
+		keyOperation.String("chat"), keyProvider.String("openai"), keyRequestModel.String(model)))
+}
+
+// EndChat ends it with the model that answered and the tokens used, or the
+// failure kind.
+func EndChat(span trace.Span, responseModel string, inputTokens, outputTokens int64, failure string) {
+	if responseModel != "" {
+		span.SetAttributes(keyResponseModel.String(responseModel))
+	}
+	if inputTokens > 0 || outputTokens > 0 {
+		span.SetAttributes(keyInputTokens.Int64(inputTokens), keyOutputTokens.Int64(outputTokens))
+	}
+	if failure != "" {
+		span.SetAttributes(keyErrorType.String(failure))
+		span.SetStatus(codes.Error, failure)
+	}
+	span.End()
+}

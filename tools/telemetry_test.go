@@ -1,0 +1,150 @@
+package tools
+
+import (
+	"context"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/propagation"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/telemetry"
+)
+
+// scrape reads the metrics as Prometheus would.
+func scrape(t *testing.T, m *telemetry.Metrics) string {
+	t.Helper()
+	ts := httptest.NewServer(m.Handler())
+	defer ts.Close()
+	resp, err := ts.Client().Get(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The fallback rate is the ladder's most important production signal:
+// every decision of every tool is counted by rung and outcome, and every
+// call by era, transport and outcome.
+func TestMetricsCountEveryDecision(t *testing.T) {
+	m := telemetry.NewMetrics()
+	s := newServer(t, func(c *Config) { c.Metrics = m })
+	for _, era := range eras {
+		rejecting := connect(t, s, "inprocess", era.version, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Rejects}))
+		if era.name == "legacy" {
+			callTool(t, rejecting, FindBestFlightName, jfkLHR)
+		}
+		plain := connect(t, s, "inprocess", era.version)
+		callTool(t, plain, FindBestFlightName, jfkLHR)
+		callTool(t, plain, BookFlightName, map[string]any{"flightId": "JFK-LHR-261215-ZZZZZ"})
+	}
+	got := scrape(t, m)
+	for _, want := range []string{
+		`flightserver_rung_attempts_total{outcome="failed",rung="client_sampling",tool="findBestFlight"} 1`,
+		`flightserver_rung_attempts_total{outcome="skipped",rung="client_sampling",tool="findBestFlight"} 2`,
+		`flightserver_rung_attempts_total{outcome="skipped",rung="server_llm",tool="findBestFlight"} 3`,
+		`flightserver_rung_attempts_total{outcome="used",rung="deterministic",tool="findBestFlight"} 3`,
+		`flightserver_call_duration_seconds_count{era="legacy",outcome="ok",tool="findBestFlight",transport="stdio"} 2`,
+		`flightserver_call_duration_seconds_count{era="modern",outcome="ok",tool="findBestFlight",transport="stdio"} 1`,
+		`flightserver_call_duration_seconds_count{era="legacy",outcome="error",tool="bookFlight",transport="stdio"} 1`,
+		`flightserver_inflight_calls 0`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	// Labels come from the server's own words only: nothing the client sent.
+	if strings.Contains(got, "ZZZZZ") || strings.Contains(got, "flightserver-test") {
+		t.Error("a client-supplied string became a label value")
+	}
+}
+
+// Traces follow the MCP semantic conventions, continue the trace a request
+// carries in params._meta, and have a child span per decision and per
+// question to the client, and a GenAI span for the server's LLM.
+func TestTracesFollowTheConventions(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	prevTP, prevProp := otel.GetTracerProvider(), otel.GetTextMapPropagator()
+	otel.SetTracerProvider(tp)
+	otel.SetTextMapPropagator(propagation.TraceContext{})
+	t.Cleanup(func() { otel.SetTracerProvider(prevTP); otel.SetTextMapPropagator(prevProp) })
+
+	var logs lockedBuffer
+	_, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
+	s := newServer(t, cfg)
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Rejects}))
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: jfkLHR,
+		Meta: &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-" + traceID + "-00f067aa0ba902b7-01"}}}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, text(res))
+	}
+	spans := map[string]sdktrace.ReadOnlySpan{}
+	for _, sp := range rec.Ended() {
+		spans[sp.Name()] = sp
+	}
+	call, ok := spans["tools/call findBestFlight"]
+	if !ok {
+		t.Fatalf("no tools/call span; got %v", keysOf(spans))
+	}
+	if call.SpanContext().TraceID().String() != traceID || call.Parent().SpanID().String() != "00f067aa0ba902b7" {
+		t.Errorf("the call did not continue the request's trace: %s parent %s", call.SpanContext().TraceID(), call.Parent().SpanID())
+	}
+	want := map[attribute.Key]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": FindBestFlightName,
+		"mcp.protocol.version": mcp.ProtocolVersion20251125, "gen_ai.operation.name": "execute_tool"}
+	for _, kv := range call.Attributes() {
+		if v, ok := want[kv.Key]; ok && kv.Value.AsString() == v {
+			delete(want, kv.Key)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("the call span lacks %v: %v", want, call.Attributes())
+	}
+	for _, name := range []string{"rung client_sampling", "rung server_llm", "ask sampling", "chat gpt-4o-mini"} {
+		sp, ok := spans[name]
+		if !ok {
+			t.Errorf("no span %q; got %v", name, keysOf(spans))
+			continue
+		}
+		if sp.SpanContext().TraceID() != call.SpanContext().TraceID() {
+			t.Errorf("%s is in another trace", name)
+		}
+	}
+	if chat, ok := spans["chat gpt-4o-mini"]; ok {
+		var tokens int64
+		for _, kv := range chat.Attributes() {
+			if kv.Key == "gen_ai.usage.input_tokens" {
+				tokens = kv.Value.AsInt64()
+			}
+		}
+		if tokens != 900 { // what the stand-in endpoint reports
+			t.Errorf("chat span input tokens %d, want 900: %v", tokens, chat.Attributes())
+		}
+	}
+}
+
+func keysOf[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
