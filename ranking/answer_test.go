@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -76,8 +77,33 @@ func TestParseAnswer(t *testing.T) {
 		{name: "no reason", text: `{"picks":[{"id":"` + id(6) + `"}]}`, want: "K0006:"},
 		{name: "reason not a string", text: `{"picks":[{"id":"` + id(6) + `","reason":{"text":"x"}}]}`, want: "K0006:"},
 		{name: "reason cleaned", text: `{"picks":[{"id":"` + id(6) + `","reason":"  Cheap\n\tand\u200b fast\u0000\u202e  "}]}`, want: "K0006:Cheap and fast"},
-		{name: "ten read, the rest ignored", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6), id(7), id(8), id(9), "NOT-AN-ID", id(0)),
-			want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6 K0006:r7 K0007:r8 K0008:r9 K0009:r10"},
+		// Not in the candidates' order, which would be an echo of them.
+		{name: "ten read, the rest ignored", text: answer(id(9), id(8), id(7), id(6), id(5), id(4), id(3), id(2), id(1), id(0), "NOT-AN-ID", id(0)),
+			want: "K0009:r1 K0008:r2 K0007:r3 K0006:r4 K0005:r5 K0004:r6 K0003:r7 K0002:r8 K0001:r9 K0000:r10"},
+		// Once refused, now read: other key names, other shapes, repeats.
+		{name: "other list key", text: `{"choices":["` + id(1) + `"]}`, want: "K0001:"},
+		{name: "one id for a list", text: `{"picks":"` + id(1) + `"}`, want: "K0001:"},
+		{name: "a bare list", text: `["` + id(1) + `"]`, want: "K0001:"},
+		{name: "other id key", text: `{"picks":[{"flight":"` + id(1) + `"}]}`, want: "K0001:"},
+		{name: "twice: the first kept", text: answer(id(1), id(2), id(1)), want: "K0001:r1 K0002:r2"},
+		{name: "twice in other case", text: answer(id(1), strings.ToLower(id(1))), want: "K0001:r1"},
+		{name: "stray braces cost no tries", text: strings.Repeat("{ ", maxDecodeAttempts) + two, want: "K0003:r1 K0000:r2"},
+
+		// The boundaries ParseAnswer's doc states.
+		{name: "ranks order the entries", text: `{"picks":[{"id":"` + id(1) + `","rank":2},{"id":"` + id(2) + `","rank":"#1"}]}`, want: "K0002: K0001:"},
+		{name: "equal ranks keep their order", text: `{"picks":[{"id":"` + id(1) + `","rank":1},{"id":"` + id(2) + `","rank":1}]}`, want: "K0001: K0002:"},
+		{name: "ranks on some only: the answer's order", text: `{"picks":[{"id":"` + id(1) + `","rank":2},{"id":"` + id(2) + `"}]}`, want: "K0001: K0002:"},
+		{name: "an entry's fields are not lists", text: `{"id":"` + id(1) + `","ranking":"2","choice":"yes"}`, want: "K0001:"},
+		{name: "numbered object", text: `{"picks":{"2":"` + id(1) + `","1":{"id":"` + id(2) + `","why":"w"}}}`, want: "K0002:w K0001:"},
+		{name: "a real id in brackets is no placeholder", text: `{"picks":["[` + id(1) + `]","<` + id(2) + `>"]}`, want: "K0001: K0002:"},
+		{name: "placeholders among picks dropped", text: `{"picks":[{"id":"` + id(1) + `","reason":"<under 15 words>"},{"id":"..."}]}`, want: "K0001:"},
+		{name: "six of twelve in order is no echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5)), want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6"},
+		{name: "seven out of order is no echo", text: answer(id(1), id(0), id(2), id(3), id(4), id(5), id(6)), want: "K0001:r1 K0000:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6 K0006:r7"},
+		{name: "answer before unclosed reasoning", text: two + "\n<think>wait, maybe " + answer(id(9)), want: "K0003:r1 K0000:r2"},
+		{name: "orphan closing tag", text: "compare " + answer(id(9)) + "</THINK>" + two, want: "K0003:r1 K0000:r2"},
+		{name: "block comment and Python words", text: `{'picks': [/* best */ {'id': '` + id(1) + `', 'ok': True, 'reason': None,},]}`, want: "K0001:"},
+		{name: "control characters in a string", text: "{\"picks\":[{\"id\":\"" + id(1) + "\",\"reason\":\"two\nlines\"}]}", want: "K0001:two lines"},
+		{name: "inline items need an id after the number", text: "I like 1. " + id(1) + " 2. its price 3. " + id(2), want: "K0001:2. its price 3. JFK-LHR-261215-K0002"},
 		{name: "exactly at the size limit", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes-len(answer(id(1)))), want: "K0001:r1"},
 
 		// Answers that cannot be used.
@@ -86,27 +112,31 @@ func TestParseAnswer(t *testing.T) {
 		{name: "prose only", text: "I would take the morning nonstop.", err: notJSON},
 		{name: "garbage", text: "\x00\xff{{{]]]}}}\"", err: notJSON},
 		{name: "truncated", text: `{"picks":[{"id":"` + id(1) + `","reas`, err: notJSON},
-		{name: "no picks key", text: `{"choices":["` + id(1) + `"]}`, err: notJSON},
-		{name: "picks not a list", text: `{"picks":"` + id(1) + `"}`, err: notJSON},
+		{name: "no list key", text: `{"considered":["` + id(1) + `"]}`, err: notJSON},
+		{name: "picks a number", text: `{"picks":3}`, err: notJSON},
 		{name: "picks null", text: `{"picks":null}`, err: notJSON},
-		{name: "a list, not an object", text: `["` + id(1) + `"]`, err: notJSON},
+		{name: "a list of words", text: `["price", "time"]`, err: notJSON},
 		{name: "nested too deep", text: `{"picks":[{"id":"` + id(1) + `","x":` + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + `}]}`, err: notJSON},
 		{name: "picks empty", text: `{"picks":[]}`, err: "answer named no flights"},
 		{name: "one unknown", text: answer(id(1), "JFK-LHR-261215-XXXXX"), err: `answer named an unknown flight id: "JFK-LHR-261215-XXXXX"`},
 		{name: "unknown ids", text: answer("X9", id(1), "Q1"), err: `answer named unknown flight ids: "X9", "Q1"`},
 		{name: "many unknown ids", text: answer("a", "b", "c", "d", "e", "f", "g"), err: `answer named unknown flight ids: "a", "b", "c", "d", "e" and 2 more`},
 		{name: "hostile unknown id", text: answer("X\n</flights>\x1b[31m" + strings.Repeat("y", 100)), err: `answer named an unknown flight id: "X\n</flights>\x1b[31myyyyyyyyyyyyyyyyyyyyyyy…"`},
-		{name: "twice", text: answer(id(1), id(2), id(1)), err: `answer named flight "` + id(1) + `" twice`},
-		{name: "twice in other case", text: answer(id(1), strings.ToLower(id(1))), err: `answer named flight "` + id(1) + `" twice`},
 		{name: "unknown reported before twice", text: answer(id(1), id(1), "Z"), err: `answer named an unknown flight id: "Z"`},
 		{name: "id a number", text: `{"picks":[{"id":123,"reason":"x"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "id null", text: `{"picks":[{"id":"` + id(1) + `"},{"id":null}]}`, err: `answer pick 2 has no flight id (a string in "id")`},
-		{name: "id missing", text: `{"picks":[{"flight":"` + id(1) + `"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "id missing", text: `{"picks":[{"airline":"BA","reason":"x"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "id blank", text: `{"picks":[{"id":"   "}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "pick a number", text: `{"picks":[7]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "pick a list", text: `{"picks":[["` + id(1) + `"]]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "too long", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes), err: "answer too long (65 KB; at most 64 KB is read)"},
-		{name: "stray braces use up the tries", text: strings.Repeat("{ ", maxDecodeAttempts) + two, err: notJSON},
+		{name: "seven of twelve in order is an echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6)),
+			err: "answer lists 7 of the 12 flights in the order given instead of choosing up to three"},
+		{name: "a piece of a broken object", text: `{"picks":[{"id":"` + id(1) + `"},{"id":"` + id(2), err: notJSON},
+		{name: "reasoning only", text: "<think>" + two + "</think>\n", err: "answer holds only reasoning (<think>…) and no answer after it"},
+		{name: "reasoning unclosed", text: "<Thinking>" + two, err: "answer's <thinking> reasoning never ends, so no answer follows it"},
+		{name: "in passing", text: "Take " + id(1) + ".", err: `answer mentions "` + id(1) + `" only in passing, not as a list or JSON of picks`},
+		{name: "stray objects use up the tries", text: strings.Repeat(`{"a" `, maxDecodeAttempts) + two, err: notJSON},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			picks, err := ParseAnswer(tc.text, answerCandidates())
@@ -163,11 +193,12 @@ func TestParseAnswerLongReason(t *testing.T) {
 	}
 }
 
-// Hostile answers cost bounded time: at most maxDecodeAttempts decodes of at
-// most maxAnswerBytes each, whatever the shape.
-func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
+// hostileAnswers are answers of about maxAnswerBytes shaped to make
+// ParseAnswer work hard; none of them counts.
+func hostileAnswers() map[string]string {
 	n := maxAnswerBytes
-	for name, text := range map[string]string{
+	fake := "JFK-LHR-261215-XXXXX"
+	return map[string]string{
 		"all open braces":     strings.Repeat("{", n),
 		"braces and spaces":   strings.Repeat("{ ", n/2),
 		"unclosed strings":    strings.Repeat(`{"a":"`, n/6),
@@ -180,7 +211,32 @@ func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
 		"invalid utf-8 in id": `{"picks":["` + strings.Repeat("\xff", 1000) + `"]}`,
 		"balanced, not json":  strings.Repeat("{", 15) + strings.Repeat("x", n-40) + strings.Repeat("}", 15),
 		"opens, one close":    strings.Repeat("{ ", 50) + strings.Repeat("x", n-200) + "}",
-	} {
+		"single quotes":       strings.Repeat(`{'a':'`, n/6),
+		"unclosed comments":   strings.Repeat(`{"a"/*`, n/6),
+		"bare words":          strings.Repeat(`{a b c d `, n/9),
+		"numbered, unknown":   strings.Repeat("1. "+fake+" — cheap\n", n/34),
+		"run of unknown ids":  "Top picks: " + strings.Repeat(fake+", ", n/22),
+		"inline markers":      "I think " + strings.Repeat("1. 2. 3. ", n/10),
+		"table, no ids":       strings.Repeat("| a | b | c |\n", n/14),
+		"one long row":        "|" + strings.Repeat(" a |", n/4-1),
+		"one long item":       "1. " + strings.Repeat("word ", n/5-1),
+		"nested bullets":      strings.Repeat("  - x\n", n/6),
+		"reasoning tags":      strings.Repeat("<think></think>", n/15),
+		"reasoning unclosed":  "<think>" + strings.Repeat("<thinking>", n/10-1),
+		"flights tags":        strings.Repeat("<flights>x</flights>", n/20),
+		"long word":           strings.Repeat("a-1", n/3),
+		"ids in prose":        strings.Repeat(fake+" ", n/21),
+	}
+}
+
+// Hostile answers cost bounded time: at most maxDecodeAttempts decodes of at
+// most maxAnswerBytes each, and one pass over the lines, whatever the shape.
+// BenchmarkParseAnswer measures them.
+func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
+	for name, text := range hostileAnswers() {
+		if len(text) > maxAnswerBytes {
+			t.Fatalf("%s: %d bytes, more than is read", name, len(text))
+		}
 		start := time.Now()
 		picks, err := ParseAnswer(text, answerCandidates())
 		if err == nil {
@@ -193,6 +249,23 @@ func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("%s: took %v", name, d)
 		}
+	}
+}
+
+// BenchmarkParseAnswer measures ParseAnswer on the answer asked for and on
+// each hostile answer of about 64 KB.
+func BenchmarkParseAnswer(b *testing.B) {
+	_, fs := jfkLHRPrompt(b)
+	cases := map[string]string{"asked for": answer(fs[2].ID, fs[0].ID, fs[1].ID)}
+	maps.Copy(cases, hostileAnswers())
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(cases[name])))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = ParseAnswer(cases[name], fs)
+			}
+		})
 	}
 }
 
@@ -276,11 +349,15 @@ func TestAnswerOnARealSearch(t *testing.T) {
 	}
 }
 
-// FuzzParseAnswer: no input panics; an error is an AnswerError of one short
-// line; picks are candidates, at most ten, none twice, with clean reasons.
-// Seeds are below and in testdata/fuzz/FuzzParseAnswer.
+// FuzzParseAnswer: no input panics; the same input reads the same way
+// twice; an error is an AnswerError of one short line; picks are
+// candidates, at most ten, none twice, with clean reasons.
+// Each input is read against two sets of candidates: the twelve of
+// answerCandidates and a real search (see jfkLHRPrompt). Seeds are below
+// and in testdata/fuzz/FuzzParseAnswer.
 func FuzzParseAnswer(f *testing.F) {
-	cs := answerCandidates()
+	small := answerCandidates()
+	_, real := jfkLHRPrompt(f)
 	for _, s := range []string{
 		"", "{}", `{"picks":[]}`, answer(id(1), id(2)), "```json\n" + answer(id(3)) + "\n```",
 		"Sure: " + answer(strings.ToLower(id(4))) + " hope it helps {ok}", answer(id(1), id(1)), answer("X9"),
@@ -288,40 +365,53 @@ func FuzzParseAnswer(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	sets := [][]flights.Flight{small, real}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, cs := range sets {
+			checkAnswer(t, text, cs)
+		}
+	})
+}
+
+// checkAnswer checks what FuzzParseAnswer promises for one input and one
+// set of candidates.
+func checkAnswer(t *testing.T, text string, cs []flights.Flight) {
 	valid := make(map[string]bool)
 	for _, c := range cs {
 		valid[c.ID] = true
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		picks, err := ParseAnswer(text, cs)
-		if err != nil {
-			var ae *AnswerError
-			if !errors.As(err, &ae) || ae.Reason == "" || len(ae.Reason) > 400 || strings.ContainsAny(ae.Reason, "\n\r") {
-				t.Fatalf("error %T %q", err, err)
-			}
-			if picks != nil {
-				t.Fatalf("error %q came with picks", err)
-			}
-			return
+	picks, err := ParseAnswer(text, cs)
+	again, errAgain := ParseAnswer(text, cs)
+	if !slices.Equal(picks, again) || fmt.Sprint(err) != fmt.Sprint(errAgain) {
+		t.Fatalf("two reads differ: %+v, %v and %+v, %v", picks, err, again, errAgain)
+	}
+	if err != nil {
+		var ae *AnswerError
+		if !errors.As(err, &ae) || ae.Reason == "" || len(ae.Reason) > 400 || strings.ContainsAny(ae.Reason, "\n\r") {
+			t.Fatalf("error %T %q", err, err)
 		}
-		if len(picks) == 0 || len(picks) > maxPicksRead {
-			t.Fatalf("%d picks", len(picks))
+		if picks != nil {
+			t.Fatalf("error %q came with picks", err)
 		}
-		seen := make(map[string]bool)
-		for _, p := range picks {
-			if !valid[p.ID] || seen[p.ID] {
-				t.Fatalf("pick %q is not a candidate, or is there twice", p.ID)
-			}
-			seen[p.ID] = true
-			if utf8.RuneCountInString(p.Reason) > maxReasonRunes || !utf8.ValidString(p.Reason) ||
-				strings.IndexFunc(p.Reason, func(r rune) bool { return !unicode.IsGraphic(r) || (r != ' ' && unicode.IsSpace(r)) }) >= 0 ||
-				p.Reason != strings.TrimSpace(p.Reason) {
-				t.Fatalf("reason %q is not clean", p.Reason)
-			}
+		return
+	}
+	if len(picks) == 0 || len(picks) > maxPicksRead {
+		t.Fatalf("%d picks", len(picks))
+	}
+	seen := make(map[string]bool)
+	for _, p := range picks {
+		if !valid[p.ID] || seen[p.ID] {
+			t.Fatalf("pick %q is not a candidate, or is there twice", p.ID)
 		}
-		r := DefaultWeights.FromAnswer(ClientSampling, cs, picks, 3)
-		if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
-			t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
+		seen[p.ID] = true
+		if utf8.RuneCountInString(p.Reason) > maxReasonRunes || !utf8.ValidString(p.Reason) ||
+			strings.IndexFunc(p.Reason, func(r rune) bool { return !unicode.IsGraphic(r) || (r != ' ' && unicode.IsSpace(r)) }) >= 0 ||
+			p.Reason != strings.TrimSpace(p.Reason) {
+			t.Fatalf("reason %q is not clean", p.Reason)
 		}
-	})
+	}
+	r := DefaultWeights.FromAnswer(ClientSampling, cs, picks, 3)
+	if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
+		t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
+	}
 }
