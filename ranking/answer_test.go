@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
 )
 
 // answerCandidates are twelve flights with real-looking ids, id(0)..id(11),
@@ -252,11 +257,14 @@ func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
 	}
 }
 
-// BenchmarkParseAnswer measures ParseAnswer on the answer asked for and on
-// each hostile answer of about 64 KB.
+// BenchmarkParseAnswer measures ParseAnswer on the answer asked for, on two
+// corpus shapes, and on each hostile answer of about 64 KB.
 func BenchmarkParseAnswer(b *testing.B) {
-	_, fs := jfkLHRPrompt(b)
+	p, fs := jfkLHRPrompt(b)
 	cases := map[string]string{"asked for": answer(fs[2].ID, fs[0].ID, fs[1].ID)}
+	for _, name := range []string{"positive/numbered-list", "positive/think-then-json"} {
+		cases["corpus "+name] = corpusText(b, filepath.Join("testdata", "answers", name+".txt"), p, fs)
+	}
 	maps.Copy(cases, hostileAnswers())
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		b.Run(name, func(b *testing.B) {
@@ -349,21 +357,127 @@ func TestAnswerOnARealSearch(t *testing.T) {
 	}
 }
 
+// The corpus: answers in the shapes models write, one file a shape, under
+// testdata/answers/positive (answers that count) and negative (answers that
+// do not), each with its expected result in a .want file next to it. The
+// files name flights as {{id N}}, the Nth candidate of a real search in the
+// order the prompt lists them (see jfkLHRPrompt), so they read like real
+// answers and stay right if the synthetic data changes; {{lower N}} is that
+// id in lower case, and {{flights}} the prompt's whole data block.
+// Regenerate the .want files with: go test ./ranking -run Corpus -update,
+// and review the diff.
+
+// corpusMinimum is how many shapes each half of the corpus must have, so a
+// lost folder cannot pass as an empty one.
+var corpusMinimum = map[string]int{"positive": 20, "negative": 8}
+
+// corpusFiles lists the corpus inputs of one half.
+func corpusFiles(t testing.TB, half string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "answers", half, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < corpusMinimum[half] {
+		t.Fatalf("%d %s answers in the corpus, want at least %d", len(files), half, corpusMinimum[half])
+	}
+	return files
+}
+
+var corpusPlaceholder = regexp.MustCompile(`\{\{(?:(id|lower) (\d+)|flights)\}\}`)
+
+// corpusText reads a corpus file with its placeholders filled in from the
+// prompt p for candidates fs.
+func corpusText(t testing.TB, path string, p Prompt, fs []flights.Flight) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bad string
+	text := corpusPlaceholder.ReplaceAllStringFunc(string(data), func(m string) string {
+		sub := corpusPlaceholder.FindStringSubmatch(m)
+		if sub[1] == "" {
+			start, end := strings.Index(p.User, dataOpen), strings.Index(p.User, dataClose)
+			return p.User[start : end+len(dataClose)]
+		}
+		n, _ := strconv.Atoi(sub[2])
+		if n < 1 || n > len(fs) {
+			bad = m
+			return m
+		}
+		if sub[1] == "lower" {
+			return strings.ToLower(fs[n-1].ID)
+		}
+		return fs[n-1].ID
+	})
+	if i := strings.Index(text, "{{"); bad != "" || i >= 0 {
+		t.Fatalf("%s: placeholder %q names no candidate, or is not one of {{id N}}, {{lower N}}, {{flights}}", path, bad+text[max(i, 0):min(max(i, 0)+20, len(text))])
+	}
+	return text
+}
+
+// corpusResult writes what ParseAnswer returned as a .want file holds it:
+// one line a pick, "{{id N}}: reason", or "error: " and the reason, with
+// candidates' ids written as {{id N}} again.
+func corpusResult(picks []LLMPick, err error, fs []flights.Flight) string {
+	var pairs []string
+	for i, f := range fs {
+		pairs = append(pairs, f.ID, fmt.Sprintf("{{id %d}}", i+1))
+	}
+	back := strings.NewReplacer(pairs...)
+	if err != nil {
+		return "error: " + back.Replace(err.Error()) + "\n"
+	}
+	var b strings.Builder
+	for _, p := range picks {
+		fmt.Fprintf(&b, "%s: %s\n", back.Replace(p.ID), p.Reason)
+	}
+	return b.String()
+}
+
+func TestParseAnswerCorpus(t *testing.T) {
+	p, fs := jfkLHRPrompt(t)
+	for _, half := range []string{"positive", "negative"} {
+		for _, path := range corpusFiles(t, half) {
+			name := strings.TrimSuffix(filepath.Base(path), ".txt")
+			t.Run(half+"/"+name, func(t *testing.T) {
+				picks, err := ParseAnswer(corpusText(t, path, p, fs), fs)
+				var ae *AnswerError
+				switch {
+				case half == "positive" && err != nil:
+					t.Errorf("refused: %v", err)
+				case half == "negative" && err == nil:
+					t.Errorf("accepted: %+v", picks)
+				case err != nil && !errors.As(err, &ae):
+					t.Errorf("error %T, want *AnswerError", err)
+				}
+				golden.Check(t, filepath.Join("answers", half, name+".want"), []byte(corpusResult(picks, err, fs)))
+			})
+		}
+	}
+}
+
 // FuzzParseAnswer: no input panics; the same input reads the same way
 // twice; an error is an AnswerError of one short line; picks are
 // candidates, at most ten, none twice, with clean reasons.
 // Each input is read against two sets of candidates: the twelve of
-// answerCandidates and a real search (see jfkLHRPrompt). Seeds are below
-// and in testdata/fuzz/FuzzParseAnswer.
+// answerCandidates and the real search the corpus uses. Seeds are below,
+// the corpus (its ids filled in), and testdata/fuzz/FuzzParseAnswer.
 func FuzzParseAnswer(f *testing.F) {
 	small := answerCandidates()
-	_, real := jfkLHRPrompt(f)
+	prompt, real := jfkLHRPrompt(f)
 	for _, s := range []string{
 		"", "{}", `{"picks":[]}`, answer(id(1), id(2)), "```json\n" + answer(id(3)) + "\n```",
 		"Sure: " + answer(strings.ToLower(id(4))) + " hope it helps {ok}", answer(id(1), id(1)), answer("X9"),
 		`{"picks":[{"id":1}]}`, `{"picks":["` + id(5) + `"]}`, `{"a":{"picks":[]}} {"picks":[{"id":"` + id(6) + `","reason":"\u0000\n"}]}`,
 	} {
 		f.Add(s)
+	}
+	for _, half := range []string{"positive", "negative"} {
+		for _, path := range corpusFiles(f, half) {
+			f.Add(corpusText(f, path, prompt, real))
+		}
 	}
 	sets := [][]flights.Flight{small, real}
 	f.Fuzz(func(t *testing.T, text string) {
