@@ -4,7 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/golden"
 )
 
 // answerCandidates are twelve flights with real-looking ids, id(0)..id(11),
@@ -76,8 +82,33 @@ func TestParseAnswer(t *testing.T) {
 		{name: "no reason", text: `{"picks":[{"id":"` + id(6) + `"}]}`, want: "K0006:"},
 		{name: "reason not a string", text: `{"picks":[{"id":"` + id(6) + `","reason":{"text":"x"}}]}`, want: "K0006:"},
 		{name: "reason cleaned", text: `{"picks":[{"id":"` + id(6) + `","reason":"  Cheap\n\tand\u200b fast\u0000\u202e  "}]}`, want: "K0006:Cheap and fast"},
-		{name: "ten read, the rest ignored", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6), id(7), id(8), id(9), "NOT-AN-ID", id(0)),
-			want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6 K0006:r7 K0007:r8 K0008:r9 K0009:r10"},
+		// Not in the candidates' order, which would be an echo of them.
+		{name: "ten read, the rest ignored", text: answer(id(9), id(8), id(7), id(6), id(5), id(4), id(3), id(2), id(1), id(0), "NOT-AN-ID", id(0)),
+			want: "K0009:r1 K0008:r2 K0007:r3 K0006:r4 K0005:r5 K0004:r6 K0003:r7 K0002:r8 K0001:r9 K0000:r10"},
+		// Once refused, now read: other key names, other shapes, repeats.
+		{name: "other list key", text: `{"choices":["` + id(1) + `"]}`, want: "K0001:"},
+		{name: "one id for a list", text: `{"picks":"` + id(1) + `"}`, want: "K0001:"},
+		{name: "a bare list", text: `["` + id(1) + `"]`, want: "K0001:"},
+		{name: "other id key", text: `{"picks":[{"flight":"` + id(1) + `"}]}`, want: "K0001:"},
+		{name: "twice: the first kept", text: answer(id(1), id(2), id(1)), want: "K0001:r1 K0002:r2"},
+		{name: "twice in other case", text: answer(id(1), strings.ToLower(id(1))), want: "K0001:r1"},
+		{name: "stray braces cost no tries", text: strings.Repeat("{ ", maxDecodeAttempts) + two, want: "K0003:r1 K0000:r2"},
+
+		// The boundaries ParseAnswer's doc states.
+		{name: "ranks order the entries", text: `{"picks":[{"id":"` + id(1) + `","rank":2},{"id":"` + id(2) + `","rank":"#1"}]}`, want: "K0002: K0001:"},
+		{name: "equal ranks keep their order", text: `{"picks":[{"id":"` + id(1) + `","rank":1},{"id":"` + id(2) + `","rank":1}]}`, want: "K0001: K0002:"},
+		{name: "ranks on some only: the answer's order", text: `{"picks":[{"id":"` + id(1) + `","rank":2},{"id":"` + id(2) + `"}]}`, want: "K0001: K0002:"},
+		{name: "an entry's fields are not lists", text: `{"id":"` + id(1) + `","ranking":"2","choice":"yes"}`, want: "K0001:"},
+		{name: "numbered object", text: `{"picks":{"2":"` + id(1) + `","1":{"id":"` + id(2) + `","why":"w"}}}`, want: "K0002:w K0001:"},
+		{name: "a real id in brackets is no placeholder", text: `{"picks":["[` + id(1) + `]","<` + id(2) + `>"]}`, want: "K0001: K0002:"},
+		{name: "placeholders among picks dropped", text: `{"picks":[{"id":"` + id(1) + `","reason":"<under 15 words>"},{"id":"..."}]}`, want: "K0001:"},
+		{name: "six of twelve in order is no echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5)), want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6"},
+		{name: "seven out of order is no echo", text: answer(id(1), id(0), id(2), id(3), id(4), id(5), id(6)), want: "K0001:r1 K0000:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6 K0006:r7"},
+		{name: "answer before unclosed reasoning", text: two + "\n<think>wait, maybe " + answer(id(9)), want: "K0003:r1 K0000:r2"},
+		{name: "orphan closing tag", text: "compare " + answer(id(9)) + "</THINK>" + two, want: "K0003:r1 K0000:r2"},
+		{name: "block comment and Python words", text: `{'picks': [/* best */ {'id': '` + id(1) + `', 'ok': True, 'reason': None,},]}`, want: "K0001:"},
+		{name: "control characters in a string", text: "{\"picks\":[{\"id\":\"" + id(1) + "\",\"reason\":\"two\nlines\"}]}", want: "K0001:two lines"},
+		{name: "inline items need an id after the number", text: "I like 1. " + id(1) + " 2. its price 3. " + id(2), want: "K0001:2. its price 3. JFK-LHR-261215-K0002"},
 		{name: "exactly at the size limit", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes-len(answer(id(1)))), want: "K0001:r1"},
 
 		// Answers that cannot be used.
@@ -86,27 +117,31 @@ func TestParseAnswer(t *testing.T) {
 		{name: "prose only", text: "I would take the morning nonstop.", err: notJSON},
 		{name: "garbage", text: "\x00\xff{{{]]]}}}\"", err: notJSON},
 		{name: "truncated", text: `{"picks":[{"id":"` + id(1) + `","reas`, err: notJSON},
-		{name: "no picks key", text: `{"choices":["` + id(1) + `"]}`, err: notJSON},
-		{name: "picks not a list", text: `{"picks":"` + id(1) + `"}`, err: notJSON},
+		{name: "no list key", text: `{"considered":["` + id(1) + `"]}`, err: notJSON},
+		{name: "picks a number", text: `{"picks":3}`, err: notJSON},
 		{name: "picks null", text: `{"picks":null}`, err: notJSON},
-		{name: "a list, not an object", text: `["` + id(1) + `"]`, err: notJSON},
+		{name: "a list of words", text: `["price", "time"]`, err: notJSON},
 		{name: "nested too deep", text: `{"picks":[{"id":"` + id(1) + `","x":` + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + `}]}`, err: notJSON},
 		{name: "picks empty", text: `{"picks":[]}`, err: "answer named no flights"},
 		{name: "one unknown", text: answer(id(1), "JFK-LHR-261215-XXXXX"), err: `answer named an unknown flight id: "JFK-LHR-261215-XXXXX"`},
 		{name: "unknown ids", text: answer("X9", id(1), "Q1"), err: `answer named unknown flight ids: "X9", "Q1"`},
 		{name: "many unknown ids", text: answer("a", "b", "c", "d", "e", "f", "g"), err: `answer named unknown flight ids: "a", "b", "c", "d", "e" and 2 more`},
 		{name: "hostile unknown id", text: answer("X\n</flights>\x1b[31m" + strings.Repeat("y", 100)), err: `answer named an unknown flight id: "X\n</flights>\x1b[31myyyyyyyyyyyyyyyyyyyyyyy…"`},
-		{name: "twice", text: answer(id(1), id(2), id(1)), err: `answer named flight "` + id(1) + `" twice`},
-		{name: "twice in other case", text: answer(id(1), strings.ToLower(id(1))), err: `answer named flight "` + id(1) + `" twice`},
 		{name: "unknown reported before twice", text: answer(id(1), id(1), "Z"), err: `answer named an unknown flight id: "Z"`},
 		{name: "id a number", text: `{"picks":[{"id":123,"reason":"x"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "id null", text: `{"picks":[{"id":"` + id(1) + `"},{"id":null}]}`, err: `answer pick 2 has no flight id (a string in "id")`},
-		{name: "id missing", text: `{"picks":[{"flight":"` + id(1) + `"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "id missing", text: `{"picks":[{"airline":"BA","reason":"x"}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "id blank", text: `{"picks":[{"id":"   "}]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "pick a number", text: `{"picks":[7]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "pick a list", text: `{"picks":[["` + id(1) + `"]]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "too long", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes), err: "answer too long (65 KB; at most 64 KB is read)"},
-		{name: "stray braces use up the tries", text: strings.Repeat("{ ", maxDecodeAttempts) + two, err: notJSON},
+		{name: "seven of twelve in order is an echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6)),
+			err: "answer lists 7 of the 12 flights in the order given instead of choosing up to three"},
+		{name: "a piece of a broken object", text: `{"picks":[{"id":"` + id(1) + `"},{"id":"` + id(2), err: notJSON},
+		{name: "reasoning only", text: "<think>" + two + "</think>\n", err: "answer holds only reasoning (<think>…) and no answer after it"},
+		{name: "reasoning unclosed", text: "<Thinking>" + two, err: "answer's <thinking> reasoning never ends, so no answer follows it"},
+		{name: "in passing", text: "Take " + id(1) + ".", err: `answer mentions "` + id(1) + `" only in passing, not as a list or JSON of picks`},
+		{name: "stray objects use up the tries", text: strings.Repeat(`{"a" `, maxDecodeAttempts) + two, err: notJSON},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			picks, err := ParseAnswer(tc.text, answerCandidates())
@@ -163,11 +198,12 @@ func TestParseAnswerLongReason(t *testing.T) {
 	}
 }
 
-// Hostile answers cost bounded time: at most maxDecodeAttempts decodes of at
-// most maxAnswerBytes each, whatever the shape.
-func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
+// hostileAnswers are answers of about maxAnswerBytes shaped to make
+// ParseAnswer work hard; none of them counts.
+func hostileAnswers() map[string]string {
 	n := maxAnswerBytes
-	for name, text := range map[string]string{
+	fake := "JFK-LHR-261215-XXXXX"
+	return map[string]string{
 		"all open braces":     strings.Repeat("{", n),
 		"braces and spaces":   strings.Repeat("{ ", n/2),
 		"unclosed strings":    strings.Repeat(`{"a":"`, n/6),
@@ -180,7 +216,32 @@ func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
 		"invalid utf-8 in id": `{"picks":["` + strings.Repeat("\xff", 1000) + `"]}`,
 		"balanced, not json":  strings.Repeat("{", 15) + strings.Repeat("x", n-40) + strings.Repeat("}", 15),
 		"opens, one close":    strings.Repeat("{ ", 50) + strings.Repeat("x", n-200) + "}",
-	} {
+		"single quotes":       strings.Repeat(`{'a':'`, n/6),
+		"unclosed comments":   strings.Repeat(`{"a"/*`, n/6),
+		"bare words":          strings.Repeat(`{a b c d `, n/9),
+		"numbered, unknown":   strings.Repeat("1. "+fake+" — cheap\n", n/34),
+		"run of unknown ids":  "Top picks: " + strings.Repeat(fake+", ", n/22),
+		"inline markers":      "I think " + strings.Repeat("1. 2. 3. ", n/10),
+		"table, no ids":       strings.Repeat("| a | b | c |\n", n/14),
+		"one long row":        "|" + strings.Repeat(" a |", n/4-1),
+		"one long item":       "1. " + strings.Repeat("word ", n/5-1),
+		"nested bullets":      strings.Repeat("  - x\n", n/6),
+		"reasoning tags":      strings.Repeat("<think></think>", n/15),
+		"reasoning unclosed":  "<think>" + strings.Repeat("<thinking>", n/10-1),
+		"flights tags":        strings.Repeat("<flights>x</flights>", n/20),
+		"long word":           strings.Repeat("a-1", n/3),
+		"ids in prose":        strings.Repeat(fake+" ", n/21),
+	}
+}
+
+// Hostile answers cost bounded time: at most maxDecodeAttempts decodes of at
+// most maxAnswerBytes each, and one pass over the lines, whatever the shape.
+// BenchmarkParseAnswer measures them.
+func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
+	for name, text := range hostileAnswers() {
+		if len(text) > maxAnswerBytes {
+			t.Fatalf("%s: %d bytes, more than is read", name, len(text))
+		}
 		start := time.Now()
 		picks, err := ParseAnswer(text, answerCandidates())
 		if err == nil {
@@ -193,6 +254,26 @@ func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("%s: took %v", name, d)
 		}
+	}
+}
+
+// BenchmarkParseAnswer measures ParseAnswer on the answer asked for, on two
+// corpus shapes, and on each hostile answer of about 64 KB.
+func BenchmarkParseAnswer(b *testing.B) {
+	p, fs := jfkLHRPrompt(b)
+	cases := map[string]string{"asked for": answer(fs[2].ID, fs[0].ID, fs[1].ID)}
+	for _, name := range []string{"positive/numbered-list", "positive/think-then-json"} {
+		cases["corpus "+name] = corpusText(b, filepath.Join("testdata", "answers", name+".txt"), p, fs)
+	}
+	maps.Copy(cases, hostileAnswers())
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(cases[name])))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = ParseAnswer(cases[name], fs)
+			}
+		})
 	}
 }
 
@@ -276,11 +357,116 @@ func TestAnswerOnARealSearch(t *testing.T) {
 	}
 }
 
-// FuzzParseAnswer: no input panics; an error is an AnswerError of one short
-// line; picks are candidates, at most ten, none twice, with clean reasons.
-// Seeds are below and in testdata/fuzz/FuzzParseAnswer.
+// The corpus: answers in the shapes models write, one file a shape, under
+// testdata/answers/positive (answers that count) and negative (answers that
+// do not), each with its expected result in a .want file next to it. The
+// files name flights as {{id N}}, the Nth candidate of a real search in the
+// order the prompt lists them (see jfkLHRPrompt), so they read like real
+// answers and stay right if the synthetic data changes; {{lower N}} is that
+// id in lower case, and {{flights}} the prompt's whole data block.
+// Regenerate the .want files with: go test ./ranking -run Corpus -update,
+// and review the diff.
+
+// corpusMinimum is how many shapes each half of the corpus must have, so a
+// lost folder cannot pass as an empty one.
+var corpusMinimum = map[string]int{"positive": 20, "negative": 8}
+
+// corpusFiles lists the corpus inputs of one half.
+func corpusFiles(t testing.TB, half string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "answers", half, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < corpusMinimum[half] {
+		t.Fatalf("%d %s answers in the corpus, want at least %d", len(files), half, corpusMinimum[half])
+	}
+	return files
+}
+
+var corpusPlaceholder = regexp.MustCompile(`\{\{(?:(id|lower) (\d+)|flights)\}\}`)
+
+// corpusText reads a corpus file with its placeholders filled in from the
+// prompt p for candidates fs.
+func corpusText(t testing.TB, path string, p Prompt, fs []flights.Flight) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bad string
+	text := corpusPlaceholder.ReplaceAllStringFunc(string(data), func(m string) string {
+		sub := corpusPlaceholder.FindStringSubmatch(m)
+		if sub[1] == "" {
+			start, end := strings.Index(p.User, dataOpen), strings.Index(p.User, dataClose)
+			return p.User[start : end+len(dataClose)]
+		}
+		n, _ := strconv.Atoi(sub[2])
+		if n < 1 || n > len(fs) {
+			bad = m
+			return m
+		}
+		if sub[1] == "lower" {
+			return strings.ToLower(fs[n-1].ID)
+		}
+		return fs[n-1].ID
+	})
+	if i := strings.Index(text, "{{"); bad != "" || i >= 0 {
+		t.Fatalf("%s: placeholder %q names no candidate, or is not one of {{id N}}, {{lower N}}, {{flights}}", path, bad+text[max(i, 0):min(max(i, 0)+20, len(text))])
+	}
+	return text
+}
+
+// corpusResult writes what ParseAnswer returned as a .want file holds it:
+// one line a pick, "{{id N}}: reason", or "error: " and the reason, with
+// candidates' ids written as {{id N}} again.
+func corpusResult(picks []LLMPick, err error, fs []flights.Flight) string {
+	var pairs []string
+	for i, f := range fs {
+		pairs = append(pairs, f.ID, fmt.Sprintf("{{id %d}}", i+1))
+	}
+	back := strings.NewReplacer(pairs...)
+	if err != nil {
+		return "error: " + back.Replace(err.Error()) + "\n"
+	}
+	var b strings.Builder
+	for _, p := range picks {
+		fmt.Fprintf(&b, "%s: %s\n", back.Replace(p.ID), p.Reason)
+	}
+	return b.String()
+}
+
+func TestParseAnswerCorpus(t *testing.T) {
+	p, fs := jfkLHRPrompt(t)
+	for _, half := range []string{"positive", "negative"} {
+		for _, path := range corpusFiles(t, half) {
+			name := strings.TrimSuffix(filepath.Base(path), ".txt")
+			t.Run(half+"/"+name, func(t *testing.T) {
+				picks, err := ParseAnswer(corpusText(t, path, p, fs), fs)
+				var ae *AnswerError
+				switch {
+				case half == "positive" && err != nil:
+					t.Errorf("refused: %v", err)
+				case half == "negative" && err == nil:
+					t.Errorf("accepted: %+v", picks)
+				case err != nil && !errors.As(err, &ae):
+					t.Errorf("error %T, want *AnswerError", err)
+				}
+				golden.Check(t, filepath.Join("answers", half, name+".want"), []byte(corpusResult(picks, err, fs)))
+			})
+		}
+	}
+}
+
+// FuzzParseAnswer: no input panics; the same input reads the same way
+// twice; an error is an AnswerError of one short line; picks are
+// candidates, at most ten, none twice, with clean reasons.
+// Each input is read against two sets of candidates: the twelve of
+// answerCandidates and the real search the corpus uses. Seeds are below,
+// the corpus (its ids filled in), and testdata/fuzz/FuzzParseAnswer.
 func FuzzParseAnswer(f *testing.F) {
-	cs := answerCandidates()
+	small := answerCandidates()
+	prompt, real := jfkLHRPrompt(f)
 	for _, s := range []string{
 		"", "{}", `{"picks":[]}`, answer(id(1), id(2)), "```json\n" + answer(id(3)) + "\n```",
 		"Sure: " + answer(strings.ToLower(id(4))) + " hope it helps {ok}", answer(id(1), id(1)), answer("X9"),
@@ -288,40 +474,58 @@ func FuzzParseAnswer(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	for _, half := range []string{"positive", "negative"} {
+		for _, path := range corpusFiles(f, half) {
+			f.Add(corpusText(f, path, prompt, real))
+		}
+	}
+	sets := [][]flights.Flight{small, real}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, cs := range sets {
+			checkAnswer(t, text, cs)
+		}
+	})
+}
+
+// checkAnswer checks what FuzzParseAnswer promises for one input and one
+// set of candidates.
+func checkAnswer(t *testing.T, text string, cs []flights.Flight) {
 	valid := make(map[string]bool)
 	for _, c := range cs {
 		valid[c.ID] = true
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		picks, err := ParseAnswer(text, cs)
-		if err != nil {
-			var ae *AnswerError
-			if !errors.As(err, &ae) || ae.Reason == "" || len(ae.Reason) > 400 || strings.ContainsAny(ae.Reason, "\n\r") {
-				t.Fatalf("error %T %q", err, err)
-			}
-			if picks != nil {
-				t.Fatalf("error %q came with picks", err)
-			}
-			return
+	picks, err := ParseAnswer(text, cs)
+	again, errAgain := ParseAnswer(text, cs)
+	if !slices.Equal(picks, again) || fmt.Sprint(err) != fmt.Sprint(errAgain) {
+		t.Fatalf("two reads differ: %+v, %v and %+v, %v", picks, err, again, errAgain)
+	}
+	if err != nil {
+		var ae *AnswerError
+		if !errors.As(err, &ae) || ae.Reason == "" || len(ae.Reason) > 400 || strings.ContainsAny(ae.Reason, "\n\r") {
+			t.Fatalf("error %T %q", err, err)
 		}
-		if len(picks) == 0 || len(picks) > maxPicksRead {
-			t.Fatalf("%d picks", len(picks))
+		if picks != nil {
+			t.Fatalf("error %q came with picks", err)
 		}
-		seen := make(map[string]bool)
-		for _, p := range picks {
-			if !valid[p.ID] || seen[p.ID] {
-				t.Fatalf("pick %q is not a candidate, or is there twice", p.ID)
-			}
-			seen[p.ID] = true
-			if utf8.RuneCountInString(p.Reason) > maxReasonRunes || !utf8.ValidString(p.Reason) ||
-				strings.IndexFunc(p.Reason, func(r rune) bool { return !unicode.IsGraphic(r) || (r != ' ' && unicode.IsSpace(r)) }) >= 0 ||
-				p.Reason != strings.TrimSpace(p.Reason) {
-				t.Fatalf("reason %q is not clean", p.Reason)
-			}
+		return
+	}
+	if len(picks) == 0 || len(picks) > maxPicksRead {
+		t.Fatalf("%d picks", len(picks))
+	}
+	seen := make(map[string]bool)
+	for _, p := range picks {
+		if !valid[p.ID] || seen[p.ID] {
+			t.Fatalf("pick %q is not a candidate, or is there twice", p.ID)
 		}
-		r := DefaultWeights.FromAnswer(ClientSampling, cs, picks, 3)
-		if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
-			t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
+		seen[p.ID] = true
+		if utf8.RuneCountInString(p.Reason) > maxReasonRunes || !utf8.ValidString(p.Reason) ||
+			strings.IndexFunc(p.Reason, func(r rune) bool { return !unicode.IsGraphic(r) || (r != ' ' && unicode.IsSpace(r)) }) >= 0 ||
+			p.Reason != strings.TrimSpace(p.Reason) {
+			t.Fatalf("reason %q is not clean", p.Reason)
 		}
-	})
+	}
+	r := DefaultWeights.FromAnswer(ClientSampling, cs, picks, 3)
+	if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
+		t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
+	}
 }

@@ -11,7 +11,7 @@ import (
 
 // jfkLHRPrompt is the prompt for a real search: JFK to LHR on 2026-12-15,
 // filtered and in the deterministic order, as the LLM tiers send it.
-func jfkLHRPrompt(t *testing.T) (Prompt, []flights.Flight) {
+func jfkLHRPrompt(t testing.TB) (Prompt, []flights.Flight) {
 	t.Helper()
 	trip, fs := search(t, "JFK", "LHR", "2026-12-15")
 	fs = Filter(trip, fs)
