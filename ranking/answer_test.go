@@ -7,9 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/golden"
 )
 
@@ -384,35 +383,20 @@ func corpusFiles(t testing.TB, half string) []string {
 	return files
 }
 
-var corpusPlaceholder = regexp.MustCompile(`\{\{(?:(id|lower) (\d+)|flights)\}\}`)
 
 // corpusText reads a corpus file with its placeholders filled in from the
 // prompt p for candidates fs.
-func corpusText(t testing.TB, path string, p Prompt, fs []flights.Flight) string {
+func corpusText(t testing.TB, path string, p Prompt, _ []flights.Flight) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bad string
-	text := corpusPlaceholder.ReplaceAllStringFunc(string(data), func(m string) string {
-		sub := corpusPlaceholder.FindStringSubmatch(m)
-		if sub[1] == "" {
-			start, end := strings.Index(p.User, dataOpen), strings.Index(p.User, dataClose)
-			return p.User[start : end+len(dataClose)]
-		}
-		n, _ := strconv.Atoi(sub[2])
-		if n < 1 || n > len(fs) {
-			bad = m
-			return m
-		}
-		if sub[1] == "lower" {
-			return strings.ToLower(fs[n-1].ID)
-		}
-		return fs[n-1].ID
-	})
-	if i := strings.Index(text, "{{"); bad != "" || i >= 0 {
-		t.Fatalf("%s: placeholder %q names no candidate, or is not one of {{id N}}, {{lower N}}, {{flights}}", path, bad+text[max(i, 0):min(max(i, 0)+20, len(text))])
+	// The same filling the tools tests use to send the corpus through both
+	// LLM rungs.
+	text, err := fakemodel.Fill(string(data), p.User)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return text
 }

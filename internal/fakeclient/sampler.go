@@ -45,6 +45,9 @@ const RejectMessage = "User rejected sampling request"
 // records the requests it received so tests can check their shape.
 type Sampler struct {
 	Behaviour Behaviour
+	// Reply, when set, writes an Answers model's text from the prompt's
+	// (a shape of answer a test wants to see through the rung).
+	Reply func(prompt string) string
 
 	mu       sync.Mutex
 	requests []mcp.CreateMessageRequest
@@ -71,6 +74,9 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 			return nil, errors.New("scripted: no flight ids in the prompt")
 		}
 		text = fakemodel.Answer(fakemodel.Choose(ids)...)
+		if s.Reply != nil {
+			text = s.Reply(promptText(req))
+		}
 	case UnknownIDs:
 		text = fakemodel.Answer("XX-YY-000000-X9X9X", "Q1")
 	case Garbage:
@@ -94,6 +100,11 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 // PromptIDs lists the flight ids in a sampling request's messages, in the
 // order the prompt gives them.
 func PromptIDs(req mcp.CreateMessageRequest) []string {
+	return fakemodel.IDs(promptText(req))
+}
+
+// promptText is a sampling request's text messages, joined.
+func promptText(req mcp.CreateMessageRequest) string {
 	var text strings.Builder
 	for _, m := range req.Messages {
 		// Content arrives typed or as generic JSON depending on the era
@@ -106,5 +117,5 @@ func PromptIDs(req mcp.CreateMessageRequest) []string {
 			text.WriteString(tc.Text + "\n")
 		}
 	}
-	return fakemodel.IDs(text.String())
+	return text.String()
 }

@@ -48,6 +48,8 @@ const Model = "scripted-endpoint-1"
 // with no network and no key. Silent hangs until the request is cancelled.
 type Endpoint struct {
 	Behaviour Behaviour
+	// Reply, when set, writes an Answers model's text from the prompt's.
+	Reply func(prompt string) string
 
 	mu       sync.Mutex
 	calls    int
@@ -97,6 +99,9 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch e.Behaviour {
 	case Answers:
 		text = fakemodel.Answer(fakemodel.Choose(fakemodel.IDs(req.text()))...)
+		if e.Reply != nil {
+			text = e.Reply(req.text())
+		}
 	case UnknownIDs:
 		text = fakemodel.Answer("XX-YY-000000-X9X9X", "Q1")
 	case Garbage:

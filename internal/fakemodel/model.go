@@ -7,7 +7,10 @@ package fakemodel
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 )
 
 // Model is the model name the stand-in reports through sampling.
@@ -52,4 +55,41 @@ func Answer(ids ...string) string {
 	}
 	b, _ := json.Marshal(map[string]any{"picks": ps})
 	return "Here is my ranking:\n```json\n" + string(b) + "\n```"
+}
+
+// placeholder is how answer templates name flights: {{id N}} is the Nth
+// flight of the prompt, {{lower N}} the same in lower case, and {{flights}}
+// the prompt's whole data block.
+var placeholder = regexp.MustCompile(`\{\{(?:(id|lower) (\d+)|flights)\}\}`)
+
+// Fill writes an answer template (the corpus under
+// ranking/testdata/answers) as a model would answer this prompt: with the
+// ids the prompt showed. It fails on a placeholder the prompt cannot fill.
+func Fill(template, prompt string) (string, error) {
+	ids := IDs(prompt)
+	var bad string
+	text := placeholder.ReplaceAllStringFunc(template, func(m string) string {
+		sub := placeholder.FindStringSubmatch(m)
+		if sub[1] == "" {
+			start, end := strings.Index(prompt, "<flights>"), strings.Index(prompt, "</flights>")
+			if start < 0 || end < start {
+				bad = m
+				return m
+			}
+			return prompt[start : end+len("</flights>")]
+		}
+		n, _ := strconv.Atoi(sub[2])
+		if n < 1 || n > len(ids) {
+			bad = m
+			return m
+		}
+		if sub[1] == "lower" {
+			return strings.ToLower(ids[n-1])
+		}
+		return ids[n-1]
+	})
+	if i := strings.Index(text, "{{"); bad != "" || i >= 0 {
+		return "", fmt.Errorf("placeholder %q names no flight of the prompt, or is not one of {{id N}}, {{lower N}}, {{flights}}", bad+text[max(i, 0):min(max(i, 0)+20, len(text))])
+	}
+	return text, nil
 }
