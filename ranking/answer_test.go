@@ -383,7 +383,6 @@ func corpusFiles(t testing.TB, half string) []string {
 	return files
 }
 
-
 // corpusText reads a corpus file with its placeholders filled in from the
 // prompt p for candidates fs.
 func corpusText(t testing.TB, path string, p Prompt, _ []flights.Flight) string {
