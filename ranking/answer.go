@@ -177,6 +177,16 @@ const (
 // with the answer: at most 50 decodes and one pass over the lines, a few
 // milliseconds for 64 KB of the worst text (BenchmarkParseAnswer).
 func ParseAnswer(text string, candidates []flights.Flight) ([]LLMPick, error) {
+	ids := make([]string, len(candidates))
+	for i, f := range candidates {
+		ids[i] = f.ID
+	}
+	return ParseAnswerIDs(text, ids)
+}
+
+// ParseAnswerIDs is ParseAnswer for candidates given by their ids, in the
+// order the prompt showed them: one-way flights or round trips alike.
+func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
 	if len(text) > maxAnswerBytes {
 		return nil, answerErr("answer too long (%d KB; at most %d KB is read)", (len(text)+1023)/1024, maxAnswerBytes>>10)
 	}
@@ -190,7 +200,7 @@ func ParseAnswer(text string, candidates []flights.Flight) ([]LLMPick, error) {
 		}
 		return nil, answerErr("answer holds only reasoning (%s…) and no answer after it", reasoning)
 	}
-	p := &parser{candidates: candidates, idx: newIDIndex(candidates), budget: maxDecodeAttempts}
+	p := &parser{ids: ids, idx: newIDIndex(ids), budget: maxDecodeAttempts}
 	if unclosed {
 		p.unclosed = reasoning
 	}
@@ -215,58 +225,66 @@ func ParseAnswer(text string, candidates []flights.Flight) ([]LLMPick, error) {
 // candidates, skipping picked ones) and their reason says so, e.g. "added
 // from the deterministic order (the model picked only 1): $412, nonstop,
 // 7h05m". Ranked=true, Method=tier, Considered=len(candidates). It does not
-// set Attempts or Model.
+// set Model.
 //
 // Picks beyond the first n are dropped. Picks not from ParseAnswer are
 // handled safely: reasons are cleaned again, an empty reason becomes the
 // flight's facts (Describe), and a pick naming no candidate, or one already
 // picked, is skipped. The candidates slice is not changed.
 func (w Weights) FromAnswer(tier Tier, candidates []flights.Flight, picks []LLMPick, n int) Ranking {
-	r := Ranking{Method: tier, Ranked: true, Considered: len(candidates)}
+	ordered := slices.Clone(candidates)
+	w.Order(ordered)
+	return fromAnswer(tier, len(ordered), func(i int) (string, Pick) {
+		f := ordered[i]
+		return f.ID, Pick{Flight: f, Reason: Describe(f)}
+	}, picks, n)
+}
+
+// fromAnswer is FromAnswer over any options: option(i) is the i-th in the
+// deterministic order, its id and its pick with the facts as the reason.
+func fromAnswer(tier Tier, count int, option func(i int) (string, Pick), picks []LLMPick, n int) Ranking {
+	r := Ranking{Method: tier, Ranked: true, Considered: count}
 	if n <= 0 {
 		return r
 	}
-	byID := make(map[string]int, len(candidates))
-	for i, f := range candidates {
-		if _, dup := byID[f.ID]; !dup {
-			byID[f.ID] = i
+	byID := make(map[string]int, count)
+	for i := range count {
+		id, _ := option(i)
+		if _, dup := byID[id]; !dup {
+			byID[id] = i
 		}
 	}
-	picked := make(map[string]bool, n)
+	picked := make(map[int]bool, n)
 	for _, p := range picks {
 		if len(r.Picks) == n {
 			break
 		}
 		i, ok := byID[p.ID]
-		if !ok || picked[p.ID] {
+		if !ok || picked[i] {
 			continue
 		}
-		picked[p.ID] = true
-		f := candidates[i]
-		reason := cleanReason(p.Reason)
-		if reason == "" {
-			reason = Describe(f)
+		picked[i] = true
+		_, pick := option(i)
+		if reason := cleanReason(p.Reason); reason != "" {
+			pick.Reason = reason
 		}
-		r.Picks = append(r.Picks, Pick{Flight: f, Reason: reason})
+		r.Picks = append(r.Picks, pick)
 	}
-	if len(r.Picks) == n || len(r.Picks) == len(candidates) {
+	if len(r.Picks) == n || len(r.Picks) == count {
 		return r
 	}
 	byModel := "the model picked none"
 	if k := len(r.Picks); k > 0 {
 		byModel = fmt.Sprintf("the model picked only %d", k)
 	}
-	rest := slices.Clone(candidates)
-	w.Order(rest)
-	for _, f := range rest {
-		if len(r.Picks) == n {
-			break
-		}
-		if picked[f.ID] {
+	for i := 0; i < count && len(r.Picks) < n; i++ {
+		if picked[i] {
 			continue
 		}
-		picked[f.ID] = true
-		r.Picks = append(r.Picks, Pick{Flight: f, Reason: fmt.Sprintf("added from the deterministic order (%s): %s", byModel, Describe(f))})
+		picked[i] = true
+		_, pick := option(i)
+		pick.Reason = fmt.Sprintf("added from the deterministic order (%s): %s", byModel, pick.Reason)
+		r.Picks = append(r.Picks, pick)
 	}
 	return r
 }
@@ -303,7 +321,7 @@ type entry struct {
 // readings it finds, it remembers what it set aside, so that an answer that
 // does not count gets the reason that fits it best (see nothing).
 type parser struct {
-	candidates []flights.Flight
+	ids        []string // the candidates' ids, in the order the prompt gave them
 	idx        idIndex
 	budget     int // decode attempts left
 
@@ -339,7 +357,7 @@ func (p *parser) resolve(r reading) ([]LLMPick, error) {
 			if isPlaceholder(reason) {
 				reason = ""
 			}
-			picks = append(picks, LLMPick{ID: p.candidates[i].ID, Reason: reason})
+			picks = append(picks, LLMPick{ID: p.ids[i], Reason: reason})
 		}
 	}
 	if len(unknown) > 0 {
@@ -408,7 +426,7 @@ func (p *parser) echoes(entries []entry) bool {
 		seen[i], last = true, i
 		named++
 	}
-	if named > maxEchoFree && 2*named > len(p.candidates) {
+	if named > maxEchoFree && 2*named > len(p.ids) {
 		p.echoed = max(p.echoed, named)
 		return true
 	}
@@ -478,7 +496,7 @@ func (p *parser) signature(r reading) []string {
 			sig = append(sig, e.id)
 		case !seen[i]:
 			seen[i] = true
-			sig = append(sig, p.candidates[i].ID)
+			sig = append(sig, p.ids[i])
 		}
 	}
 	return sig
@@ -491,7 +509,7 @@ func (p *parser) nothing(body string) *AnswerError {
 	case p.unclosed != "":
 		return answerErr("answer's %s reasoning never ends, so no answer follows it", p.unclosed)
 	case p.echoed > 0:
-		return answerErr("answer lists %d of the %d flights in the order given instead of choosing up to three", p.echoed, len(p.candidates))
+		return answerErr("answer lists %d of the %d flights in the order given instead of choosing up to three", p.echoed, len(p.ids))
 	case p.flightsBlock:
 		return answerErr("answer repeats the %s table from the prompt instead of choosing flights", dataOpen)
 	case p.placeholder != "":
@@ -516,7 +534,7 @@ func (p *parser) mentioned(text string) []string {
 		w, _, _, _ := p.idToken(text, a, b)
 		if i, ok := p.candidate(w); ok && !seen[i] {
 			seen[i] = true
-			ids = append(ids, p.candidates[i].ID)
+			ids = append(ids, p.ids[i])
 		}
 	}
 	return ids
@@ -1685,13 +1703,13 @@ type idIndex struct {
 	loose map[string]int
 }
 
-func newIDIndex(candidates []flights.Flight) idIndex {
-	x := idIndex{exact: make(map[string]int, len(candidates)), loose: make(map[string]int, len(candidates))}
-	for i, f := range candidates {
-		if _, dup := x.exact[f.ID]; !dup {
-			x.exact[f.ID] = i
+func newIDIndex(ids []string) idIndex {
+	x := idIndex{exact: make(map[string]int, len(ids)), loose: make(map[string]int, len(ids))}
+	for i, id := range ids {
+		if _, dup := x.exact[id]; !dup {
+			x.exact[id] = i
 		}
-		k := looseKey(f.ID)
+		k := looseKey(id)
 		if _, dup := x.loose[k]; dup {
 			x.loose[k] = -1
 		} else {

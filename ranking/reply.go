@@ -1,11 +1,6 @@
 package ranking
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/flightserver/flightserver/flights"
-)
+import "fmt"
 
 // Reply is what a model answered to a Prompt, whoever asked it: the
 // client's model through sampling, or the server's own LLM. Both LLM rungs
@@ -20,26 +15,6 @@ type Reply struct {
 	// CutOff says the answer stopped at its token limit, which explains a
 	// truncated JSON object better than "not the object asked for".
 	CutOff bool
-}
-
-// FromReply reads a model's reply with ParseAnswer and ranks n of the
-// candidates with it (FromAnswer), for tier. The error, when the reply does
-// not count, is an *AnswerError whose Reason says why in a few words.
-func (w Weights) FromReply(tier Tier, reply Reply, candidates []flights.Flight, n int) (Ranking, error) {
-	picks, err := ParseAnswer(reply.Text, candidates)
-	if err != nil {
-		reason := "the answer could not be read"
-		if ae, ok := errors.AsType[*AnswerError](err); ok {
-			reason = ae.Reason
-		}
-		if reply.CutOff {
-			reason += " (it was cut off at its token limit)"
-		}
-		return Ranking{}, &AnswerError{Reason: reason}
-	}
-	r := w.FromAnswer(tier, candidates, picks, n)
-	r.Model = reply.Model
-	return r, nil
 }
 
 // AnswerSchema is the answer contract of the system prompt as a strict JSON

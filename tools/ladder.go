@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/fallback"
-	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
 )
 
@@ -16,13 +15,6 @@ import (
 // one ranks. Which rungs, and in which order, is decided per call from the
 // caller's strategy, the era and the server's configuration (rungsFor); what
 // every rung shares, the skip rules, lives once in climb.
-
-// rankJob is what the rungs choose among: the trip and its candidates
-// (filtered by the trip and in deterministic order).
-type rankJob struct {
-	trip  flights.Trip
-	cands []flights.Flight
-}
 
 // rungResult is what one rung did on this call: a ranking, or a pending
 // input_required result (the rung asked the client, modern era), and the
@@ -44,13 +36,13 @@ type rung struct {
 	// waits says whether the rung waits on this call (and so needs time
 	// left in the budget).
 	waits func(c *call) bool
-	run   func(ctx context.Context, c *call, job rankJob) rungResult
+	run   func(ctx context.Context, c *call, job ranking.Options) rungResult
 }
 
 // rank walks the ladder for one call. It returns early with an
 // input_required result when a rung must ask the client first (modern), or
 // with an isError when a single-rung strategy could not rank.
-func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job rankJob) (ranking.Ranking, *mcp.CallToolResult) {
+func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job ranking.Options) (ranking.Ranking, *mcp.CallToolResult) {
 	for _, r := range t.rungsFor(strategy, c) {
 		res := t.climb(ctx, c, r, job)
 		if res.pending != nil {
@@ -70,7 +62,7 @@ func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job rank
 }
 
 // climb applies the rules every rung shares, then runs it.
-func (t *Toolset) climb(ctx context.Context, c *call, r rung, job rankJob) rungResult {
+func (t *Toolset) climb(ctx context.Context, c *call, r rung, job ranking.Options) rungResult {
 	step := string(r.tier)
 	skip := func(why fallback.Why, reason string) rungResult {
 		return rungResult{attempt: fallback.SkippedFor(step, why, reason)}
@@ -83,7 +75,7 @@ func (t *Toolset) climb(ctx context.Context, c *call, r rung, job rankJob) rungR
 				return skip(why, reason)
 			}
 		}
-		if r.model && len(job.cands) == 0 {
+		if r.model && job.Len() == 0 {
 			return skip(fallback.NoCandidates, "no flight is within the trip's limits, so there is nothing to rank")
 		}
 		if r.waits != nil && r.waits(c) && waitable(ctx, time.Hour) <= 0 {
@@ -139,10 +131,10 @@ const (
 
 // deterministicRung scores every flight; it always ranks.
 func (t *Toolset) deterministicRung(prefix string) rung {
-	return rung{tier: ranking.Deterministic, run: func(_ context.Context, _ *call, job rankJob) rungResult {
+	return rung{tier: ranking.Deterministic, run: func(_ context.Context, _ *call, job ranking.Options) rungResult {
 		start := time.Now()
-		r := t.weights.Rank(job.cands, 3)
-		reason := fmt.Sprintf("scored each flight: fare + $%.0f per stop + $%.0f per hour", t.weights.StopPenaltyUSD, t.weights.HourCostUSD)
+		r := t.weights.Deterministic(job, 3)
+		reason := "scored each option: " + t.weights.ExplainCabin(job.Trip.Cabin)
 		return rungResult{ranking: &r, attempt: fallback.UsedBy(string(r.Method), prefix+reason, time.Since(start))}
 	}}
 }
@@ -150,9 +142,9 @@ func (t *Toolset) deterministicRung(prefix string) rung {
 // candidatesRung returns a shortlist for the host's model; it always
 // answers.
 func (t *Toolset) candidatesRung(prefix string) rung {
-	return rung{tier: ranking.Candidates, run: func(_ context.Context, _ *call, job rankJob) rungResult {
+	return rung{tier: ranking.Candidates, run: func(_ context.Context, _ *call, job ranking.Options) rungResult {
 		start := time.Now()
-		r := t.weights.Shortlist(job.cands, t.shortlist)
+		r := t.weights.ShortlistOf(job, t.shortlist)
 		reason := fmt.Sprintf("the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", len(r.Picks))
 		return rungResult{ranking: &r, attempt: fallback.UsedBy(string(r.Method), prefix+reason, time.Since(start))}
 	}}

@@ -10,7 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/fallback"
-	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/telemetry"
@@ -37,18 +36,18 @@ type modelReply struct {
 // modelRung is an LLM rung: who names the model in its reason ("the
 // client's model"), ask asks it.
 func (t *Toolset) modelRung(tier ranking.Tier, who string, unavailable func(*call) (fallback.Why, string), waits func(*call) bool,
-	ask func(ctx context.Context, c *call, p ranking.Prompt, job rankJob) modelReply) rung {
+	ask func(ctx context.Context, c *call, p ranking.Prompt, job ranking.Options) modelReply) rung {
 	step := string(tier)
 	return rung{tier: tier, unavailable: unavailable, model: true, waits: waits,
-		run: func(ctx context.Context, c *call, job rankJob) rungResult {
-			m := ask(ctx, c, ranking.NewPrompt(job.trip, job.cands), job)
+		run: func(ctx context.Context, c *call, job ranking.Options) rungResult {
+			m := ask(ctx, c, job.Prompt(), job)
 			switch {
 			case m.pending != nil:
 				return rungResult{pending: m.pending}
 			case m.failed != nil:
 				return rungResult{attempt: *m.failed}
 			}
-			r, err := t.weights.FromReply(tier, m.reply, job.cands, 3)
+			r, err := t.weights.FromReply(tier, m.reply, job, 3)
 			if err != nil {
 				return rungResult{attempt: fallback.FailedFor(step, fallback.UnusableAnswer, err.Error(), m.elapsed)}
 			}
@@ -95,7 +94,7 @@ func (t *Toolset) samplingRung() rung {
 // askClientModel is sampling as a question to the client. No tools (not
 // needed, and never without sampling.tools) and includeContext "none" (the
 // others are soft-deprecated and need sampling.context).
-func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt, job rankJob) modelReply {
+func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt, job ranking.Options) modelReply {
 	prefs := &mcp.ModelPreferences{
 		CostPriority:         t.samplingPrefs.CostPriority,
 		SpeedPriority:        t.samplingPrefs.SpeedPriority,
@@ -108,7 +107,7 @@ func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt,
 		step: string(ranking.ClientSampling), key: samplingKey, limit: t.samplingTimeout,
 		waiting: "waiting for the client's model (and the user's approval)",
 		// The answer must be about these candidates, in this order.
-		about: candidateDigest(job.cands),
+		about: optionsDigest(job),
 		sampling: &mcp.CreateMessageParams{
 			Messages:         []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(p.User)}},
 			SystemPrompt:     p.System,
@@ -162,13 +161,9 @@ func samplingText(content any) (string, error) {
 	return b.String(), nil
 }
 
-// candidateDigest names a candidate list by its ids, in order.
-func candidateDigest(cands []flights.Flight) string {
-	ids := make([]string, len(cands))
-	for i, f := range cands {
-		ids[i] = f.ID
-	}
-	d, _ := state.Digest(ids) // a []string always encodes
+// optionsDigest names the options a model was shown by their ids, in order.
+func optionsDigest(o ranking.Options) string {
+	d, _ := state.Digest(o.IDs()) // a []string always encodes
 	return d
 }
 
@@ -190,7 +185,7 @@ var answerFormat = &llm.Schema{Name: "flight_picks", Description: "Up to three f
 
 // askServerModel calls the endpoint within the call budget (its own
 // --llm-timeout applies inside).
-func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt, _ rankJob) modelReply {
+func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt, _ ranking.Options) modelReply {
 	start := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, waitable(ctx, time.Hour))
 	defer cancel()
