@@ -19,6 +19,7 @@ import (
 
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/tools"
+	"github.com/flightserver/flightserver/tools/state"
 )
 
 // newLogger logs to stderr only: on stdio, stdout belongs to the protocol.
@@ -30,19 +31,32 @@ func newLogger(cfg config, stderr io.Writer) zerolog.Logger {
 	return zerolog.New(w).Level(cfg.logLevel).With().Timestamp().Logger()
 }
 
-func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
+func newMCPServer(cfg config, log zerolog.Logger, opts ...server.ServerOption) (*server.MCPServer, error) {
 	catalog, err := flights.Embedded()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded data: %w", err)
 	}
+	key := cfg.stateKey
+	if key == nil {
+		// Over stdio there is one client and one process, and every round of
+		// a call comes back to it: a key of the process's own is right, and
+		// not worth a warning. Over HTTP a retry may reach another replica
+		// (or this one after a restart), which then cannot open the state.
+		if key, err = state.RandomKey(); err != nil {
+			return nil, fmt.Errorf("state key: %w", err)
+		}
+		if cfg.transport == "http" {
+			log.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
+		}
+	}
 	srv, err := tools.NewServer(tools.Config{
 		Catalog: catalog, Weights: &cfg.weights,
 		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
-		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
+		CallBudget: cfg.callBudget, StateKey: key, PreviousStateKeys: cfg.previousKeys,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
 		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
 		Logger: log, Version: buildVersion(),
-	})
+	}, opts...)
 	if err != nil {
 		return nil, err
 	}
