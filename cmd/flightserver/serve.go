@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -73,18 +72,6 @@ func newMCPServer(cfg config, log zerolog.Logger, opts ...server.ServerOption) (
 
 // noopTool is registered by --load-test-tools.
 const noopTool = "noop"
-
-// serveStdio speaks MCP on stdin/stdout until stdin closes or ctx ends.
-func serveStdio(ctx context.Context, srv *server.MCPServer, log zerolog.Logger, stdin io.Reader, stdout io.Writer) error {
-	stdio := server.NewStdioServer(srv)
-	stdio.SetErrorLogger(tools.StdLogger(log))
-	err := stdio.Listen(ctx, stdin, stdout)
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		log.Info().Msg("stdio closed; exiting")
-		return nil
-	}
-	return fmt.Errorf("stdio: %w", err)
-}
 
 // serveHTTP listens on cfg.addr and serves until ctx ends, then drains
 // (see serveUntilDone).
