@@ -30,7 +30,7 @@ func FuzzHTTPHandler(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{})
+	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback})
 	if err != nil {
 		f.Fatal(err)
 	}

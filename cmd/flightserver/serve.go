@@ -185,7 +185,7 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *infligh
 		h = requireToken(cfg.authToken, log, h)
 	}
 	if cfg.rateLimit > 0 {
-		limiter, err := newRateLimiter(cfg.rateLimit, cfg.rateBurst, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback})
+		limiter, err := newRateLimiter(cfg.rateLimit, cfg.rateBurst, sess.who) // one idea of who a client is, for every per-client limit
 		if err != nil {
 			return nil, err
 		}
