@@ -1,7 +1,13 @@
 # flightserver container image: an MCP server over streamable HTTP.
 #
 #   docker build -t flightserver --build-arg VERSION=v1.2.3 .
-#   docker run --rm -p 8080:8080 flightserver          # MCP at http://localhost:8080/mcp
+#   docker run --rm -p 127.0.0.1:8080:8080 flightserver   # MCP at http://127.0.0.1:8080/mcp
+#
+# Publish the port on the host's loopback only, as above: the image listens
+# without a token (see CMD), so -p 8080:8080 would offer the tools to every
+# machine that can reach this host. To publish it further, set
+# FLIGHTSERVER_AUTH_TOKEN (from a secret) or put an authenticating proxy in
+# front.
 #
 # Two stages: a full Go toolchain compiles a static binary, and only that
 # binary is copied into a minimal runtime image. The runtime image has no
@@ -67,11 +73,14 @@ COPY --from=build /out/flightserver /flightserver
 # so that Kubernetes' runAsNonRoot can verify it without reading /etc/passwd.
 USER 65532:65532
 
-# Documentation only: publish it with -p 8080:8080 (or a Service/port mapping).
+# Documentation only: publish it with -p 127.0.0.1:8080:8080 (or a Service).
 EXPOSE 8080
 
 # No HEALTHCHECK: the image has no shell or curl to run one. Orchestrators
-# should probe GET /healthz on port 8080 (Kubernetes httpGet probe, etc.).
+# should probe GET /healthz (liveness: 200 until the process exits) and
+# GET /readyz (readiness: 503 from SIGTERM on, while calls drain) on port
+# 8080. The image has no shell either for a preStop hook: use Kubernetes'
+# native sleep action.
 
 # Exec form: the server is PID 1 and receives SIGTERM directly, so it can shut
 # down gracefully (it lets in-flight calls finish, see --shutdown-grace).

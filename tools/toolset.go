@@ -57,6 +57,10 @@ type Config struct {
 	// StateKey signs the requestState of modern rounds. Every replica must
 	// share it; nil means a random key for this process only (logged).
 	StateKey []byte
+	// PreviousStateKeys still open states they sealed (never sign): during a
+	// key rotation, the keys other replicas may still sign with, so calls in
+	// flight survive a rolling update.
+	PreviousStateKeys [][]byte
 	// StateTTL is how long a client has to answer a modern round (default 10 min).
 	StateTTL time.Duration
 	// LLM configures the server-side LLM rung; unconfigured, it is skipped.
@@ -191,7 +195,7 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		}
 		cfg.Logger.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
 	}
-	sealer, err := state.New(key, cfg.Now, orDefault(cfg.StateTTL, DefaultStateTTL), maxStateBytes)
+	sealer, err := state.New(key, cfg.Now, orDefault(cfg.StateTTL, DefaultStateTTL), maxStateBytes, cfg.PreviousStateKeys...)
 	if err != nil {
 		return nil, fmt.Errorf("tools: state key: %w", err)
 	}

@@ -54,7 +54,8 @@ type config struct {
 	samplingTimeout time.Duration
 	samplingPrefs   tools.SamplingPreferences
 	callBudget      time.Duration
-	stateKey        []byte // nil: a random key for this process
+	stateKey        []byte   // nil: a random key for this process
+	previousKeys    [][]byte // still open states they sealed (a key rotation)
 
 	llm            llm.Config
 	fallback       ranking.Tier
@@ -72,8 +73,13 @@ type config struct {
 	maxInflight          int
 	rateLimit            float64 // requests per second per client; 0: off
 	rateBurst            int
+	limitLoopback        bool // per-client limits apply to loopback clients too
 	clientIPHeader       string
 	sessionIdleTTL       time.Duration
+	maxSessions          int // live 2025-11-25 sessions, in all; 0: no limit
+	maxSessionsPerClient int // and per client address; 0: no limit
+	readBody             time.Duration
+	drainDelay           time.Duration
 	servedBy             string
 
 	loadTestTools bool
@@ -81,7 +87,7 @@ type config struct {
 }
 
 // secretFlags never have their values echoed in an error or a log.
-var secretFlags = map[string]bool{"state-key": true, "llm-api-key": true, "auth-token": true}
+var secretFlags = map[string]bool{"state-key": true, "state-key-previous": true, "llm-api-key": true, "auth-token": true}
 
 var errHelp = flag.ErrHelp
 
@@ -96,6 +102,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		sampling string
 		hints    string
 		stateKey string
+		previous string
 		fallback string
 	)
 	fs := flag.NewFlagSet("flightserver", flag.ContinueOnError)
@@ -107,14 +114,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated browser origins allowed besides the server's own, e.g. http://localhost:6274 for the MCP Inspector")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "json", "json (one object a line) or console (for people)")
-	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 1<<20, "largest HTTP request body accepted")
+	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 1<<20, "largest HTTP request body, or stdio message (one line), accepted")
 	fs.DurationVar(&c.readHeader, "read-header-timeout", 10*time.Second, "time allowed to read an HTTP request's headers")
+	fs.DurationVar(&c.readBody, "read-body-timeout", 10*time.Second, "time allowed to read an HTTP request's body, once its headers are in")
 	fs.Float64Var(&c.weights.StopPenaltyUSD, "stop-penalty-usd", ranking.DefaultWeights.StopPenaltyUSD, "deterministic ranking: dollars added to a flight's score per connection")
 	fs.Float64Var(&c.weights.HourCostUSD, "hour-cost-usd", ranking.DefaultWeights.HourCostUSD, "deterministic ranking: dollars added to a flight's score per hour of travel")
 	fs.StringVar(&sampling, "sampling", "on", "on: rank through the client's LLM when the client declares sampling; off: never ask")
 	fs.DurationVar(&c.samplingTimeout, "sampling-timeout", tools.DefaultSamplingTimeout, "how long a legacy client may take to answer a sampling request (never more than the call budget left)")
 	fs.DurationVar(&c.callBudget, "call-budget", tools.DefaultCallBudget, "the most one tool call may take, every ranking tier included")
 	fs.StringVar(&stateKey, "state-key", "", "key signing the requestState of 2026-07-28 rounds: hex or base64, 32+ bytes, the same on every replica (default: random per process)")
+	fs.StringVar(&previous, "state-key-previous", "", "comma-separated keys that signed states before --state-key: they still open them (never sign), so a key rotation does not break calls in flight")
 	d := tools.DefaultSamplingPreferences
 	fs.StringVar(&hints, "sampling-model-hints", strings.Join(d.ModelHints, ","), "comma-separated model name hints sent with sampling requests, in order of preference")
 	fs.Float64Var(&c.samplingPrefs.CostPriority, "sampling-cost-priority", d.CostPriority, "sampling modelPreferences.costPriority, 0..1")
@@ -136,8 +145,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.authToken, "auth-token", "", "HTTP: require Authorization: Bearer <token> on /mcp (/healthz stays open); never logged")
 	fs.BoolVar(&c.allowUnauthenticated, "allow-unauthenticated", false, "HTTP: listen on a non-loopback address without --auth-token (only behind a proxy that authenticates, or on a trusted network)")
 	fs.IntVar(&c.maxInflight, "max-inflight", 256, "HTTP: most JSON-RPC requests served at once; more get 503 with Retry-After (0: no limit)")
-	fs.Float64Var(&c.rateLimit, "rate-limit", 50, "HTTP: requests per second allowed to each client address; more get 429 with Retry-After (0: no limit)")
+	fs.Float64Var(&c.rateLimit, "rate-limit", 50, "HTTP: requests per second allowed to each client address beyond loopback; more get 429 with Retry-After (0: no limit)")
 	fs.IntVar(&c.rateBurst, "rate-burst", 100, "HTTP: requests a client may send at once before --rate-limit applies")
+	fs.BoolVar(&c.limitLoopback, "limit-loopback", false, "HTTP: apply the per-client limits (--rate-limit, --max-sessions-per-client) to loopback clients too (default: a client on this machine is exempt)")
+	fs.IntVar(&c.maxSessions, "max-sessions", 10_000, "HTTP: most live 2025-11-25 sessions; an initialize beyond gets 503 with Retry-After (0: no limit)")
+	fs.IntVar(&c.maxSessionsPerClient, "max-sessions-per-client", 100, "HTTP: most live 2025-11-25 sessions per client address beyond loopback; an initialize beyond gets 429 (0: no limit)")
+	fs.DurationVar(&c.drainDelay, "drain-delay", 0, "HTTP: on SIGTERM, keep serving this long with /readyz at 503 before closing the listener, so load balancers stop sending first (0: close at once; in Kubernetes a preStop sleep does the same)")
 	fs.StringVar(&c.clientIPHeader, "client-ip-header", "", "HTTP: header carrying the client's address, set by a trusted proxy in front (e.g. X-Real-IP); empty: the connection's address")
 	fs.DurationVar(&c.sessionIdleTTL, "session-idle-ttl", 30*time.Minute, "HTTP: forget a 2025-11-25 session idle this long (a client that never sends DELETE must not hold memory forever)")
 	fs.StringVar(&c.servedBy, "served-by", "", "HTTP: name this replica in an X-Served-By response header (empty: no header)")
@@ -250,12 +263,46 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			return c, errors.New("--llm-base-url: want an http(s) URL such as http://localhost:11434/v1")
 		}
 	}
+	source := func(flagName string) string {
+		if given[flagName] {
+			return "--" + flagName
+		}
+		return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+	}
+	llmSource := source("llm-api-key")
+	if !given["llm-api-key"] && getenv(envPrefix+"LLM_API_KEY") == "" {
+		llmSource = "OPENAI_API_KEY"
+	}
+	for _, sec := range []struct{ source, value string }{
+		{source("auth-token"), c.authToken}, {source("state-key"), stateKey}, {llmSource, c.llm.APIKey},
+	} {
+		if err := checkSecret(sec.source, sec.value); err != nil {
+			return c, err
+		}
+	}
 	if stateKey != "" {
 		key, err := state.ParseKey(stateKey)
 		if err != nil {
-			return c, fmt.Errorf("--state-key: %v", err)
+			return c, fmt.Errorf("%s: %v", source("state-key"), err)
 		}
 		c.stateKey = key
+	}
+	if previous != "" {
+		if c.stateKey == nil {
+			return c, fmt.Errorf("%s needs --state-key: the previous keys only verify, the current one signs", source("state-key-previous"))
+		}
+		parts := strings.Split(previous, ",")
+		for i, p := range parts {
+			where := fmt.Sprintf("%s (key %d of %d)", source("state-key-previous"), i+1, len(parts))
+			if err := checkSecret(where, p); err != nil {
+				return c, err
+			}
+			key, err := state.ParseKey(p)
+			if err != nil {
+				return c, fmt.Errorf("%s: %v", where, err)
+			}
+			c.previousKeys = append(c.previousKeys, key)
+		}
 	}
 	if c.transport == "http" && c.authToken == "" && !c.allowUnauthenticated && !loopback(c.addr) {
 		return c, fmt.Errorf("--addr %s is reachable from other machines and no --auth-token is set: set a token (FLIGHTSERVER_AUTH_TOKEN), "+
@@ -266,6 +313,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.maxInflight < 0 || c.rateBurst < 1 || !(c.rateLimit >= 0) || math.IsInf(c.rateLimit, 0) {
 		return c, errors.New("--max-inflight and --rate-limit must be 0 (off) or positive, and --rate-burst at least 1")
+	}
+	if c.maxSessions < 0 || c.maxSessionsPerClient < 0 {
+		return c, errors.New("--max-sessions and --max-sessions-per-client must be 0 (off) or positive")
+	}
+	if c.readBody <= 0 || c.drainDelay < 0 {
+		return c, errors.New("--read-body-timeout must be a positive duration, e.g. 10s, and --drain-delay 0 or positive")
 	}
 	if c.debugAddr != "" && !loopback(c.debugAddr) {
 		return c, fmt.Errorf("--debug-addr %s: must be a loopback address such as 127.0.0.1:6060", c.debugAddr)
@@ -295,9 +348,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 // other than localhost could resolve anywhere, so it counts as reachable.
 func loopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
+	return err == nil && loopbackHost(host)
+}
+
+// loopbackHost reports whether host (a Host header: a name or an address,
+// with or without a port and brackets) names the loopback interface.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}

@@ -5,11 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -93,56 +90,6 @@ func TestRunVersionAndBadFlags(t *testing.T) {
 	var bad bytes.Buffer
 	if err := run(context.Background(), []string{"--bogus"}, env(nil), nil, io.Discard, &bad); err == nil || bad.Len() != 0 {
 		t.Errorf("--bogus: err %v, and it printed %q (the one-line reason is main's to print)", err, bad.String())
-	}
-}
-
-// On SIGINT/SIGTERM (here: the context ending) the server stops accepting
-// connections but lets a call already in flight finish and answer.
-func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	started, release := make(chan struct{}), make(chan struct{})
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		close(started)
-		<-release
-		_, _ = io.WriteString(w, "finished")
-	})}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- serveUntilDone(ctx, srv, ln, srv.Shutdown, config{shutdownGrace: 10 * time.Second}, zerolog.Nop())
-	}()
-
-	answer := make(chan string, 1)
-	go func() {
-		resp, err := http.Get("http://" + ln.Addr().String())
-		if err != nil {
-			answer <- "error: " + err.Error()
-			return
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		answer <- string(b)
-	}()
-	<-started
-	cancel() // the signal arrives while the call is in flight
-	time.Sleep(100 * time.Millisecond)
-	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
-		t.Error("still accepting new connections during shutdown")
-	}
-	select {
-	case err := <-done:
-		t.Fatalf("server stopped before the in-flight call finished: %v", err)
-	default:
-	}
-	close(release)
-	if got := <-answer; got != "finished" {
-		t.Errorf("in-flight call got %q", got)
-	}
-	if err := <-done; err != nil {
-		t.Errorf("serveUntilDone: %v", err)
 	}
 }
 

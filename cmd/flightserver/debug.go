@@ -16,13 +16,18 @@ import (
 // numbers a load test or an operator watches for leaks (goroutines, heap).
 // It is our own handler, not expvar's or pprof's defaults, because those
 // publish the command line, and a command line may hold --auth-token.
+// ?gc=1 collects garbage first, so the heap figures count only what is
+// live: what a measurement of memory per session or per call needs.
 func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /debug/vars", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET /debug/vars", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("gc") == "1" {
+			runtime.GC()
+		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		w.Header().Set("Content-Type", "application/json")
@@ -32,7 +37,9 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 			"sys": m.Sys, "numGC": m.NumGC,
 		})
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	// The same Host and Origin rules as /mcp: only numbers here, but a page
+	// on another site has no business reading even those.
+	srv := &http.Server{Handler: checkHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()

@@ -30,11 +30,11 @@ func FuzzHTTPHandler(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	sess, err := newSessions()
+	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback})
 	if err != nil {
 		f.Fatal(err)
 	}
-	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, log)
+	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), log)
 	if err != nil {
 		f.Fatal(err)
 	}

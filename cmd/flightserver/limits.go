@@ -1,17 +1,17 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/rs/zerolog"
@@ -40,7 +40,9 @@ func requireToken(token string, log zerolog.Logger, next http.Handler) http.Hand
 		}
 		log.Warn().Str("remote", r.RemoteAddr).Bool("tokenSent", ok).Msg("refused unauthenticated request")
 		w.Header().Set("WWW-Authenticate", challenge)
-		writeError(w, http.StatusUnauthorized, message)
+		// Before the body is read: an unauthenticated client gets nothing
+		// of the server's time, not even the wait for its body.
+		writeError(w, r, http.StatusUnauthorized, codeUnauthorized, message)
 	})
 }
 
@@ -49,31 +51,20 @@ func requireToken(token string, log zerolog.Logger, next http.Handler) http.Hand
 // so a flood of addresses cannot grow memory.
 const maxClients = 10_000
 
-// rateLimiter gives every client address its own token bucket
-// (golang.org/x/time/rate): --rate-limit requests a second, --rate-burst at
-// once. Over the limit, 429 with Retry-After in whole seconds.
-type rateLimiter struct {
-	limit    rate.Limit
-	burst    int
-	ipHeader string
-	clients  *lru.Cache[string, *rate.Limiter]
+// clients says who a request is from, for the limits that apply per
+// client (--rate-limit, --max-sessions-per-client), and whether those
+// limits apply to it.
+type clients struct {
+	ipHeader      string
+	limitLoopback bool
 }
 
-func newRateLimiter(perSecond float64, burst int, ipHeader string) (*rateLimiter, error) {
-	clients, err := lru.New[string, *rate.Limiter](maxClients)
-	if err != nil {
-		return nil, fmt.Errorf("rate limiter cache: %w", err)
-	}
-	return &rateLimiter{limit: rate.Limit(perSecond), burst: burst, ipHeader: ipHeader, clients: clients}, nil
-}
-
-// clientKey is the client's address: the connection's, or, behind a
-// trusted proxy, the last address in --client-ip-header (the one the
-// proxy itself appended; earlier ones came from the client and prove
-// nothing).
-func (l *rateLimiter) clientKey(r *http.Request) string {
-	if l.ipHeader != "" {
-		if v := r.Header.Get(l.ipHeader); v != "" {
+// addr is the client's address: the connection's, or, behind a trusted
+// proxy, the last address in --client-ip-header (the one the proxy itself
+// appended; earlier ones came from the client and prove nothing).
+func (c clients) addr(r *http.Request) string {
+	if c.ipHeader != "" {
+		if v := r.Header.Get(c.ipHeader); v != "" {
 			parts := strings.Split(v, ",")
 			if ip := strings.TrimSpace(parts[len(parts)-1]); ip != "" && len(ip) <= 64 {
 				return ip
@@ -87,13 +78,53 @@ func (l *rateLimiter) clientKey(r *http.Request) string {
 	return host
 }
 
+// limited reports whether the per-client limits apply to a client at addr.
+// A client on this machine is exempt unless --limit-loopback says
+// otherwise: it is the developer, a test suite, the MCP Inspector or a
+// local host, and sends a burst of quick requests as a matter of course;
+// anyone who can run code there can do worse than flood a port. A public
+// listener is still protected, because a client beyond loopback (or,
+// behind a proxy, whose --client-ip-header address is beyond loopback)
+// is limited. Behind a proxy on the same machine without
+// --client-ip-header every client looks like the proxy, so none would be
+// limited: set the header.
+func (c clients) limited(addr string) bool {
+	if c.limitLoopback {
+		return true
+	}
+	ip := net.ParseIP(addr)
+	return ip == nil || !ip.IsLoopback()
+}
+
+// rateLimiter gives every client address its own token bucket
+// (golang.org/x/time/rate): --rate-limit requests a second, --rate-burst at
+// once. Over the limit, 429 with Retry-After in whole seconds.
+type rateLimiter struct {
+	limit   rate.Limit
+	burst   int
+	who     clients
+	buckets *lru.Cache[string, *rate.Limiter]
+}
+
+func newRateLimiter(perSecond float64, burst int, who clients) (*rateLimiter, error) {
+	buckets, err := lru.New[string, *rate.Limiter](maxClients)
+	if err != nil {
+		return nil, fmt.Errorf("rate limiter cache: %w", err)
+	}
+	return &rateLimiter{limit: rate.Limit(perSecond), burst: burst, who: who, buckets: buckets}, nil
+}
+
 func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key := l.clientKey(r)
-		lim, ok := l.clients.Get(key)
+		key := l.who.addr(r)
+		if !l.who.limited(key) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		lim, ok := l.buckets.Get(key)
 		if !ok {
 			lim = rate.NewLimiter(l.limit, l.burst)
-			l.clients.Add(key, lim)
+			l.buckets.Add(key, lim)
 		}
 		res := lim.Reserve()
 		if delay := res.Delay(); delay > 0 {
@@ -101,46 +132,109 @@ func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 			retry := max(1, int(math.Ceil(delay.Seconds())))
 			log.Warn().Str("client", truncate(key, 64)).Int("retryAfter", retry).Msg("rate limited")
 			w.Header().Set("Retry-After", strconv.Itoa(retry))
-			writeError(w, http.StatusTooManyRequests, fmt.Sprintf("too many requests from %s: at most %g a second (--rate-limit); retry in %d s", truncate(key, 64), float64(l.limit), retry))
+			writeError(w, r, http.StatusTooManyRequests, codeSlowDown, fmt.Sprintf("too many requests from %s: at most %g a second (--rate-limit); slow down and retry in %d s", truncate(key, 64), float64(l.limit), retry))
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// limitInflight serves at most n JSON-RPC requests at once and answers the
+// inflight counts the JSON-RPC requests being served, for two reasons: to
+// serve at most max at once (--max-inflight; 0: no limit) and answer the
 // rest 503 with Retry-After, so a burst queues in clients instead of in
-// this process's memory. Only requests count: a client's answer to the
-// server's own question (a JSON-RPC response) and notifications complete
-// work rather than start it, and refusing them could stall the very call
-// holding a slot. GET (the long-lived legacy stream) and DELETE do not
-// count either. The body is already bounded by limitBody.
-func limitInflight(n int, log zerolog.Logger, next http.Handler) http.Handler {
-	slots := make(chan struct{}, n)
+// this process's memory; and to drain on shutdown, refusing new requests
+// while those in flight finish. Only requests count: a client's answer to
+// the server's own question (a JSON-RPC response) and notifications
+// complete work rather than start it, and refusing them could stall the
+// very call holding a slot, or the one a shutdown waits for. GET (the
+// long-lived legacy stream) and DELETE do not count either.
+type inflight struct {
+	max int
+
+	mu       sync.Mutex
+	n        int
+	isDrain  bool          // /readyz says 503
+	stopping bool          // new requests are refused
+	idle     chan struct{} // closed when stopping and n is 0
+}
+
+func newInflight(max int) *inflight { return &inflight{max: max, idle: make(chan struct{})} }
+
+// drain makes /readyz answer 503; requests are still served.
+func (f *inflight) drain() {
+	f.mu.Lock()
+	f.isDrain = true
+	f.mu.Unlock()
+}
+
+func (f *inflight) draining() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.isDrain
+}
+
+func (f *inflight) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n
+}
+
+// stop refuses new requests and waits until those in flight have finished
+// or ctx ends, and returns how many are left.
+func (f *inflight) stop(ctx context.Context) int {
+	f.mu.Lock()
+	f.isDrain = true
+	if !f.stopping {
+		f.stopping = true
+		if f.n == 0 {
+			close(f.idle)
+		}
+	}
+	f.mu.Unlock()
+	select {
+	case <-f.idle:
+	case <-ctx.Done():
+	}
+	return f.count()
+}
+
+func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
+		starts := r.Method == http.MethodPost && isRequest(bodyOf(r))
+		if !starts && r.Method != http.MethodGet {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			writeError(w, http.StatusRequestEntityTooLarge, "request body could not be read: "+truncate(err.Error(), 120))
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if !isRequest(body) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		select {
-		case slots <- struct{}{}:
-			defer func() { <-slots }()
-			next.ServeHTTP(w, r)
-		default:
-			log.Warn().Int("maxInflight", n).Msg("refused a request: too many in flight")
+		f.mu.Lock()
+		switch {
+		case f.stopping:
+			f.mu.Unlock()
+			// A new GET stream would hold the shutdown open too.
 			w.Header().Set("Retry-After", "1")
-			writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server is at its limit of %d requests in flight (--max-inflight); retry in a second", n))
+			w.Header().Set("Connection", "close")
+			writeError(w, r, http.StatusServiceUnavailable, codeBusy, "this server is shutting down: retry, and another replica (or this one, restarted) will answer")
+			return
+		case !starts:
+			f.mu.Unlock()
+			next.ServeHTTP(w, r)
+			return
+		case f.max > 0 && f.n >= f.max:
+			f.mu.Unlock()
+			log.Warn().Int("maxInflight", f.max).Msg("refused a request: too many in flight")
+			w.Header().Set("Retry-After", "1")
+			writeError(w, r, http.StatusServiceUnavailable, codeBusy, fmt.Sprintf("the server is at its limit of %d requests in flight (--max-inflight); retry in a second", f.max))
+			return
 		}
+		f.n++
+		f.mu.Unlock()
+		defer func() {
+			f.mu.Lock()
+			if f.n--; f.n == 0 && f.stopping {
+				close(f.idle)
+			}
+			f.mu.Unlock()
+		}()
+		next.ServeHTTP(w, r)
 	})
 }
 

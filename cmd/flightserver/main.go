@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/mattn/go-isatty"
 )
 
 func main() {
@@ -48,6 +50,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		_, err := fmt.Fprintln(stdout, "flightserver", buildVersion())
 		return err
 	}
+	if cfg.transport == "stdio" && isTerminal(stdin) {
+		_, _ = io.WriteString(stderr, terminalNotice)
+	}
 	log := newLogger(cfg, stderr)
 	srv, err := newMCPServer(cfg, log)
 	if err != nil {
@@ -58,6 +63,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "http":
 		return serveHTTP(ctx, cfg, srv, log)
 	default:
-		return serveStdio(ctx, srv, log, stdin, stdout)
+		return serveStdio(ctx, cfg, srv, log, stdin, stdout)
 	}
+}
+
+// isTerminal reports whether r is a terminal (a person, not a host).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/tools"
+	"github.com/flightserver/flightserver/tools/state"
 )
 
 // newLogger logs to stderr only: on stdio, stdout belongs to the protocol.
@@ -30,20 +29,33 @@ func newLogger(cfg config, stderr io.Writer) zerolog.Logger {
 	return zerolog.New(w).Level(cfg.logLevel).With().Timestamp().Logger()
 }
 
-func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
+func newMCPServer(cfg config, log zerolog.Logger, opts ...server.ServerOption) (*server.MCPServer, error) {
 	catalog, err := flights.Embedded()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded data: %w", err)
 	}
+	key := cfg.stateKey
+	if key == nil {
+		// Over stdio there is one client and one process, and every round of
+		// a call comes back to it: a key of the process's own is right, and
+		// not worth a warning. Over HTTP a retry may reach another replica
+		// (or this one after a restart), which then cannot open the state.
+		if key, err = state.RandomKey(); err != nil {
+			return nil, fmt.Errorf("state key: %w", err)
+		}
+		if cfg.transport == "http" {
+			log.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
+		}
+	}
 	srv, err := tools.NewServer(tools.Config{
 		Catalog: catalog, Weights: &cfg.weights,
 		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
-		CallBudget: cfg.callBudget, StateKey: cfg.stateKey,
+		CallBudget: cfg.callBudget, StateKey: key, PreviousStateKeys: cfg.previousKeys,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
 		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
 		Transport: cfg.transport, SharedFilesystem: cfg.sharedFilesystem, ServerLLMFirst: cfg.serverLLMFirst,
 		Logger: log, Version: buildVersion(),
-	})
+	}, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -62,20 +74,8 @@ func newMCPServer(cfg config, log zerolog.Logger) (*server.MCPServer, error) {
 // noopTool is registered by --load-test-tools.
 const noopTool = "noop"
 
-// serveStdio speaks MCP on stdin/stdout until stdin closes or ctx ends.
-func serveStdio(ctx context.Context, srv *server.MCPServer, log zerolog.Logger, stdin io.Reader, stdout io.Writer) error {
-	stdio := server.NewStdioServer(srv)
-	stdio.SetErrorLogger(tools.StdLogger(log))
-	err := stdio.Listen(ctx, stdin, stdout)
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		log.Info().Msg("stdio closed; exiting")
-		return nil
-	}
-	return fmt.Errorf("stdio: %w", err)
-}
-
-// serveHTTP listens on cfg.addr and serves until ctx ends, then shuts down
-// gracefully.
+// serveHTTP listens on cfg.addr and serves until ctx ends, then drains
+// (see serveUntilDone).
 func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerolog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -88,13 +88,15 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerol
 		}
 	}
 	httpSrv := &http.Server{
-		// Slow-loris protection. There is deliberately no WriteTimeout: it
-		// would cut off the SSE streams that long calls answer on.
+		// Slow-loris protection for the headers; readBody bounds the body.
+		// There is deliberately no ReadTimeout or WriteTimeout: they would
+		// cut off the SSE streams that long calls answer on.
 		ReadHeaderTimeout: cfg.readHeader,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          tools.StdLogger(log),
 	}
-	sess, err := newSessions()
+	who := clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback}
+	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, who)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
@@ -105,7 +107,8 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerol
 		server.WithSessionIdManager(sess),
 		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
 	)
-	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, log); err != nil {
+	calls := newInflight(cfg.maxInflight)
+	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, calls, log); err != nil {
 		return err
 	}
 	switch {
@@ -115,12 +118,25 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerol
 		log.Warn().Str("addr", cfg.addr).Msg("listening beyond loopback WITHOUT authentication (--allow-unauthenticated): anyone who can reach this port can call the tools; put an authenticating proxy in front or set --auth-token")
 	}
 	log.Info().Str("addr", ln.Addr().String()).Str("endpoint", "http://"+ln.Addr().String()+"/mcp").Msg("listening")
-	return serveUntilDone(ctx, httpSrv, ln, mcpHTTP.Shutdown, cfg, log)
+	return serveUntilDone(ctx, httpSrv, ln, mcpHTTP.Shutdown, calls, cfg, log)
 }
 
-// serveUntilDone serves on ln until ctx ends, then stops accepting and lets
-// in-flight calls finish for up to cfg.shutdownGrace.
-func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, shutdown func(context.Context) error, cfg config, log zerolog.Logger) error {
+// serveUntilDone serves on ln until ctx ends (SIGTERM, SIGINT), then drains
+// in the order a load balancer needs:
+//
+//  1. /readyz answers 503 at once, so the balancer takes this replica out;
+//     /healthz (liveness) stays 200 until the process exits, so nothing
+//     restarts a replica that is only finishing its work;
+//  2. for --drain-delay everything else is served as before, for a
+//     balancer that learns of the change late (in Kubernetes a preStop
+//     sleep plays this part, before the signal);
+//  3. new JSON-RPC requests get 503 ("retry: another replica will
+//     answer"), while calls in flight finish, for up to --shutdown-grace;
+//     the listener stays open so that a client's answer to the server's own
+//     question (a legacy form or sampling answer, a new POST) still reaches
+//     the call waiting for it;
+//  4. then the listener closes and the process ends.
+func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, shutdown func(context.Context) error, calls *inflight, cfg config, log zerolog.Logger) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
 	select {
@@ -128,41 +144,55 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 		return fmt.Errorf("http: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info().Dur("grace", cfg.shutdownGrace).Msg("shutting down; letting in-flight calls finish")
+	calls.drain()
+	log.Info().Dur("drainDelay", cfg.drainDelay).Dur("grace", cfg.shutdownGrace).Msg("draining: /readyz answers 503")
+	time.Sleep(cfg.drainDelay)
 	graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownGrace)
 	defer cancel()
-	if err := shutdown(graceCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	log.Info().Int("inflight", calls.count()).Msg("refusing new requests; letting in-flight calls finish")
+	left := calls.stop(graceCtx)
+	if left > 0 {
+		log.Warn().Int("inflight", left).Dur("grace", cfg.shutdownGrace).Msg("calls still in flight at the end of the grace are cut off")
 	}
-	if err := <-serveErr; !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("http: %w", err)
+	// What is left to close: GET streams, idle keep-alive connections.
+	closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancelClose()
+	if err := shutdown(closeCtx); err != nil {
+		_ = httpSrv.Close()
+		if left == 0 {
+			log.Warn().Err(err).Msg("closing the remaining connections took too long; closed them")
+		}
+	}
+	<-serveErr // http.ErrServerClosed, now that Shutdown or Close ran
+	if left > 0 {
+		return fmt.Errorf("shutdown: %d calls were still in flight after --shutdown-grace %s", left, cfg.shutdownGrace)
 	}
 	log.Info().Msg("stopped")
 	return nil
 }
 
-// newHandler routes /mcp through the protections and serves /healthz
-// (open: probes carry no token). From the outside in, each layer refuses as
-// cheaply as it can before the next does more work: a foreign origin, a
-// client over its rate (which also slows token guessing), a missing token,
-// an oversized body, a full house, a session that lives elsewhere.
-func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, log zerolog.Logger) (http.Handler, error) {
-	h := sess.requireKnownSession(log, tools.TrackGETStreams(mcpHTTP))
-	if cfg.maxInflight > 0 {
-		h = limitInflight(cfg.maxInflight, log, h)
-	}
-	h = limitBody(cfg.maxBodyBytes, h)
+// newHandler routes /mcp through the protections and serves /healthz and
+// /readyz (open: probes carry no token). From the outside in, each layer
+// refuses as cheaply as it can before the next does more work: a foreign
+// Host or Origin, a client over its rate (which also slows token guessing),
+// a missing token (all three before reading the body), a body too large or
+// too slow, a full house or a draining one, a session that lives elsewhere
+// or one too many.
+func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *inflight, log zerolog.Logger) (http.Handler, error) {
+	h := sess.handler(log, tools.TrackGETStreams(mcpHTTP))
+	h = calls.wrap(log, h)
+	h = readBody(cfg.maxBodyBytes, cfg.readBody, log, h)
 	if cfg.authToken != "" {
 		h = requireToken(cfg.authToken, log, h)
 	}
 	if cfg.rateLimit > 0 {
-		limiter, err := newRateLimiter(cfg.rateLimit, cfg.rateBurst, cfg.clientIPHeader)
+		limiter, err := newRateLimiter(cfg.rateLimit, cfg.rateBurst, sess.who) // one idea of who a client is, for every per-client limit
 		if err != nil {
 			return nil, err
 		}
 		h = limiter.wrap(log, h)
 	}
-	h = checkOrigin(cfg.allowedOrigins, log, h)
+	h = checkHostOrigin(cfg.allowedOrigins, log, h)
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
@@ -170,21 +200,40 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, log zerolog.Lo
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"status":"ok"}`)
 	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if calls.draining() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `{"status":"draining"}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"status":"ready"}`)
+	})
 	if cfg.servedBy != "" {
 		return servedBy(cfg.servedBy, mux), nil
 	}
 	return mux, nil
 }
 
-// checkOrigin refuses browser requests from other sites (DNS rebinding, a
-// hostile page posting to a local server), as the MCP transport spec
-// requires. A request without Origin is not from a browser page and passes;
-// one whose Origin is the server's own host, or listed in
-// --allowed-origins, passes; anything else gets 403 on every method,
-// including the GET stream (net/http's CrossOriginProtection checks only
-// unsafe methods).
-func checkOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.Handler {
+// checkHostOrigin refuses what a browser page on another site could send
+// (DNS rebinding, a hostile page posting to a local server), as the MCP
+// transport spec requires, on every method, the GET stream included
+// (net/http's CrossOriginProtection checks only unsafe methods):
+//
+//   - Host: a request that reached a loopback address must name a loopback
+//     host (localhost, 127.0.0.1, [::1]); a page whose own name was rebound
+//     to 127.0.0.1 sends its own name. (mcp-go checks the same, with a
+//     plain-text 403; this answers first, in JSON-RPC.)
+//   - Origin: a request without one is not from a browser page and passes;
+//     one whose Origin is the server's own host, or listed in
+//     --allowed-origins, passes; any other gets 403.
+func checkHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && loopback(local.String()) && !loopbackHost(r.Host) {
+			log.Warn().Str("host", truncate(r.Host, 100)).Str("remote", r.RemoteAddr).Msg("refused a request for a foreign Host on loopback")
+			writeError(w, r, http.StatusForbidden, codeRefused, "forbidden Host: on loopback this server answers only requests for localhost, 127.0.0.1 or [::1] (DNS rebinding protection)")
+			return
+		}
 		origin := r.Header.Get("Origin")
 		if origin == "" || slices.Contains(allowed, strings.TrimSuffix(origin, "/")) {
 			next.ServeHTTP(w, r)
@@ -195,32 +244,7 @@ func checkOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.H
 			return
 		}
 		log.Warn().Str("origin", truncate(origin, 100)).Str("remote", r.RemoteAddr).Msg("refused cross-origin request")
-		writeError(w, http.StatusForbidden, "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins")
-	})
-}
-
-// limitBody refuses a request body over max bytes: at once with 413 when
-// the client announced its length, and by cutting the read short (which
-// mcp-go reports as a parse error) when it did not.
-func limitBody(max int64, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > max {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body of %d bytes is over the limit of %d (--max-body-bytes)", r.ContentLength, max))
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, max)
-		next.ServeHTTP(w, r)
-	})
-}
-
-// writeError answers with a JSON-RPC error body, so MCP clients show the
-// message instead of a bare status code.
-func writeError(w http.ResponseWriter, status int, message string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"jsonrpc": "2.0", "id": nil,
-		"error": map[string]any{"code": -32600, "message": message},
+		writeError(w, r, http.StatusForbidden, codeRefused, "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins")
 	})
 }
 

@@ -3,9 +3,12 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -20,30 +23,42 @@ import (
 // capabilities. sessions knows which ids this process issued, and a request
 // carrying any other id is refused with a message that says why and what
 // to do (sticky sessions, or the stateless 2026-07-28 era).
-
-// maxSessions bounds the ids remembered. mcp-go's idle sweeper
-// (--session-idle-ttl) ends quiet sessions and tells us through Terminate;
-// this cap only guards against a flood of initializes.
-const maxSessions = 100_000
+//
+// A session also costs memory until it is deleted or idles out
+// (--session-idle-ttl), about 12 KB each (docs/BENCHMARKS.md), so a client
+// that initializes in a loop could hold gigabytes. sessions bounds how many
+// are live at once, in all (--max-sessions) and per client address
+// (--max-sessions-per-client). mcp-go's SessionIdManager.Generate cannot
+// refuse, so the bound is enforced here, at the HTTP layer, on the
+// initialize request, and each issued id (the Mcp-Session-Id response
+// header) is attributed to its client until Terminate (DELETE, or mcp-go's
+// idle sweeper) releases it.
 
 // sessionPrefix marks ids this server issues.
 const sessionPrefix = "fs-"
 
+// endedSessions bounds how many ended ids are remembered, to tell "ended"
+// from "never issued here".
+const endedSessions = 10_000
+
 type sessions struct {
-	live       *lru.Cache[string, struct{}]
-	terminated *lru.Cache[string, struct{}]
+	max, maxPerClient int // 0: no limit
+	who               clients
+
+	mu        sync.Mutex
+	live      map[string]string // id -> the client it was issued to ("" until attributed)
+	perClient map[string]int    // sessions live or being initialized, per limited client
+	pending   int               // initializes admitted whose id is not yet attributed
+	ended     *lru.Cache[string, struct{}]
 }
 
-func newSessions() (*sessions, error) {
-	live, err := lru.New[string, struct{}](maxSessions)
+func newSessions(max, maxPerClient int, who clients) (*sessions, error) {
+	ended, err := lru.New[string, struct{}](endedSessions)
 	if err != nil {
 		return nil, err
 	}
-	terminated, err := lru.New[string, struct{}](maxSessions / 10)
-	if err != nil {
-		return nil, err
-	}
-	return &sessions{live: live, terminated: terminated}, nil
+	return &sessions{max: max, maxPerClient: maxPerClient, who: who,
+		live: map[string]string{}, perClient: map[string]int{}, ended: ended}, nil
 }
 
 // Generate implements server.SessionIdManager: 128 random bits.
@@ -51,7 +66,9 @@ func (s *sessions) Generate() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // never fails (crypto/rand documents it)
 	id := sessionPrefix + hex.EncodeToString(b)
-	s.live.Add(id, struct{}{})
+	s.mu.Lock()
+	s.live[id] = ""
+	s.mu.Unlock()
 	return id
 }
 
@@ -59,46 +76,143 @@ var errUnknownSession = errors.New("session not known to this server process")
 
 // Validate implements server.SessionIdManager.
 func (s *sessions) Validate(id string) (isTerminated bool, err error) {
-	if s.live.Contains(id) {
+	s.mu.Lock()
+	_, ok := s.live[id]
+	s.mu.Unlock()
+	if ok {
 		return false, nil
 	}
-	if s.terminated.Contains(id) {
+	if s.ended.Contains(id) {
 		return true, nil
 	}
 	return false, errUnknownSession
 }
 
-// Terminate implements server.SessionIdManager (DELETE, and the sweeper).
+// Terminate implements server.SessionIdManager (DELETE, and the sweeper):
+// the session's place is free again.
 func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
-	if s.live.Remove(id) {
-		s.terminated.Add(id, struct{}{})
+	s.mu.Lock()
+	client, ok := s.live[id]
+	if ok {
+		delete(s.live, id)
+		s.release(client)
+	}
+	s.mu.Unlock()
+	if ok {
+		s.ended.Add(id, struct{}{})
 	}
 	return false, nil
 }
 
+// release gives back one of client's places; s.mu is held.
+func (s *sessions) release(client string) {
+	if client == "" {
+		return
+	}
+	if s.perClient[client]--; s.perClient[client] <= 0 {
+		delete(s.perClient, client)
+	}
+}
+
+// Live is the number of live sessions.
+func (s *sessions) Live() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
+}
+
 var _ server.SessionIdManager = (*sessions)(nil)
 
-// requireKnownSession refuses a legacy request whose Mcp-Session-Id this
-// process did not issue (or has ended) with 404, which tells a 2025-11-25
-// client to initialize again, and a message for the person reading the
-// client's log. 2026-07-28 requests carry no session and pass.
-func (s *sessions) requireKnownSession(log zerolog.Logger, next http.Handler) http.Handler {
+// handler refuses what would start a session beyond the bounds, attributes
+// each issued session to its client, and refuses a legacy request whose
+// Mcp-Session-Id this process did not issue (or has ended) with 404, which
+// tells a 2025-11-25 client to initialize again, and a message for the
+// person reading the client's log. 2026-07-28 requests carry no session
+// and pass.
+func (s *sessions) handler(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(server.HeaderKeySessionID)
-		if id == "" || mcp.IsModernProtocol(r.Header.Get("MCP-Protocol-Version")) {
+		modern := mcp.IsModernProtocol(r.Header.Get("MCP-Protocol-Version"))
+		switch {
+		case modern:
 			next.ServeHTTP(w, r)
-			return
-		}
-		switch terminated, err := s.Validate(id); {
-		case err != nil:
-			log.Warn().Str("session", truncate(id, 48)).Str("remote", r.RemoteAddr).Msg("refused a legacy request for a session this process never issued")
-			writeError(w, http.StatusNotFound, "session "+truncate(strings.TrimSpace(id), 48)+" is not known to this server process. "+
-				"A 2025-11-25 session lives in the one replica that initialized it: behind several replicas, route by the Mcp-Session-Id header "+
-				"(sticky sessions), or use protocol 2026-07-28, which any replica can serve. Initialize again to start a new session.")
-		case terminated:
-			writeError(w, http.StatusNotFound, "session "+truncate(id, 48)+" has ended (deleted, or idle longer than --session-idle-ttl): initialize again")
+		case id == "" && r.Method == http.MethodPost && isInitialize(bodyOf(r)):
+			s.initialize(log, w, r, next)
+		case id == "" && r.Method == http.MethodGet:
+			// mcp-go would mint a session for a stream that names none: one
+			// no initialize admitted, attributed to nobody, never swept.
+			writeError(w, r, http.StatusBadRequest, codeRefused, "open the GET stream with the Mcp-Session-Id header that initialize returned")
+		case id == "":
+			next.ServeHTTP(w, r)
 		default:
-			next.ServeHTTP(w, r)
+			s.requireKnown(log, id, w, r, next)
 		}
 	})
+}
+
+// initialize admits a legacy initialize if there is room, and attributes
+// the session it starts to the client.
+func (s *sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http.Request, next http.Handler) {
+	client := s.who.addr(r)
+	counted := s.maxPerClient > 0 && s.who.limited(client)
+	s.mu.Lock()
+	switch {
+	case s.max > 0 && len(s.live)+s.pending >= s.max:
+		s.mu.Unlock()
+		log.Warn().Int("maxSessions", s.max).Msg("refused an initialize: sessions full")
+		w.Header().Set("Retry-After", "60")
+		writeError(w, r, http.StatusServiceUnavailable, codeBusy, fmt.Sprintf(
+			"the server holds its limit of %d sessions (--max-sessions): retry in a minute, end sessions you no longer use with DELETE, "+
+				"or use protocol 2026-07-28, which needs no session", s.max))
+		return
+	case counted && s.perClient[client] >= s.maxPerClient:
+		s.mu.Unlock()
+		log.Warn().Str("client", truncate(client, 64)).Int("maxSessionsPerClient", s.maxPerClient).Msg("refused an initialize: the client's sessions are full")
+		w.Header().Set("Retry-After", "60")
+		writeError(w, r, http.StatusTooManyRequests, codeSlowDown, fmt.Sprintf(
+			"%s already holds %d sessions, the limit per client (--max-sessions-per-client): end the ones you no longer use with DELETE "+
+				"(or they end after --session-idle-ttl of quiet), reuse one, or use protocol 2026-07-28, which needs no session", truncate(client, 64), s.maxPerClient))
+		return
+	}
+	s.pending++
+	if counted {
+		s.perClient[client]++
+	}
+	s.mu.Unlock()
+
+	next.ServeHTTP(w, r)
+
+	issued := w.Header().Get(server.HeaderKeySessionID)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending--
+	if owner, ok := s.live[issued]; ok && owner == "" && counted {
+		s.live[issued] = client
+		return
+	}
+	if counted {
+		s.release(client) // no session came of it (or it has already ended)
+	}
+}
+
+func (s *sessions) requireKnown(log zerolog.Logger, id string, w http.ResponseWriter, r *http.Request, next http.Handler) {
+	switch terminated, err := s.Validate(id); {
+	case err != nil:
+		log.Warn().Str("session", truncate(id, 48)).Str("remote", r.RemoteAddr).Msg("refused a legacy request for a session this process never issued")
+		writeError(w, r, http.StatusNotFound, codeSessionNotFound, "session "+truncate(strings.TrimSpace(id), 48)+" is not known to this server process. "+
+			"A 2025-11-25 session lives in the one replica that initialized it: behind several replicas, route by the Mcp-Session-Id header "+
+			"(sticky sessions), or use protocol 2026-07-28, which any replica can serve. Initialize again to start a new session.")
+	case terminated:
+		writeError(w, r, http.StatusNotFound, codeSessionNotFound, "session "+truncate(id, 48)+" has ended (deleted, or idle longer than --session-idle-ttl): initialize again")
+	default:
+		next.ServeHTTP(w, r)
+	}
+}
+
+// isInitialize reports whether a JSON-RPC body is an initialize request.
+func isInitialize(body []byte) bool {
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Method == string(mcp.MethodInitialize)
 }

@@ -12,7 +12,8 @@
 //
 //   - integrity-protected: an HMAC-SHA256 under a key every replica shares, so a
 //     client cannot forge or alter a state (a replica with another key sees
-//     ErrForged);
+//     ErrForged). During a key rotation a Sealer also opens states signed by
+//     previous keys, so a rolling update does not break calls in flight;
 //   - bound to the call: the tool name, a Digest of the arguments and the step
 //     the next round must perform, so a state cannot be replayed against another
 //     tool, other arguments or another step (ErrMismatch);
@@ -35,8 +36,10 @@
 package state
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -89,10 +92,10 @@ type Payload struct {
 	Data       json.RawMessage `json:"data,omitempty"` // what the next round needs (the caller's own JSON)
 }
 
-// Sealer seals and opens states under one key. It holds no mutable state and
-// is safe for concurrent use.
+// Sealer seals states under one key and opens them under that key or a
+// previous one. It holds no mutable state and is safe for concurrent use.
 type Sealer struct {
-	key     []byte
+	keys    [][]byte // keys[0] signs; every key verifies
 	now     func() time.Time
 	ttl     time.Duration
 	maxSize int
@@ -103,10 +106,19 @@ type Sealer struct {
 // the lifetime of a sealed state (> 0) and maxSize the largest sealed string
 // in bytes (> 0) that Seal will produce and Open will look at.
 //
-// Every replica that must open another's states needs the same key.
-func New(key []byte, now func() time.Time, ttl time.Duration, maxSize int) (*Sealer, error) {
+// Every replica that must open another's states needs the same key. To
+// rotate it without breaking calls in flight, give the new key as key and
+// the old one in previous: Seal signs with key only, and Open also accepts a
+// state signed by any previous key until it expires (one ttl after the last
+// replica stopped signing with it, the old key can go).
+func New(key []byte, now func() time.Time, ttl time.Duration, maxSize int, previous ...[]byte) (*Sealer, error) {
 	if len(key) < 32 {
 		return nil, fmt.Errorf("state: key has %d bytes; at least 32 are needed", len(key))
+	}
+	for i, k := range previous {
+		if len(k) < 32 {
+			return nil, fmt.Errorf("state: previous key %d has %d bytes; at least 32 are needed", i+1, len(k))
+		}
 	}
 	if ttl <= 0 {
 		return nil, fmt.Errorf("state: lifetime must be positive, got %v", ttl)
@@ -117,8 +129,12 @@ func New(key []byte, now func() time.Time, ttl time.Duration, maxSize int) (*Sea
 	if now == nil {
 		now = time.Now
 	}
-	// Copy the key so the caller cannot change it under our feet.
-	return &Sealer{key: append([]byte(nil), key...), now: now, ttl: ttl, maxSize: maxSize}, nil
+	// Copy the keys so the caller cannot change them under our feet.
+	keys := [][]byte{bytes.Clone(key)}
+	for _, k := range previous {
+		keys = append(keys, bytes.Clone(k))
+	}
+	return &Sealer{keys: keys, now: now, ttl: ttl, maxSize: maxSize}, nil
 }
 
 // Seal signs p and returns the state string to send as requestState. It sets
@@ -137,7 +153,7 @@ func (s *Sealer) Seal(p Payload) (string, error) {
 		return "", fmt.Errorf("%w: sealing would give %d bytes, the limit is %d; put less in Data", ErrTooLarge, size, s.maxSize)
 	}
 	signed := version + "." + b64.EncodeToString(body)
-	return signed + "." + b64.EncodeToString(s.mac(signed)), nil
+	return signed + "." + b64.EncodeToString(mac(s.keys[0], signed)), nil
 }
 
 // Open verifies token and returns its payload, provided it was sealed for tool,
@@ -171,15 +187,21 @@ func (s *Sealer) Open(token, tool, argsDigest string, steps ...string) (Payload,
 	if !isBase64URL(payloadPart) || !isBase64URL(macPart) {
 		return Payload{}, fmt.Errorf("%w: payload and signature must be unpadded base64url", ErrMalformed)
 	}
-	mac, err := b64.DecodeString(macPart)
-	if err != nil || len(mac) != macLen {
+	got, err := b64.DecodeString(macPart)
+	if err != nil || len(got) != macLen {
 		return Payload{}, fmt.Errorf("%w: signature is not %d bytes of base64url", ErrMalformed, macLen)
 	}
 
 	// Signature, over the text as received, compared in constant time so the
-	// comparison leaks nothing about how much of a guess was right.
+	// comparison leaks nothing about how much of a guess was right. Every key
+	// is tried, whichever matches, so the time taken does not tell which key
+	// (or whether a previous one) signed it.
 	signed := token[:len(version)+1+len(payloadPart)]
-	if !hmac.Equal(mac, s.mac(signed)) {
+	matched := 0
+	for _, k := range s.keys {
+		matched |= subtle.ConstantTimeCompare(got, mac(k, signed))
+	}
+	if matched != 1 {
 		return Payload{}, fmt.Errorf("%w: the state was altered, or sealed with another key; retry the call without it", ErrForged)
 	}
 
@@ -218,8 +240,8 @@ func (s *Sealer) Open(token, tool, argsDigest string, steps ...string) (Payload,
 
 // mac returns HMAC-SHA256(key, msg). A fresh hash per call keeps Sealer free
 // of shared mutable state.
-func (s *Sealer) mac(msg string) []byte {
-	h := hmac.New(sha256.New, s.key)
+func mac(key []byte, msg string) []byte {
+	h := hmac.New(sha256.New, key)
 	h.Write([]byte(msg))
 	return h.Sum(nil)
 }

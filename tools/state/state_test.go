@@ -522,3 +522,78 @@ func TestOpenOneOfSeveralSteps(t *testing.T) {
 		t.Fatalf("a step not among those asked: %v", err)
 	}
 }
+
+// A key rotation: the new key signs, and a state the old key sealed (a
+// call in flight on a replica not yet updated) still opens until it
+// expires; a key in neither place, a forgery, or a short previous key does
+// not.
+func TestRotation(t *testing.T) {
+	thirdKey := bytes.Repeat([]byte{0x66}, 32)
+	args := mustDigest(t, map[string]any{"destination": "LIS"})
+	p := state.Payload{Tool: testTool, ArgsDigest: args, Step: testStep}
+	byOld := mustSeal(t, newSealer(t, otherKey, t0), p)
+	rotated, err := state.New(testKey, fixedClock(t0), testTTL, testMax, otherKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byNew := mustSeal(t, rotated, p)
+	for _, tc := range []struct {
+		name   string
+		sealer *state.Sealer
+		token  string
+		want   error
+	}{
+		{"sealed by the old key, opened by new+old", rotated, byOld, nil},
+		{"sealed by new+old, opened by the new key alone", newSealer(t, testKey, t0), byNew, nil},
+		{"sealed by new+old, not opened by the old key alone", newSealer(t, otherKey, t0), byNew, state.ErrForged},
+		{"sealed by a key in neither place", rotated, mustSeal(t, newSealer(t, thirdKey, t0), p), state.ErrForged},
+		{"altered after the old key sealed it", rotated, flip(byOld, 5), state.ErrForged},
+		{"a signature made up", rotated, signJSON(bytes.Repeat([]byte{0}, 32), `{"tool":"findBestFlight"}`), state.ErrForged},
+		{"sealed by the old key, expired", mustNewAt(t, t0.Add(testTTL+2*time.Second), otherKey), byOld, state.ErrExpired},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.sealer.Open(tc.token, testTool, args, testStep)
+			if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+				t.Fatalf("Open = %v, want %v", err, tc.want)
+			}
+		})
+	}
+	// Only the current key signs: the new state does not open under the old key alone (above),
+	// and a previous key is held to the same strength.
+	if _, err := state.New(testKey, nil, time.Minute, 1024, otherKey[:31]); err == nil || !strings.Contains(err.Error(), "previous key 1") {
+		t.Fatalf("a short previous key: %v", err)
+	}
+	// The Sealer keeps its own copy of the previous keys too.
+	prev := bytes.Clone(otherKey)
+	s, _ := state.New(testKey, fixedClock(t0), testTTL, testMax, prev)
+	prev[0] ^= 1
+	if _, err := s.Open(byOld, testTool, args, testStep); err != nil {
+		t.Fatalf("changing the caller's previous key changed the Sealer: %v", err)
+	}
+}
+
+// mustNewAt is a Sealer signing with testKey at time now that also opens
+// states sealed by previous.
+func mustNewAt(t *testing.T, now time.Time, previous ...[]byte) *state.Sealer {
+	t.Helper()
+	s, err := state.New(testKey, fixedClock(now), testTTL, testMax, previous...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func BenchmarkOpenDuringRotation(b *testing.B) {
+	old := mustSeal(b, newSealer(b, otherKey, t0), typicalPayload(b))
+	s, err := state.New(testKey, fixedClock(t0), testTTL, testMax, otherKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := typicalPayload(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Open(old, p.Tool, p.ArgsDigest, p.Step); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

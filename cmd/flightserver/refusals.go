@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// The HTTP layer's refusals answer with a JSON-RPC error body, so an MCP
+// client shows the message instead of a bare status code. None of them is
+// -32600 Invalid Request: the request was well formed, and a client (or a
+// person reading its log) told "invalid" looks for a bug in its request
+// instead of slowing down, authenticating or starting a new session.
+//
+// JSON-RPC leaves -32000..-32099 to the implementation, and protocol
+// 2026-07-28 narrows what servers may use to -32000..-32019 (-32020 and up
+// belong to the MCP specification: -32020 header mismatch, -32021 missing
+// capability, -32022 unsupported version). The official TypeScript SDK's
+// streamable HTTP server answers its own transport refusals (a forbidden
+// Origin or Host, 406, 409, a missing session id) with -32000 and an unknown
+// session with 404 and -32001; those two keep that meaning here, so a client
+// written against the SDK reads them the same way. The rest get a code of
+// their own in that range, each paired with one HTTP status, and every
+// message says what to do. -32002 is skipped: earlier MCP revisions use it
+// for "resource not found".
+const (
+	codeRefused         = -32000 // 403, 400: a request this transport does not serve (a foreign Origin or Host, a GET stream naming no session)
+	codeSessionNotFound = -32001 // 404: a 2025-11-25 session this process does not hold
+	codeUnauthorized    = -32003 // 401: no bearer token, or the wrong one
+	codeTooLarge        = -32004 // 413: a body over --max-body-bytes
+	codeTooSlow         = -32005 // 408: a body not sent within --read-body-timeout
+	codeSlowDown        = -32006 // 429: one client over its rate or its sessions
+	codeBusy            = -32007 // 503: the server at its limit of requests in flight or sessions
+)
+
+// bodyReadKey marks a request whose body readBody has read in full.
+type bodyReadKey struct{}
+
+// writeError answers r with status and a JSON-RPC error.
+//
+// When the request's body has not been read in full (a refusal before
+// readBody, or readBody's own), the connection is not reused: net/http
+// would otherwise read the rest of the body first, to find the next request
+// on the connection, and a client that sends its body slowly, or never,
+// would hold back the refusal (without Connection: close) or the
+// connection and its goroutine (with it: net/http still reads up to 256 KB
+// of body when the handler returns). So the answer says Connection: close,
+// and once it is written, reading the connection ends at once.
+func writeError(w http.ResponseWriter, r *http.Request, status, code int, message string) {
+	unread := r.Method == http.MethodPost && r.Context().Value(bodyReadKey{}) == nil && r.ContentLength != 0
+	if unread {
+		w.Header().Set("Connection", "close")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": code, "message": message},
+	})
+	if unread {
+		rc := http.NewResponseController(w)
+		_ = rc.Flush()
+		_ = rc.SetReadDeadline(time.Now())
+	}
+}
+
+// withBody is r marked as having its body read in full and held as body.
+func withBody(r *http.Request, body []byte) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), bodyReadKey{}, body))
+}
+
+// bodyOf is the body readBody read, or nil.
+func bodyOf(r *http.Request) []byte {
+	b, _ := r.Context().Value(bodyReadKey{}).([]byte)
+	return b
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
+)
+
+// initializeFrom initializes a legacy session as the client at ip (through
+// X-Real-IP) and returns the reply.
+func initializeFrom(t *testing.T, url, ip string) reply {
+	t.Helper()
+	return send(t, url+"/mcp", map[string]string{"X-Real-IP": ip}, initialize)
+}
+
+func deleteSession(t *testing.T, url, id string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, url+"/mcp", nil)
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("DELETE: %d", resp.StatusCode)
+	}
+}
+
+// Live 2025-11-25 sessions are bounded in all and per client, each
+// refusal says what to do, and a session's place comes back when it is
+// deleted or idles out.
+func TestSessionLimits(t *testing.T) {
+	h := startHTTP(t, "--max-sessions", "4", "--max-sessions-per-client", "2", "--client-ip-header", "X-Real-IP", "--rate-limit", "0",
+		"--session-idle-ttl", "1s")
+	var a []string
+	for range 2 {
+		r := initializeFrom(t, h.url, "198.51.100.1")
+		if r.status != 200 || r.header.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("initialize within the limit: %d %s", r.status, r.body)
+		}
+		a = append(a, r.header.Get("Mcp-Session-Id"))
+	}
+	r := initializeFrom(t, h.url, "198.51.100.1")
+	code, msg := rpcError(t, r)
+	if r.status != 429 || code != codeSlowDown || !strings.Contains(msg, "--max-sessions-per-client") || !strings.Contains(msg, "DELETE") || r.header.Get("Retry-After") == "" {
+		t.Errorf("a third session for one client: %d %d %q", r.status, code, msg)
+	}
+	// Another client has its own allowance; loopback clients are exempt
+	// from the per-client limit, not from the global one.
+	if r := initializeFrom(t, h.url, "198.51.100.2"); r.status != 200 {
+		t.Errorf("another client: %d %s", r.status, r.body)
+	}
+	if r := send(t, h.url+"/mcp", nil, initialize); r.status != 200 {
+		t.Errorf("a loopback client: %d %s", r.status, r.body)
+	}
+	r = initializeFrom(t, h.url, "198.51.100.3")
+	code, msg = rpcError(t, r)
+	if r.status != 503 || code != codeBusy || !strings.Contains(msg, "--max-sessions") || !strings.Contains(msg, "2026-07-28") {
+		t.Errorf("beyond --max-sessions: %d %d %q", r.status, code, msg)
+	}
+	// Stateless 2026-07-28 requests need no session and are not refused.
+	if r := send(t, h.url+"/mcp", modernHeaders, discover); r.status != 200 {
+		t.Errorf("a modern request while sessions are full: %d %s", r.status, r.body)
+	}
+	// DELETE gives the client's place back.
+	deleteSession(t, h.url, a[0])
+	if r := initializeFrom(t, h.url, "198.51.100.1"); r.status != 200 {
+		t.Errorf("after DELETE: %d %s", r.status, r.body)
+	}
+	// And so does the idle sweep (--session-idle-ttl 1s sweeps every second).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := initializeFrom(t, h.url, "198.51.100.1")
+		if r.status == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("idle sessions never gave their places back: %d %s", r.status, r.body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// A flood of initializes from one client beyond loopback stops at its
+// limit, and the server's sessions stay bounded.
+func TestSessionFloodIsBounded(t *testing.T) {
+	h := startHTTP(t, "--client-ip-header", "X-Real-IP", "--rate-limit", "0")
+	ok, refused := 0, 0
+	for range 300 {
+		switch r := initializeFrom(t, h.url, "203.0.113.9"); r.status {
+		case 200:
+			ok++
+		case 429:
+			refused++
+		default:
+			t.Fatalf("initialize: %d %s", r.status, r.body)
+		}
+	}
+	if ok != 100 || refused != 200 {
+		t.Errorf("300 initializes from one client: %d admitted, %d refused; want the default 100 admitted", ok, refused)
+	}
+}
+
+// mcp-go mints a session for a legacy GET stream that names none: one no
+// initialize admitted and nothing would ever sweep. It is refused instead,
+// as the transport spec allows (400 for a request without the session id).
+func TestGETStreamWithoutSession(t *testing.T) {
+	h := startHTTP(t)
+	req, _ := http.NewRequest(http.MethodGet, h.url+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b := make([]byte, 4096)
+	n, _ := resp.Body.Read(b)
+	if resp.StatusCode != 400 || !strings.Contains(string(b[:n]), "Mcp-Session-Id") {
+		t.Errorf("GET without a session: %d %s", resp.StatusCode, b[:n])
+	}
+}
+
+// /debug/vars answers only what /mcp would: a loopback Host, and no
+// browser page from another site.
+func TestDebugVarsHostAndOrigin(t *testing.T) {
+	debug := serverbin.FreeAddr(t)
+	startHTTP(t, "--debug-addr", debug)
+	for _, tc := range []struct {
+		host, origin string
+		status       int
+	}{
+		{"", "", 200},
+		{"localhost" + debug[strings.LastIndex(debug, ":"):], "", 200},
+		{"evil.example", "", 403},
+		{"", "https://evil.example", 403},
+		{"", "http://" + debug, 200},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+debug+"/debug/vars", nil)
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("Host %q Origin %q: %d, want %d", tc.host, tc.origin, resp.StatusCode, tc.status)
+		}
+	}
+	// /mcp refuses a rebound Host in JSON-RPC.
+	h := startHTTP(t)
+	req, _ := http.NewRequest(http.MethodPost, h.url+"/mcp", strings.NewReader(initialize))
+	req.Host = "evil.example"
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if code, msg := rpcError(t, reply{status: resp.StatusCode, body: string(b)}); resp.StatusCode != 403 || code != codeRefused || !strings.Contains(msg, "DNS rebinding") {
+		t.Errorf("/mcp with a rebound Host: %d %d %q", resp.StatusCode, code, msg)
+	}
+}

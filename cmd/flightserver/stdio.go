@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/tools"
+)
+
+// terminalNotice is said once, on stderr, when stdin is a terminal: a
+// person who ran the binary by hand otherwise sees two JSON log lines and a
+// process that seems to hang.
+const terminalNotice = `flightserver speaks MCP (JSON-RPC, one message a line) on stdin and stdout:
+an MCP host starts it and talks to it; it is waiting for one now, not for typing.
+  connect a host:  put this binary's absolute path in the host's MCP server settings
+                   (README.md, "Use it from a host"; docs/HOSTS.md)
+  see it work:     go run ./cmd/flightdemo   (a scripted host that plays real host profiles)
+  serve HTTP:      flightserver --transport http   (http://127.0.0.1:8080/mcp)
+Press Ctrl-C to stop.
+`
+
+// exitMargin is what a call may take beyond its budget to be answered
+// after stdin has closed (writing the answer, a slow machine).
+const exitMargin = 5 * time.Second
+
+// serveStdio speaks MCP on stdin/stdout until stdin closes and every call
+// in flight has been answered, or ctx ends (a signal: calls in flight are
+// cancelled, as the one who sent it asked).
+func serveStdio(ctx context.Context, cfg config, srv *server.MCPServer, log zerolog.Logger, stdin io.Reader, stdout io.Writer) error {
+	pipe := newStdioPipe(ctx, stdin, stdout, cfg.maxBodyBytes, cfg.callBudget+exitMargin, log)
+	stdio := server.NewStdioServer(srv)
+	stdio.SetErrorLogger(tools.StdLogger(log))
+	err := stdio.Listen(ctx, pipe, pipe)
+	switch {
+	case ctx.Err() != nil:
+		log.Info().Msg("interrupted by a signal; exiting")
+		return nil
+	case err == nil || errors.Is(err, io.EOF):
+		log.Info().Msg("stdin closed and every call answered; exiting")
+		return nil
+	default:
+		return fmt.Errorf("stdio: %w", err)
+	}
+}
+
+// stdioPipe stands between the process's stdin and stdout and mcp-go's
+// stdio server, for what that server does not do:
+//
+//   - It caps a message (one line) at max bytes. mcp-go reads a whole line
+//     into memory however long it is (200 MB of line took 626 MB of RSS and
+//     stalled the read loop); here a line over the cap is skipped as it
+//     arrives, never held, and answered with a parse error that names the
+//     limit (with the request's id when it can be read from the first
+//     bytes), and the next line is served as usual.
+//   - At the end of stdin it lets the calls in flight finish. mcp-go
+//     cancels every handler the moment stdin ends, so a host that sends a
+//     call and closes its end (as scripts and some hosts do) got "search:
+//     context canceled". Here the end of stdin is held back from mcp-go
+//     until every request read has been answered, for at most a call's
+//     budget and a margin. A question the server asks the client (sampling,
+//     a form, roots) can no longer be answered once stdin has closed, so
+//     each gets an error answer at once, in the client's name, and the
+//     call moves on to its fallback instead of waiting out its timeout.
+//
+// It tracks requests by JSON-RPC id in both directions: mcp-go writes each
+// message in one Write, and writes go out under one lock so that its
+// answers and the pipe's own never interleave.
+type stdioPipe struct {
+	ctx      context.Context
+	in       *bufio.Reader
+	out      io.Writer
+	max      int64
+	drainFor time.Duration
+	log      zerolog.Logger
+
+	wmu sync.Mutex // serialises writes to out
+
+	mu         sync.Mutex
+	fromClient map[string]bool            // requests read, not yet answered
+	fromServer map[string]json.RawMessage // the server's questions, not yet answered (key -> id)
+	eof        bool
+	eofAt      time.Time
+	injected   [][]byte      // lines to hand mcp-go as if the client had sent them
+	changed    chan struct{} // a token whenever the above change
+
+	pending []byte // the rest of the line being handed to mcp-go (Read's only)
+}
+
+func newStdioPipe(ctx context.Context, stdin io.Reader, stdout io.Writer, max int64, drainFor time.Duration, log zerolog.Logger) *stdioPipe {
+	return &stdioPipe{ctx: ctx, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, max: max, drainFor: drainFor, log: log,
+		fromClient: map[string]bool{}, fromServer: map[string]json.RawMessage{}, changed: make(chan struct{}, 1)}
+}
+
+// Read hands mcp-go the client's messages, one whole line at a time.
+func (p *stdioPipe) Read(b []byte) (int, error) {
+	for {
+		if len(p.pending) > 0 {
+			n := copy(b, p.pending)
+			p.pending = p.pending[n:]
+			return n, nil
+		}
+		p.mu.Lock()
+		if len(p.injected) > 0 {
+			p.pending, p.injected = p.injected[0], p.injected[1:]
+			p.mu.Unlock()
+			continue
+		}
+		eof := p.eof
+		p.mu.Unlock()
+		if eof {
+			if err := p.waitForAnswers(); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		line, err := p.readLine()
+		if len(line) > 0 {
+			p.track(line, true)
+			p.pending = line
+			continue
+		}
+		if err == io.EOF {
+			p.endOfInput()
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// readLine returns the next line (with its newline), or nil and no error
+// after skipping one over the limit.
+func (p *stdioPipe) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := p.in.ReadSlice('\n')
+		if int64(len(line)+len(chunk)) > p.max {
+			return nil, p.skipOversized(append(line, chunk...), err)
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF && len(bytes.TrimSpace(line)) > 0:
+			return append(line, '\n'), nil // a last line without its newline still counts
+		default:
+			return nil, err
+		}
+	}
+}
+
+// skipOversized discards the rest of a line that has passed the limit
+// (head is what has been read of it, err the last read's) and answers it
+// with a parse error.
+func (p *stdioPipe) skipOversized(head []byte, err error) error {
+	skipped := int64(len(head))
+	for errors.Is(err, bufio.ErrBufferFull) {
+		var chunk []byte
+		chunk, err = p.in.ReadSlice('\n')
+		skipped += int64(len(chunk))
+	}
+	id := leadingID(head)
+	p.log.Warn().Int64("bytes", skipped).Int64("max", p.max).Msg("skipped a stdio message over the limit")
+	p.writeError(id, mcp.PARSE_ERROR, fmt.Sprintf("Parse error: a message of %d bytes or more is over the limit of %d (--max-body-bytes); it was skipped unread", skipped, p.max))
+	if err == nil {
+		return nil
+	}
+	return err
+}
+
+// leadingID is the request's id when it comes before the point where the
+// message was cut, else JSON null (JSON-RPC's id for "could not tell").
+func leadingID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return json.RawMessage("null")
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		if key == "id" && (len(v) > 0 && (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9')) {
+			return v
+		}
+	}
+	return json.RawMessage("null")
+}
+
+// Write sends one of mcp-go's messages to the client.
+func (p *stdioPipe) Write(b []byte) (int, error) {
+	p.track(b, false)
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	return p.out.Write(b)
+}
+
+func (p *stdioPipe) writeError(id json.RawMessage, code int, message string) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": message}})
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	_, _ = p.out.Write(append(b, '\n'))
+}
+
+// track notes a message read from the client (in) or written to it.
+func (p *stdioPipe) track(line []byte, in bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return // mcp-go answers it with a parse error, which carries no id
+	}
+	key, hasID := idKey(m.ID)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case in && m.Method == string(mcp.MethodNotificationCancelled):
+		// A cancelled request is not answered at all.
+		if k, ok := idKey(m.Params.RequestID); ok {
+			delete(p.fromClient, k)
+		}
+	case !hasID:
+	case in && m.Method != "":
+		p.fromClient[key] = true
+	case in:
+		delete(p.fromServer, key)
+	case m.Method != "":
+		p.fromServer[key] = m.ID
+		if p.eof {
+			p.injected = append(p.injected, closedAnswer(m.ID))
+		}
+	default:
+		delete(p.fromClient, key)
+	}
+	select {
+	case p.changed <- struct{}{}:
+	default:
+	}
+}
+
+// idKey names a JSON-RPC id the same way whichever side wrote it (1 and
+// 1.0 are one id); false for a missing or null id.
+func idKey(raw json.RawMessage) (string, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case float64:
+		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
+	case string:
+		return "s" + v, true
+	}
+	return "r" + string(raw), true
+}
+
+// closedAnswer is the client's answer, in its name, to a question it can
+// no longer answer.
+func closedAnswer(id json.RawMessage) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": codeRefused, "message": "no answer can come: the client closed its end of stdin"}})
+	return append(b, '\n')
+}
+
+// endOfInput marks stdin's end and answers the questions still open.
+func (p *stdioPipe) endOfInput() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.eof, p.eofAt = true, time.Now()
+	for _, id := range p.fromServer {
+		p.injected = append(p.injected, closedAnswer(id))
+	}
+	if n := len(p.fromClient); n > 0 {
+		p.log.Info().Int("inFlight", n).Dur("atMost", p.drainFor).Msg("stdin closed; answering the calls in flight before exiting")
+	}
+}
+
+// waitForAnswers holds stdin's end back until every request read has been
+// answered, drainFor has passed since stdin ended, or ctx has ended (then
+// io.EOF), or the server has asked a question that needs its answer handed
+// over (then nil).
+func (p *stdioPipe) waitForAnswers() error {
+	p.mu.Lock()
+	deadline := time.NewTimer(time.Until(p.eofAt.Add(p.drainFor)))
+	p.mu.Unlock()
+	defer deadline.Stop()
+	for {
+		p.mu.Lock()
+		inject, left := len(p.injected) > 0, len(p.fromClient)
+		p.mu.Unlock()
+		if inject {
+			return nil
+		}
+		if left == 0 {
+			return io.EOF
+		}
+		select {
+		case <-p.changed:
+		case <-deadline.C:
+			p.log.Warn().Int("inFlight", left).Dur("waited", p.drainFor).Msg("stdin closed and calls are still in flight after their budget; exiting without their answers")
+			return io.EOF
+		case <-p.ctx.Done():
+			return io.EOF
+		}
+	}
+}

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
+)
+
+// rawStdio runs the binary with args over pipes and returns its stdin, a
+// channel of its stdout lines (closed at EOF), and its log.
+func rawStdio(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, <-chan string, *serverbin.Log) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	logs := &serverbin.Log{}
+	cmd.Stderr = logs
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	lines := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	return cmd, stdin, lines, logs
+}
+
+type rpcReply struct {
+	ID     *float64        `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int
+		Message string
+	} `json:"error"`
+}
+
+// collect reads stdout until it ends (or wait passes) and returns the
+// answers by id.
+func collect(t *testing.T, lines <-chan string, wait time.Duration) map[int]rpcReply {
+	t.Helper()
+	got := map[int]rpcReply{}
+	timeout := time.After(wait)
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				return got
+			}
+			var r rpcReply
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Errorf("stdout line is not JSON-RPC: %.200q", line)
+				continue
+			}
+			if r.ID != nil && r.Method == "" {
+				got[int(*r.ID)] = r
+			}
+		case <-timeout:
+			t.Fatalf("stdout still open after %s; answers so far %v", wait, got)
+		}
+	}
+}
+
+func waitExit(t *testing.T, cmd *exec.Cmd, logs *serverbin.Log) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit: %v\n%s", err, logs.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the server did not exit\n%s", logs.String())
+	}
+}
+
+// handshake initializes a legacy session declaring caps and waits for the
+// answer, as a host does before it calls a tool (mcp-go serves the
+// initialize and a call sent with it concurrently, in either order).
+func handshake(t *testing.T, stdin io.Writer, lines <-chan string, caps string) {
+	t.Helper()
+	_, _ = io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"script","version":"1"}}}`+"\n")
+	select {
+	case line := <-lines:
+		if !strings.Contains(line, `"id":1`) || !strings.Contains(line, `"result"`) {
+			t.Fatalf("initialize: %s", line)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer to initialize")
+	}
+	_, _ = io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+}
+
+func toolCall(id int, name string, args map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": name, "arguments": args}})
+	return string(b)
+}
+
+// A host that sends its calls and closes stdin at once (as scripts and
+// some hosts do) gets every answer, in full, before the process exits:
+// a search, a booking and a save.
+func TestStdioAnswersCallsInFlightWhenStdinCloses(t *testing.T) {
+	dir := t.TempDir()
+	id := flightID(t)
+	cmd, stdin, lines, logs := rawStdio(t, "--export-dir", dir)
+	handshake(t, stdin, lines, `{}`)
+	script := append([]string{},
+		toolCall(2, "findBestFlight", map[string]any{"origin": "NRT", "destination": "SIN", "date": travelDate()}),
+		toolCall(3, "bookFlight", map[string]any{"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"}),
+		toolCall(4, "saveItinerary", map[string]any{"flightId": id, "filename": "trip"}),
+	)
+	_, _ = io.WriteString(stdin, strings.Join(script, "\n")+"\n")
+	_ = stdin.Close()
+	got := collect(t, lines, 20*time.Second)
+	waitExit(t, cmd, logs)
+	for _, want := range []struct {
+		id   int
+		says string
+	}{{2, `"method":"deterministic"`}, {3, `"reference":"BK-`}, {4, `trip.ics`}} {
+		r, ok := got[want.id]
+		if !ok || r.Error != nil || !strings.Contains(string(r.Result), want.says) || strings.Contains(string(r.Result), `"isError":true`) {
+			t.Errorf("call %d: answered %v, %+v %.300s; want a result with %s", want.id, ok, r.Error, r.Result, want.says)
+		}
+	}
+	if _, err := os.Stat(dir + "/trip.ics"); err != nil {
+		t.Errorf("the itinerary is not on disk: %v", err)
+	}
+	if strings.Contains(logs.String(), "no state key configured") {
+		t.Error("stdio warned about the state key, which only matters over HTTP")
+	}
+	if !strings.Contains(logs.String(), "every call answered") {
+		t.Errorf("log does not say why it exited:\n%s", logs.String())
+	}
+}
+
+// When stdin has closed, a question the server asks the client can never
+// be answered: the call falls back at once instead of waiting out its
+// timeout, and says why.
+func TestStdioQuestionsAfterStdinClosesFallBackAtOnce(t *testing.T) {
+	cmd, stdin, lines, logs := rawStdio(t, "--sampling-timeout", "20s", "--elicitation-timeout", "20s")
+	handshake(t, stdin, lines, `{"sampling":{},"elicitation":{}}`)
+	script := append([]string{},
+		toolCall(2, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}),
+		toolCall(3, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR"}),
+	)
+	start := time.Now()
+	_, _ = io.WriteString(stdin, strings.Join(script, "\n")+"\n")
+	_ = stdin.Close()
+	got := collect(t, lines, 15*time.Second)
+	waitExit(t, cmd, logs)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %s: the calls waited for answers that could not come", took)
+	}
+	var sampled struct {
+		StructuredContent struct {
+			Attempts []struct{ Tier, Outcome, Reason string }
+		}
+	}
+	_ = json.Unmarshal(got[2].Result, &sampled)
+	t.Logf("the sampling call's attempts: %+v", sampled.StructuredContent.Attempts)
+	if r := string(got[2].Result); !strings.Contains(r, `"method":"deterministic"`) || !strings.Contains(r, "closed its end of stdin") {
+		t.Errorf("the sampling call: %.1500s", r)
+	}
+	if r := string(got[3].Result); !strings.Contains(r, `"isError":true`) || !strings.Contains(r, "closed its end of stdin") {
+		t.Errorf("the form call: %.600s", r)
+	}
+}
+
+// flightID is the best flight NRT to SIN (ids are the same in every
+// process), found through a short-lived server of its own.
+func flightID(t *testing.T) string {
+	t.Helper()
+	cmd, stdin, lines, logs := rawStdio(t)
+	handshake(t, stdin, lines, `{}`)
+	_, _ = io.WriteString(stdin, toolCall(2, "findBestFlight", map[string]any{"origin": "NRT", "destination": "SIN", "date": travelDate(), "strategy": "deterministic"})+"\n")
+	_ = stdin.Close()
+	got := collect(t, lines, 20*time.Second)
+	waitExit(t, cmd, logs)
+	id := flightIDPattern.FindString(string(got[2].Result))
+	if id == "" {
+		t.Fatalf("no flight id in %.300s", got[2].Result)
+	}
+	return id
+}
+
+// One enormous line (100 MB) is skipped as it streams in, answered with a
+// parse error that carries its id, and the next line is served; the
+// process never holds the line.
+func TestStdioOversizedMessage(t *testing.T) {
+	cmd, stdin, lines, logs := rawStdio(t)
+	handshake(t, stdin, lines, `{}`)
+	go func() {
+		w := bufio.NewWriterSize(stdin, 1<<20)
+		_, _ = w.WriteString(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"findBestFlight","arguments":{"origin":"`)
+		chunk := strings.Repeat("A", 1<<20)
+		for range 100 {
+			_, _ = w.WriteString(chunk)
+		}
+		_, _ = w.WriteString("\"}}}\n" + `{"jsonrpc":"2.0","id":8,"method":"ping"}` + "\n")
+		_ = w.Flush()
+		_ = stdin.Close()
+	}()
+	got := collect(t, lines, 30*time.Second)
+	waitExit(t, cmd, logs)
+	if r := got[7]; r.Error == nil || r.Error.Code != mcp.PARSE_ERROR || !strings.Contains(r.Error.Message, "over the limit of 1048576 (--max-body-bytes)") {
+		t.Errorf("the oversized message: %+v", r)
+	}
+	if r, ok := got[8]; !ok || r.Error != nil {
+		t.Errorf("the line after it: %v %+v", ok, r)
+	}
+	// Beside a server that read only small lines: holding the line would
+	// add at least its 100 MB.
+	base, baseIn, baseLines, baseLogs := rawStdio(t)
+	handshake(t, baseIn, baseLines, `{}`)
+	_, _ = io.WriteString(baseIn, `{"jsonrpc":"2.0","id":8,"method":"ping"}`+"\n")
+	_ = baseIn.Close()
+	collect(t, baseLines, 10*time.Second)
+	waitExit(t, base, baseLogs)
+	peak, basePeak := peakRSS(t, cmd), peakRSS(t, base)
+	t.Logf("peak RSS %d MiB, %d MiB without the line", peak>>20, basePeak>>20)
+	if peak > basePeak+40<<20 {
+		t.Errorf("peak RSS %d MiB for a 100 MB line, %d MiB without: the line was held", peak>>20, basePeak>>20)
+	}
+}
+
+// peakRSS is an exited process's peak resident set.
+func peakRSS(t *testing.T, cmd *exec.Cmd) int64 {
+	t.Helper()
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Fatal("no rusage")
+	}
+	return ru.Maxrss * 1024 // kilobytes on Linux
+}
+
+// SIGINT (Ctrl-C in a terminal) ends the server and is logged as what it
+// is, not as stdin closing.
+func TestStdioSIGINT(t *testing.T) {
+	cmd, stdin, lines, logs := rawStdio(t)
+	defer stdin.Close()
+	handshake(t, stdin, lines, `{}`)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitExit(t, cmd, logs)
+	if !strings.Contains(logs.String(), "interrupted by a signal") || strings.Contains(logs.String(), "stdin closed") {
+		t.Errorf("log after SIGINT:\n%s", logs.String())
+	}
+}
+
+// On a terminal, the server says once, in plain words, what it is waiting
+// for; with a host on the other end (a pipe) it says nothing of the sort.
+func TestStdioTerminalNotice(t *testing.T) {
+	ptm, pts := openPTY(t)
+	cmd := exec.Command(binary)
+	logs := &serverbin.Log{}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, pts, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pts.Close()
+	defer ptm.Close()
+	go func() { _, _ = io.Copy(io.Discard, ptm) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), `"message":"starting"`) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	waitExit(t, cmd, logs)
+	out := logs.String()
+	if strings.Count(out, "speaks MCP") != 1 || !strings.Contains(out, "go run ./cmd/flightdemo") || !strings.Contains(out, "Ctrl-C") {
+		t.Errorf("stderr on a terminal:\n%s", out)
+	}
+	if strings.Contains(out, "no state key configured") {
+		t.Errorf("a terminal user was warned about the state key:\n%s", out)
+	}
+	_, _, _, piped := rawStdio(t)
+	time.Sleep(300 * time.Millisecond)
+	if strings.Contains(piped.String(), "speaks MCP") {
+		t.Errorf("the notice went to a host:\n%s", piped.String())
+	}
+}
+
+// openPTY opens a pseudo-terminal pair (Linux /dev/ptmx).
+func openPTY(t *testing.T) (*os.File, *os.File) {
+	t.Helper()
+	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("open /dev/ptmx: %v", err)
+	}
+	var unlock int32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, ptm.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno != 0 {
+		t.Fatalf("unlock pty: %v", errno)
+	}
+	var n uint32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, ptm.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); errno != 0 {
+		t.Fatalf("pty number: %v", errno)
+	}
+	pts, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("open pts: %v", err)
+	}
+	return ptm, pts
+}
