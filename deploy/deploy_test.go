@@ -421,11 +421,17 @@ func legacyPost(t *testing.T, url, id string) (int, string) {
 // to be checked first).
 func rawCall(t *testing.T, url, requestState string) map[string]any {
 	t.Helper()
+	return modernCall(t, url, requestState, map[string]any{"sampling": map[string]any{}})
+}
+
+// modernCall sends one 2026-07-28 findBestFlight call declaring caps.
+func modernCall(t *testing.T, url, requestState string, caps map[string]any) map[string]any {
+	t.Helper()
 	params := map[string]any{
 		"name":      "findBestFlight",
 		"arguments": map[string]any{"origin": "JFK", "destination": "LHR", "date": time.Now().AddDate(0, 1, 0).Format("2006-01-02")},
 		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-			"io.modelcontextprotocol/clientCapabilities": map[string]any{"sampling": map[string]any{}}},
+			"io.modelcontextprotocol/clientCapabilities": caps},
 	}
 	if requestState != "" {
 		params["requestState"] = requestState
