@@ -116,13 +116,7 @@ func freePort(t *testing.T, ips []netip.Addr) int {
 // and returns the router's base URL.
 func startRouter(t *testing.T, dnsAddr string, podPort int) string {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("nginx is not installed; .ci/run installs it from Debian's packages (apt-get install nginx-light)")
-		}
-		t.Skip("nginx is not installed (apt-get install nginx-light); CI runs this test")
-	}
+	bin := installed(t, "nginx", "nginx-light")
 	conf, err := os.ReadFile(filepath.Join("kubernetes", "nginx.conf"))
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +174,21 @@ func startRouter(t *testing.T, dnsAddr string, podPort int) string {
 	}
 }
 
+// installed is the path of a program the test needs, which .ci/run
+// installs from Debian's package pkg: in CI its absence fails the test,
+// elsewhere it skips it.
+func installed(t *testing.T, program, pkg string) string {
+	t.Helper()
+	bin, err := exec.LookPath(program)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed; .ci/run installs it from Debian's packages (apt-get install %s)", program, pkg)
+		}
+		t.Skipf("%s is not installed (apt-get install %s); CI runs this test", program, pkg)
+	}
+	return bin
+}
+
 // exchange is one HTTP request through the router and who answered it.
 type exchange struct {
 	method, mcpMethod, session, servedBy string
@@ -216,6 +225,29 @@ func (r *recorder) len() int {
 	return len(r.seen)
 }
 
+// connect starts a client of the given protocol version that answers
+// sampling requests, through the router at url, recording every exchange.
+// A 2025-11-25 client also opens the GET stream, as those hosts do. The
+// client is closed when the test ends.
+func connect(t *testing.T, url, version string) (*client.Client, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: rec})}
+	if version == mcp.ProtocolVersion20251125 {
+		opts = append(opts, transport.WithContinuousListening()) //lint:ignore SA1019 the legacy GET stream is what 2025-11-25 hosts open.
+	}
+	tr, err := transport.NewStreamableHTTP(url+"/mcp", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(version), client.WithSamplingHandler(&scripted.Sampler{Behaviour: scripted.Answers}))
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, rec
+}
+
 func findBestFlight() mcp.CallToolRequest {
 	return mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
 		Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": time.Now().AddDate(0, 1, 0).Format("2006-01-02")}}}
@@ -236,16 +268,7 @@ func TestRouterInFrontOfThreeReplicas(t *testing.T) {
 	c := startCluster(t, key)
 
 	t.Run("2026-07-28 rounds of one call may land on different replicas", func(t *testing.T) {
-		rec := &recorder{}
-		tr, err := transport.NewStreamableHTTP(c.url+"/mcp", transport.WithHTTPBasicClient(&http.Client{Transport: rec}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mc := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728), client.WithSamplingHandler(&scripted.Sampler{Behaviour: scripted.Answers}))
-		if err := mc.Start(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		defer mc.Close()
+		mc, rec := connect(t, c.url, mcp.ProtocolVersion20260728)
 		if _, err := mc.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
 			t.Fatal(err)
 		}
@@ -282,17 +305,7 @@ func TestRouterInFrontOfThreeReplicas(t *testing.T) {
 	t.Run("2025-11-25 sessions stay on the replica that issued them", func(t *testing.T) {
 		hosts := map[string]int{} // replica -> sessions it holds
 		for i := range 6 {
-			rec := &recorder{}
-			tr, err := transport.NewStreamableHTTP(c.url+"/mcp", transport.WithContinuousListening(), //lint:ignore SA1019 the legacy GET stream is what 2025-11-25 hosts open.
-				transport.WithHTTPBasicClient(&http.Client{Transport: rec}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			lc := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithSamplingHandler(&scripted.Sampler{Behaviour: scripted.Answers}))
-			if err := lc.Start(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			defer lc.Close()
+			lc, rec := connect(t, c.url, mcp.ProtocolVersion20251125)
 			_, initErr := lc.Initialize(context.Background(), mcp.InitializeRequest{})
 			// The id first: without a replica's name in it, the
 			// initialized notification that follows already goes astray.

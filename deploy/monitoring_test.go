@@ -143,21 +143,9 @@ func ruleExprs(t *testing.T, path string) (exprs, recorded []string) {
 	return exprs, recorded
 }
 
-func promtool(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("promtool")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("promtool is not installed; .ci/run installs it from Debian's packages (apt-get install prometheus)")
-		}
-		t.Skip("promtool is not installed (apt-get install prometheus); CI runs this test")
-	}
-	return bin
-}
-
 func runPromtool(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	out, err := exec.Command(promtool(t), args...).CombinedOutput()
+	out, err := exec.Command(installed(t, "promtool", "prometheus"), args...).CombinedOutput()
 	return string(out), err
 }
 

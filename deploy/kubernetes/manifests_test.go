@@ -22,6 +22,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -122,7 +123,7 @@ type manifests struct {
 	budgets     map[string]*policyv1.PodDisruptionBudget
 	autoscaler  *autoscalingv2.HorizontalPodAutoscaler
 	netpols     map[string]*networkingv1.NetworkPolicy
-	namespaceOf map[string]string // "Kind/name" -> namespace
+	namespaceOf map[string]string // "type name" -> namespace
 }
 
 func built(t *testing.T) *manifests {
@@ -140,33 +141,29 @@ func built(t *testing.T) *manifests {
 			m.namespace = o
 		case *appsv1.StatefulSet:
 			m.server = o
-			m.namespaceOf["StatefulSet/"+o.Name] = o.Namespace
 		case *appsv1.Deployment:
 			m.router = o
-			m.namespaceOf["Deployment/"+o.Name] = o.Namespace
 		case *corev1.Service:
 			m.services[o.Name] = o
-			m.namespaceOf["Service/"+o.Name] = o.Namespace
 		case *corev1.ConfigMap:
 			m.configMap = o
-			m.namespaceOf["ConfigMap/"+o.Name] = o.Namespace
 		case *corev1.Secret:
 			m.secret = o
-			m.namespaceOf["Secret/"+o.Name] = o.Namespace
 		case *networkingv1.Ingress:
 			m.ingress = o
-			m.namespaceOf["Ingress/"+o.Name] = o.Namespace
 		case *policyv1.PodDisruptionBudget:
 			m.budgets[o.Name] = o
-			m.namespaceOf["PodDisruptionBudget/"+o.Name] = o.Namespace
 		case *autoscalingv2.HorizontalPodAutoscaler:
 			m.autoscaler = o
-			m.namespaceOf["HorizontalPodAutoscaler/"+o.Name] = o.Namespace
 		case *networkingv1.NetworkPolicy:
 			m.netpols[o.Name] = o
-			m.namespaceOf["NetworkPolicy/"+o.Name] = o.Namespace
 		}
 		count[fmt.Sprintf("%T", o)]++
+		if mo, ok := o.(metav1.Object); ok {
+			if _, cluster := o.(*corev1.Namespace); !cluster {
+				m.namespaceOf[fmt.Sprintf("%T %s", o, mo.GetName())] = mo.GetNamespace()
+			}
+		}
 	}
 	want := map[string]int{"*v1.Namespace": 1, "*v1.StatefulSet": 1, "*v1.Deployment": 1, "*v1.Service": 3, "*v1.ConfigMap": 1,
 		"*v1.Secret": 1, "*v1.Ingress": 1, "*v1.PodDisruptionBudget": 2, "*v2.HorizontalPodAutoscaler": 1, "*v1.NetworkPolicy": 2}
