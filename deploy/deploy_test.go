@@ -1,7 +1,9 @@
 // Package deploy holds no code: its tests prove the deployment files work.
-// The Kubernetes manifests are parsed strictly into the Kubernetes API
-// types, and nginx.conf itself runs, with real nginx, in front of three real
-// replicas.
+// kubernetes/nginx.conf itself runs, with real nginx, in front of three real
+// replicas that it finds through DNS as it would in the cluster; the
+// Prometheus rules and the Grafana dashboard are checked with promtool. The
+// Kubernetes objects are checked in deploy/kubernetes, a module of its own,
+// so that this module does not depend on k8s.io.
 package deploy
 
 import (
@@ -10,7 +12,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,158 +30,120 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 )
-
-func TestManifestsParseStrictly(t *testing.T) {
-	var (
-		dep    appsv1.Deployment
-		svc    corev1.Service
-		secret corev1.Secret
-	)
-	for file, into := range map[string]any{"deployment.yaml": &dep, "service.yaml": &svc, "secret.yaml": &secret} {
-		b, err := os.ReadFile(filepath.Join("kubernetes", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := yaml.UnmarshalStrict(b, into); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		// Strict means strict: a misspelt field is an error, not ignored.
-		if file == "deployment.yaml" {
-			typo := bytes.Replace(b, []byte("  replicas: 3"), []byte("  replicaz: 3"), 1)
-			if err := yaml.UnmarshalStrict(typo, &appsv1.Deployment{}); err == nil {
-				t.Error("a misspelt field parsed without error: the check is not strict")
-			}
-		}
-	}
-
-	if dep.Kind != "Deployment" || svc.Kind != "Service" || secret.Kind != "Secret" {
-		t.Fatalf("kinds %s %s %s", dep.Kind, svc.Kind, secret.Kind)
-	}
-	if dep.Spec.Replicas == nil || *dep.Spec.Replicas != 3 {
-		t.Errorf("replicas %v, want 3", dep.Spec.Replicas)
-	}
-	pod := dep.Spec.Template.Spec
-	if psc := pod.SecurityContext; psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.RunAsUser == nil || *psc.RunAsUser == 0 {
-		t.Errorf("pod security context %+v: must run as non-root", psc)
-	}
-	if len(pod.Containers) != 1 {
-		t.Fatalf("%d containers", len(pod.Containers))
-	}
-	c := pod.Containers[0]
-	if sc := c.SecurityContext; sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem ||
-		sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
-		t.Errorf("container security context %+v: read-only root filesystem, no privilege escalation", sc)
-	}
-	for name, p := range map[string]*corev1.Probe{"readiness": c.ReadinessProbe, "liveness": c.LivenessProbe} {
-		if p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/healthz" || p.HTTPGet.Port.String() != c.Ports[0].Name {
-			t.Errorf("%s probe %+v: want GET /healthz on the container's port", name, p)
-		}
-	}
-	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() || c.Resources.Limits.Memory().IsZero() || c.Resources.Limits.Cpu().IsZero() {
-		t.Errorf("resources %+v: requests and limits for cpu and memory", c.Resources)
-	}
-	if c.Ports[0].ContainerPort != 8080 || !contains(c.Args, "--addr=0.0.0.0:8080") || !contains(c.Args, "--transport=http") {
-		t.Errorf("port %d, args %v", c.Ports[0].ContainerPort, c.Args)
-	}
-	// Every secret the pod reads exists in the Secret; the state key is one.
-	refs := map[string]bool{}
-	for _, e := range c.Env {
-		if r := e.ValueFrom; r != nil && r.SecretKeyRef != nil {
-			if r.SecretKeyRef.Name != secret.Name {
-				t.Errorf("env %s reads secret %s, not %s", e.Name, r.SecretKeyRef.Name, secret.Name)
-			}
-			if _, ok := secret.StringData[r.SecretKeyRef.Key]; !ok {
-				t.Errorf("env %s reads key %s, which the Secret does not hold", e.Name, r.SecretKeyRef.Key)
-			}
-			refs[e.Name] = true
-		}
-	}
-	if !refs["FLIGHTSERVER_STATE_KEY"] || !refs["FLIGHTSERVER_AUTH_TOKEN"] {
-		t.Errorf("the pod must read the state key and the auth token from the Secret: %v", refs)
-	}
-	if pod.TerminationGracePeriodSeconds == nil || *pod.TerminationGracePeriodSeconds <= 25 {
-		t.Error("terminationGracePeriodSeconds must exceed the server's 25 s shutdown grace")
-	}
-	// The Service reaches these pods on their named port.
-	for k, v := range svc.Spec.Selector {
-		if dep.Spec.Template.Labels[k] != v {
-			t.Errorf("service selector %s=%s does not match the pod labels %v", k, v, dep.Spec.Template.Labels)
-		}
-	}
-	if len(svc.Spec.Selector) == 0 || svc.Spec.Ports[0].TargetPort.String() != c.Ports[0].Name {
-		t.Errorf("service %+v", svc.Spec)
-	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
-}
-
-// ---- three replicas behind real nginx ----
 
 var serverBin string
 
 func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
 
-// replica runs the server binary over HTTP with the shared state key,
-// naming itself in X-Served-By.
-func replica(t *testing.T, name, key string) string {
-	t.Helper()
-	addr, _, _ := serverbin.StartHTTP(t, serverBin, []string{"FLIGHTSERVER_STATE_KEY=" + key}, "--served-by", name, "--rate-limit", "0")
-	return addr
+// The names nginx.conf resolves, as cluster DNS publishes them for the
+// manifests in kubernetes/ (namespace flightserver).
+const (
+	serviceName = "flightserver.flightserver.svc.cluster.local" // any ready pod
+	podDomain   = "flightserver-pods.flightserver.svc.cluster.local"
+)
+
+// sessionID is the form of session id the router can route: it names the
+// replica that issued it.
+var sessionID = regexp.MustCompile(`^fs-(flightserver-[0-9]+)-[0-9a-f]{32}$`)
+
+// cluster is three replicas on their own loopback addresses (one port, as
+// pods have), DNS that names them as the cluster would, and the router.
+type cluster struct {
+	dns      *clusterDNS
+	url      string                // the router
+	replicas map[string]*exec.Cmd  // by pod name
+	addrs    map[string]netip.Addr // by pod name
+	port     int
 }
 
-// startNginx runs deploy/nginx.conf itself, with its replica lines and its
-// listen port rewritten, and returns the balancer's base URL.
-func startNginx(t *testing.T, replicas []string) string {
+func startCluster(t *testing.T, key string) *cluster {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("nginx is not installed; .ci/run installs it from Debian's packages (apt-get install nginx-light)")
-		}
-		t.Skip("nginx is not installed (apt-get install nginx-light); CI runs this test")
+	c := &cluster{dns: startDNS(t), replicas: map[string]*exec.Cmd{}, addrs: map[string]netip.Addr{}}
+	var ips []netip.Addr
+	for i := range 3 {
+		ips = append(ips, netip.AddrFrom4([4]byte{127, 0, 0, byte(10 + i)}))
 	}
-	conf, err := os.ReadFile("nginx.conf")
+	c.port = freePort(t, ips)
+	for i, ip := range ips {
+		name := fmt.Sprintf("flightserver-%d", i)
+		_, cmd, _ := serverbin.StartHTTP(t, serverBin, []string{"FLIGHTSERVER_STATE_KEY=" + key},
+			"--addr", netip.AddrPortFrom(ip, uint16(c.port)).String(), "--served-by", name, "--rate-limit", "0")
+		c.replicas[name], c.addrs[name] = cmd, ip
+		c.dns.set(name+"."+podDomain, ip)
+	}
+	// The Service's name stands for its ClusterIP: nginx spreads requests
+	// over the addresses it resolves to, as kube-proxy spreads connections.
+	c.dns.set(serviceName, ips...)
+	c.url = startRouter(t, c.dns.addr, c.port)
+	return c
+}
+
+// freePort is a port free on every one of ips.
+func freePort(t *testing.T, ips []netip.Addr) int {
+	t.Helper()
+	for range 50 {
+		first, err := net.Listen("tcp", netip.AddrPortFrom(ips[0], 0).String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := first.Addr().(*net.TCPAddr).Port
+		lns := []net.Listener{first}
+		ok := true
+		for _, ip := range ips[1:] {
+			ln, err := net.Listen("tcp", netip.AddrPortFrom(ip, uint16(port)).String())
+			if err != nil {
+				ok = false
+				break
+			}
+			lns = append(lns, ln)
+		}
+		for _, ln := range lns {
+			ln.Close()
+		}
+		if ok {
+			return port
+		}
+	}
+	t.Fatal("no port free on every replica address")
+	return 0
+}
+
+// startRouter runs kubernetes/nginx.conf itself, with only the resolver's
+// address, the listen port, the pods' port and the /tmp paths rewritten,
+// and returns the router's base URL.
+func startRouter(t *testing.T, dnsAddr string, podPort int) string {
+	t.Helper()
+	bin := installed(t, "nginx", "nginx-light")
+	conf, err := os.ReadFile(filepath.Join("kubernetes", "nginx.conf"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, r := range replicas {
-		lines = append(lines, "        server "+r+";")
-	}
-	// Each upstream's run of "server ...; # replica" lines becomes ours.
-	runs := regexp.MustCompile(`(?m)(?:^[ \t]*server \S+; # replica\n)+`)
-	text := string(conf)
-	if n := len(runs.FindAllString(text, -1)); n != 2 {
-		t.Fatalf("nginx.conf has %d upstream blocks of replica lines, want 2", n)
-	}
-	text = runs.ReplaceAllLiteralString(text, strings.Join(lines, "\n")+"\n")
-	listen := serverbin.FreeAddr(t)
-	text = strings.Replace(text, "listen 8080;", "listen "+listen+";", 1)
 	dir := t.TempDir()
-	// Debian's nginx keeps temporary files under /var/lib/nginx: use ours.
-	for _, d := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
-		text = strings.Replace(text, "http {", fmt.Sprintf("http {\n    %s_temp_path %s;", d, filepath.Join(dir, d)), 1)
+	listen := serverbin.FreeAddr(t)
+	text := string(conf)
+	for _, r := range []struct {
+		old, new string
+		atLeast  int
+	}{
+		{"resolver kube-dns.kube-system.svc.cluster.local ", "resolver " + dnsAddr + " ", 1},
+		{"listen 8080;", "listen " + listen + ";", 1},
+		{".svc.cluster.local:8080", fmt.Sprintf(".svc.cluster.local:%d", podPort), 3},
+		{"/tmp/", dir + "/", 6},
+	} {
+		if n := strings.Count(text, r.old); n < r.atLeast {
+			t.Fatalf("nginx.conf has %q %d times, want at least %d: the test's rewrite no longer fits the file", r.old, n, r.atLeast)
+		}
+		text = strings.ReplaceAll(text, r.old, r.new)
 	}
-	text = strings.Replace(text, "http {", "http {\n    access_log "+filepath.Join(dir, "access.log")+";", 1)
 	path := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "-p", dir, "-c", path, "-g", "daemon off; pid "+filepath.Join(dir, "nginx.pid")+"; error_log stderr warn; user root;")
+	cmd := exec.CommandContext(ctx, bin, "-p", dir, "-c", path, "-g", "daemon off; user root;")
 	// nginx's workers share its stderr: stop the master gracefully (it
 	// stops them), and never wait on the pipe for long.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
@@ -196,7 +162,7 @@ func startNginx(t *testing.T, replicas []string) string {
 	})
 	url := "http://" + listen
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if resp, err := http.Get(url + "/healthz"); err == nil {
+		if resp, err := http.Get(url + "/router/healthz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
 				return url
@@ -208,123 +174,259 @@ func startNginx(t *testing.T, replicas []string) string {
 	}
 }
 
-// recorder notes which replica served each tools/call POST.
+// installed is the path of a program the test needs, which .ci/run
+// installs from Debian's package pkg: in CI its absence fails the test,
+// elsewhere it skips it.
+func installed(t *testing.T, program, pkg string) string {
+	t.Helper()
+	bin, err := exec.LookPath(program)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed; .ci/run installs it from Debian's packages (apt-get install %s)", program, pkg)
+		}
+		t.Skipf("%s is not installed (apt-get install %s); CI runs this test", program, pkg)
+	}
+	return bin
+}
+
+// exchange is one HTTP request through the router and who answered it.
+type exchange struct {
+	method, mcpMethod, session, servedBy string
+	issued                               string // the Mcp-Session-Id the answer carried
+	status                               int
+}
+
+// recorder notes every exchange of one client.
 type recorder struct {
-	mu     sync.Mutex
-	served []string
+	mu   sync.Mutex
+	seen []exchange
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err == nil && req.Method == http.MethodPost && req.Header.Get("Mcp-Method") == "tools/call" {
+	if err == nil {
 		r.mu.Lock()
-		r.served = append(r.served, resp.Header.Get("X-Served-By"))
+		r.seen = append(r.seen, exchange{req.Method, req.Header.Get("Mcp-Method"), req.Header.Get("Mcp-Session-Id"),
+			resp.Header.Get("X-Served-By"), resp.Header.Get("Mcp-Session-Id"), resp.StatusCode})
 		r.mu.Unlock()
 	}
 	return resp, err
 }
 
-func (r *recorder) since(n int) []string {
+func (r *recorder) since(n int) []exchange {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]string(nil), r.served[n:]...)
+	return append([]exchange(nil), r.seen[n:]...)
 }
 
-func TestRoundRobinThroughNginx(t *testing.T) {
-	key := strings.Repeat("5a", 32)
-	var replicas []string
-	for i := range 3 {
-		replicas = append(replicas, replica(t, fmt.Sprintf("replica-%d", i+1), key))
-	}
-	lb := startNginx(t, replicas)
+func (r *recorder) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.seen)
+}
 
-	// Modern calls with a sampling round, one after another, until the two
-	// rounds of one call were served by different replicas.
+// connect starts a client of the given protocol version that answers
+// sampling requests, through the router at url, recording every exchange.
+// A 2025-11-25 client also opens the GET stream, as those hosts do. The
+// client is closed when the test ends.
+func connect(t *testing.T, url, version string) (*client.Client, *recorder) {
+	t.Helper()
 	rec := &recorder{}
-	tr, err := transport.NewStreamableHTTP(lb+"/mcp", transport.WithHTTPBasicClient(&http.Client{Transport: rec}))
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: rec})}
+	if version == mcp.ProtocolVersion20251125 {
+		opts = append(opts, transport.WithContinuousListening()) //lint:ignore SA1019 the legacy GET stream is what 2025-11-25 hosts open.
+	}
+	tr, err := transport.NewStreamableHTTP(url+"/mcp", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728), client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
+	c := client.NewClient(tr, client.WithProtocolVersion(version), client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { c.Close() })
+	return c, rec
+}
+
+func findBestFlight() mcp.CallToolRequest {
+	return mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
+		Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": time.Now().AddDate(0, 1, 0).Format("2006-01-02")}}}
+}
+
+func method(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var r struct{ Method string }
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("structuredContent %s: %v", b, err)
 	}
-	date := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
-	seen := map[string]bool{}
-	split := false
-	for i := 0; i < 30 && !split; i++ {
-		before := len(rec.since(0))
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-			Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": date}}})
-		cancel()
-		if err != nil {
+	return r.Method
+}
+
+func TestRouterInFrontOfThreeReplicas(t *testing.T) {
+	key := strings.Repeat("5a", 32)
+	c := startCluster(t, key)
+
+	t.Run("2026-07-28 rounds of one call may land on different replicas", func(t *testing.T) {
+		mc, rec := connect(t, c.url, mcp.ProtocolVersion20260728)
+		if _, err := mc.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
 			t.Fatal(err)
 		}
-		var r struct{ Method string }
-		b, _ := json.Marshal(res.StructuredContent)
-		_ = json.Unmarshal(b, &r)
-		rounds := rec.since(before)
-		if res.IsError || r.Method != "client_sampling" || len(rounds) != 2 {
-			t.Fatalf("call %d: method %q, rounds %v, isError %v", i, r.Method, rounds, res.IsError)
+		seen := map[string]bool{}
+		split := false
+		for i := 0; i < 30 && !split; i++ {
+			before := rec.len()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			res, err := mc.CallTool(ctx, findBestFlight())
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rounds []string
+			for _, e := range rec.since(before) {
+				if e.method == http.MethodPost && e.mcpMethod == "tools/call" {
+					rounds = append(rounds, e.servedBy)
+					seen[e.servedBy] = true
+				}
+			}
+			if res.IsError || method(t, res) != "client_sampling" || len(rounds) != 2 {
+				t.Fatalf("call %d: method %q, rounds served by %v, isError %v", i, method(t, res), rounds, res.IsError)
+			}
+			split = rounds[0] != rounds[1] && rounds[0] != "" && rounds[1] != ""
 		}
-		for _, s := range rounds {
-			seen[s] = true
+		if !split {
+			t.Fatalf("no call had its rounds served by different replicas: %v", rec.since(0))
 		}
-		split = rounds[0] != rounds[1] && rounds[0] != "" && rounds[1] != ""
-	}
-	if !split {
-		t.Fatalf("no call had its rounds served by different replicas: %v", rec.since(0))
-	}
-	if len(seen) < 2 {
-		t.Errorf("replicas seen: %v", seen)
-	}
+		if len(seen) < 2 {
+			t.Errorf("replicas seen: %v", seen)
+		}
+	})
 
-	// A legacy client keeps its session: the sticky upstream sends all its
-	// requests, and its GET stream, to one replica, so sampling works.
-	legacy, err := transport.NewStreamableHTTP(lb+"/mcp", transport.WithContinuousListening()) //lint:ignore SA1019 the legacy GET stream is what 2025-11-25 hosts open.
+	t.Run("2025-11-25 sessions stay on the replica that issued them", func(t *testing.T) {
+		hosts := map[string]int{} // replica -> sessions it holds
+		for i := range 6 {
+			lc, rec := connect(t, c.url, mcp.ProtocolVersion20251125)
+			_, initErr := lc.Initialize(context.Background(), mcp.InitializeRequest{})
+			// The id first: without a replica's name in it, the
+			// initialized notification that follows already goes astray.
+			var id string
+			for _, e := range rec.since(0) {
+				if e.issued != "" {
+					id = e.issued
+					break
+				}
+			}
+			m := sessionID.FindStringSubmatch(id)
+			if id == "" {
+				t.Fatalf("session %d: the initialize through the router issued no session id: %v\nexchanges: %+v", i, initErr, rec.since(0))
+			}
+			if m == nil {
+				t.Fatalf("session id %q names no replica. The router finds a session's pod by the name in its id: "+
+					"the server must issue fs-<its --served-by name>-<32 hex digits> (cmd/flightserver/sessions.go; see deploy/README.md, "+
+					"\"Routing 2025-11-25 sessions\"). Until it does, every request after initialize goes to any replica.", id)
+			}
+			if initErr != nil {
+				t.Fatalf("session %d: initialize through the router: %v\nexchanges: %+v", i, initErr, rec.since(0))
+			}
+			home := m[1]
+			hosts[home]++
+			time.Sleep(300 * time.Millisecond) // the GET stream opens in the background
+			for call := range 2 {
+				res, err := lc.CallTool(context.Background(), findBestFlight())
+				if err != nil || res.IsError {
+					t.Fatalf("session %d call %d: %v %+v", i, call, err, res)
+				}
+				// Sampling reached the client through the session's GET
+				// stream, and its answer came back: both on the home replica.
+				if got := method(t, res); got != "client_sampling" {
+					t.Errorf("session %d call %d ranked by %s, want client_sampling", i, call, got)
+				}
+			}
+			for _, e := range rec.since(0) {
+				if e.session == id && e.servedBy != home {
+					t.Errorf("session %s: %s %s (%d) served by %q", id, e.method, e.mcpMethod, e.status, e.servedBy)
+				}
+			}
+			if got := c.dns.queries(home + "." + podDomain); got == 0 {
+				t.Errorf("the router never resolved %s.%s, yet its session was served: the route did not come from DNS", home, podDomain)
+			}
+		}
+		// The initializes were spread: sessions live on several replicas,
+		// and each found its own again.
+		if len(hosts) < 2 {
+			t.Errorf("sessions by replica %v: every initialize reached one replica", hosts)
+		}
+	})
+
+	t.Run("a replica with another key refuses a round started elsewhere, clearly", func(t *testing.T) {
+		stranger := "http://" + replica(t, "stranger", strings.Repeat("77", 32)) + "/mcp"
+		first := rawCall(t, c.url+"/mcp", "")
+		if first["resultType"] != "input_required" {
+			t.Fatalf("first round: %v", first)
+		}
+		stateToken, _ := first["requestState"].(string)
+		refused := rawCall(t, stranger, stateToken)
+		if refused["isError"] != true || !strings.Contains(fmt.Sprint(refused["content"]), "requestState cannot be used") ||
+			!strings.Contains(fmt.Sprint(refused["content"]), "sealed with another key") {
+			t.Errorf("a replica with another key: %v", refused)
+		}
+	})
+
+	t.Run("a session whose replica is gone or never was gets 404, which tells the client to initialize again", func(t *testing.T) {
+		hex := strings.Repeat("ab", 16)
+		// flightserver-2 stops: its sessions went with it.
+		gone := c.replicas["flightserver-2"]
+		_ = gone.Process.Kill()
+		_ = gone.Wait()
+		for _, tc := range []struct {
+			name, id, says string
+		}{
+			{"the replica stopped", "fs-flightserver-2-" + hex, "flightserver-2, which issued it, is gone"},
+			{"no such replica", "fs-flightserver-7-" + hex, "flightserver-7, which issued it, is gone"},
+			// Ids the router does not route by name go to any replica,
+			// which knows it never issued them.
+			{"a name outside the StatefulSet", "fs-evil.example.com-" + hex, "not known to this server process"},
+			{"a name with a domain after it", "fs-flightserver-1.evil.example.com-" + hex, "not known to this server process"},
+			{"an id in the old form", "fs-" + hex, "not known to this server process"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				status, body := legacyPost(t, c.url+"/mcp", tc.id)
+				if status != http.StatusNotFound || !strings.Contains(body, tc.says) || !strings.Contains(strings.ToLower(body), "initialize again") {
+					t.Errorf("session %s: %d %s; want 404 saying %q and to initialize again", tc.id, status, body, tc.says)
+				}
+			})
+		}
+		for _, name := range c.dns.names() {
+			if strings.Contains(name, "evil") {
+				t.Errorf("the router asked DNS for %s: a client's header chose a name to resolve", name)
+			}
+		}
+	})
+}
+
+// replica runs the server binary over HTTP with the given state key,
+// naming itself in X-Served-By.
+func replica(t *testing.T, name, key string) string {
+	t.Helper()
+	addr, _, _ := serverbin.StartHTTP(t, serverBin, []string{"FLIGHTSERVER_STATE_KEY=" + key}, "--served-by", name, "--rate-limit", "0")
+	return addr
+}
+
+// legacyPost sends one 2025-11-25 tools/list in the session id.
+func legacyPost(t *testing.T, url, id string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	req.Header.Set("Mcp-Session-Id", id)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc := client.NewClient(legacy, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
-	if err := lc.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer lc.Close()
-	if _, err := lc.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond) // the GET stream opens in the background
-	for i := range 3 {
-		res, err := lc.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-			Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": date}}})
-		if err != nil || res.IsError {
-			t.Fatalf("legacy call %d through the balancer: %v %+v", i, err, res)
-		}
-		var r struct{ Method string }
-		b, _ := json.Marshal(res.StructuredContent)
-		_ = json.Unmarshal(b, &r)
-		if r.Method != "client_sampling" {
-			t.Errorf("legacy call %d ranked by %s, want client_sampling: %s", i, r.Method, b)
-		}
-	}
-
-	// A replica with another key refuses a round started elsewhere, clearly.
-	stranger := "http://" + replica(t, "stranger", strings.Repeat("77", 32)) + "/mcp"
-	first := rawCall(t, lb+"/mcp", "")
-	if first["resultType"] != "input_required" {
-		t.Fatalf("first round: %v", first)
-	}
-	stateToken, _ := first["requestState"].(string)
-	refused := rawCall(t, stranger, stateToken)
-	if refused["isError"] != true || !strings.Contains(fmt.Sprint(refused["content"]), "requestState cannot be used") ||
-		!strings.Contains(fmt.Sprint(refused["content"]), "sealed with another key") {
-		t.Errorf("a replica with another key: %v", refused)
-	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
 
 // rawCall sends one modern findBestFlight call declaring sampling, with
@@ -332,11 +434,17 @@ func TestRoundRobinThroughNginx(t *testing.T) {
 // to be checked first).
 func rawCall(t *testing.T, url, requestState string) map[string]any {
 	t.Helper()
+	return modernCall(t, url, requestState, map[string]any{"sampling": map[string]any{}})
+}
+
+// modernCall sends one 2026-07-28 findBestFlight call declaring caps.
+func modernCall(t *testing.T, url, requestState string, caps map[string]any) map[string]any {
+	t.Helper()
 	params := map[string]any{
 		"name":      "findBestFlight",
 		"arguments": map[string]any{"origin": "JFK", "destination": "LHR", "date": time.Now().AddDate(0, 1, 0).Format("2006-01-02")},
 		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-			"io.modelcontextprotocol/clientCapabilities": map[string]any{"sampling": map[string]any{}}},
+			"io.modelcontextprotocol/clientCapabilities": caps},
 	}
 	if requestState != "" {
 		params["requestState"] = requestState
@@ -363,4 +471,30 @@ func rawCall(t *testing.T, url, requestState string) map[string]any {
 		t.Fatalf("%s answered %d %s", url, resp.StatusCode, b)
 	}
 	return out.Result
+}
+
+// TestProbePathsAnswer asks the real server for every path the StatefulSet
+// probes: a probe on a path the server does not serve would keep every pod
+// unready (or restart it forever).
+func TestProbePathsAnswer(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("kubernetes", "statefulset.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes := regexp.MustCompile(`(?m)^\s+(\w+Probe):\s*\n\s+httpGet:\s*\n\s+path: (\S+)$`).FindAllStringSubmatch(string(b), -1)
+	if len(probes) != 2 {
+		t.Fatalf("statefulset.yaml has %d httpGet probes, want readiness and liveness", len(probes))
+	}
+	addr := replica(t, "probed", strings.Repeat("5a", 32))
+	for _, p := range probes {
+		resp, err := http.Get("http://" + addr + p[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s GET %s: %d %s; the server must answer 200 there while it serves (/readyz: 503 once draining, issue 16)", p[1], p[2], resp.StatusCode, body)
+		}
+	}
 }
