@@ -15,6 +15,7 @@
 package itinerary
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -115,3 +116,27 @@ func connectionText(f flights.Flight, i int) (string, bool) {
 // server and are read without the context that explains the flights are made
 // up: nobody should turn up at an airport for one.
 const simulatedNotice = "Simulated itinerary from flightserver: not a real booking or schedule."
+
+// leg says which part of a journey a flight is, for the reader who sees one
+// calendar event, or one section, out of context. It is empty for a one-way
+// flight, which needs no such label.
+type leg struct {
+	name   string // "Outbound" or "Return"
+	tripID string // the round trip's id (flights.RoundTrip.ID)
+}
+
+// legsOf labels the legs of a journey. A journey is one flight or a round
+// trip's outbound and return, in that order: the only ones the server
+// offers. Any other count is a caller's bug (the tools build legs from a
+// flights.RoundTrip), so it panics with a message that says so rather than
+// rendering a file that misnames the legs.
+func legsOf(legs []flights.Flight) []leg {
+	switch len(legs) {
+	case 1:
+		return []leg{{}}
+	case 2:
+		id := flights.RoundTrip{Out: legs[0], Return: legs[1]}.ID()
+		return []leg{{"Outbound", id}, {"Return", id}}
+	}
+	panic(fmt.Sprintf("itinerary: a journey is one flight or a round trip's two legs, not %d flights", len(legs)))
+}
