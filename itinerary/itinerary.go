@@ -1,6 +1,6 @@
-// Package itinerary renders one chosen flight for the two places people keep
-// travel plans: their calendar (ICS, RFC 5545) and a document they read or
-// share (Markdown).
+// Package itinerary renders one chosen journey, a one-way flight or a round
+// trip's two legs, for the two places people keep travel plans: their
+// calendar (ICS, RFC 5545) and a document they read or share (Markdown).
 //
 // It depends on the flights domain and the standard library only, not on MCP
 // or ranking, so any front end can offer these files and the output can be
@@ -139,4 +139,26 @@ func legsOf(legs []flights.Flight) []leg {
 		return []leg{{"Outbound", id}, {"Return", id}}
 	}
 	panic(fmt.Sprintf("itinerary: a journey is one flight or a round trip's two legs, not %d flights", len(legs)))
+}
+
+// stay writes the time at the destination the way people count a trip:
+// days and hours ("6 days 20 h"), rounded to the hour because minutes do not
+// matter over days and the exact times are written beside it. Under a day
+// it is written like a flight time ("5h30m"), since then they do.
+func stay(d time.Duration) string {
+	// Rounded to the minute first, as FormatDuration would, so that 23h59m40s
+	// is "1 day" and not "24h00m".
+	if d = d.Round(time.Minute); d < 24*time.Hour {
+		return flights.FormatDuration(d)
+	}
+	h := int(d.Round(time.Hour).Hours())
+	days, hours := h/24, h%24
+	s := fmt.Sprintf("%d days", days)
+	if days == 1 {
+		s = "1 day"
+	}
+	if hours > 0 {
+		s += fmt.Sprintf(" %d h", hours)
+	}
+	return s
 }

@@ -183,7 +183,28 @@ func oddRoundTrip(t testing.TB, c *flights.Catalog) []flights.Flight {
 	return []flights.Flight{r.Out, r.Return}
 }
 
-// TestLegCount checks that the renderers refuse a journey that is neither
+func TestStay(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{3 * time.Hour, "3h00m"}, // the shortest turnaround NewRoundTrip allows
+		{23*time.Hour + 40*time.Minute, "23h40m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "1 day"}, // not "24h00m"
+		{24 * time.Hour, "1 day"},
+		{24*time.Hour + 29*time.Minute, "1 day"},
+		{36*time.Hour + 30*time.Minute, "1 day 13 h"},
+		{2 * 24 * time.Hour, "2 days"},
+		{6*24*time.Hour + 20*time.Hour + 10*time.Minute, "6 days 20 h"},
+		{6*24*time.Hour + 23*time.Hour + 40*time.Minute, "7 days"},
+	} {
+		if got := stay(tc.d); got != tc.want {
+			t.Errorf("stay(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestLegCount checks that both renderers refuse a journey that is neither
 // one flight nor a round trip, saying how many flights they were given,
 // instead of writing a file that names the legs wrongly.
 func TestLegCount(t *testing.T) {
@@ -196,6 +217,8 @@ func TestLegCount(t *testing.T) {
 	}{
 		{"ICSTrip no legs", nil, func(l []flights.Flight) { ICSTrip(c, l, stamp) }},
 		{"ICSTrip three legs", three, func(l []flights.Flight) { ICSTrip(c, l, stamp) }},
+		{"MarkdownTrip no legs", nil, func(l []flights.Flight) { MarkdownTrip(c, l) }},
+		{"MarkdownTrip three legs", three, func(l []flights.Flight) { MarkdownTrip(c, l) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
