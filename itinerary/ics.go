@@ -45,7 +45,32 @@ const maxLineOctets = 75
 // already has instead of adding duplicates.
 //
 // f must have at least one segment, as every flight a provider returns does.
+//
+// It is ICSTrip with one leg, so a one-way flight and each leg of a round
+// trip are rendered by the same code and keep the same events.
 func ICS(c *flights.Catalog, f flights.Flight, stamp time.Time) []byte {
+	return ICSTrip(c, []flights.Flight{f}, stamp)
+}
+
+// ICSTrip renders a journey as one iCalendar file: one VEVENT per segment of
+// every leg, in order, so a round trip is imported into a calendar in one
+// step. legs is one flight, or a round trip's outbound and return in that
+// order (flights.RoundTrip); any other count panics, as a caller's bug. Every
+// leg must have at least one segment.
+//
+// Each event is the one ICS would write for its leg alone: its UID is still
+// derived from the leg's own flight id and the segment's position in it, not
+// from the round trip. So a traveller who saved the outbound first and the
+// whole round trip later gets the outbound's events updated and the return's
+// added, not a second copy of the outbound; and events from two trips that
+// share a leg are one set of events.
+//
+// Only the DESCRIPTION differs for a round trip: it starts with which leg the
+// segment belongs to ("Leg: Outbound", "Leg: Return") and ends with the
+// round trip's id, because an event is read on its own, in a day view, where
+// nothing else says whether this flight is the way there or the way home.
+func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time) []byte {
+	labels := legsOf(legs)
 	var w icsWriter
 	w.line("BEGIN", "VCALENDAR")
 	w.line("VERSION", "2.0")
@@ -54,19 +79,21 @@ func ICS(c *flights.Catalog, f flights.Flight, stamp time.Time) []byte {
 	// PUBLISH: the file announces events; it is not an invitation (REQUEST)
 	// that a calendar would answer on the organiser's behalf.
 	w.line("METHOD", "PUBLISH")
-	for i, s := range f.Segments {
-		w.line("BEGIN", "VEVENT")
-		w.text("UID", fmt.Sprintf("%s-%d-%s@flightserver", f.ID, i+1, s.FlightNumber))
-		w.line("DTSTAMP", stamp.UTC().Format(utcLayout))
-		w.line("DTSTART", s.Depart.UTC().Format(utcLayout))
-		w.line("DTEND", s.Arrive.UTC().Format(utcLayout))
-		w.text("SUMMARY", s.FlightNumber+" "+s.From+"→"+s.To)
-		w.text("LOCATION", airportName(c, s.From))
-		w.text("DESCRIPTION", description(c, f, i))
-		// OPAQUE: the traveller is busy for the whole flight, so free/busy
-		// lookups and meeting planners see it.
-		w.line("TRANSP", "OPAQUE")
-		w.line("END", "VEVENT")
+	for l, f := range legs {
+		for i, s := range f.Segments {
+			w.line("BEGIN", "VEVENT")
+			w.text("UID", fmt.Sprintf("%s-%d-%s@flightserver", f.ID, i+1, s.FlightNumber))
+			w.line("DTSTAMP", stamp.UTC().Format(utcLayout))
+			w.line("DTSTART", s.Depart.UTC().Format(utcLayout))
+			w.line("DTEND", s.Arrive.UTC().Format(utcLayout))
+			w.text("SUMMARY", s.FlightNumber+" "+s.From+"→"+s.To)
+			w.text("LOCATION", airportName(c, s.From))
+			w.text("DESCRIPTION", description(c, f, i, labels[l]))
+			// OPAQUE: the traveller is busy for the whole flight, so free/busy
+			// lookups and meeting planners see it.
+			w.line("TRANSP", "OPAQUE")
+			w.line("END", "VEVENT")
+		}
 	}
 	w.line("END", "VCALENDAR")
 	return w.buf.Bytes()
@@ -74,22 +101,28 @@ func ICS(c *flights.Catalog, f flights.Flight, stamp time.Time) []byte {
 
 // description is the plain text of segment i's event: everything a traveller
 // would otherwise look up, with local times, since the event's own times are
-// in UTC and shown in the reader's zone.
-func description(c *flights.Catalog, f flights.Flight, i int) string {
+// in UTC and shown in the reader's zone. For a leg of a round trip it also
+// says which leg, and the round trip's id.
+func description(c *flights.Catalog, f flights.Flight, i int, l leg) string {
 	s := f.Segments[i]
-	lines := []string{
+	var lines []string
+	if l.name != "" {
+		lines = append(lines, "Leg: "+l.name)
+	}
+	lines = append(lines,
 		fmt.Sprintf("%s %s (%s)", airlineName(c, s.Airline), s.FlightNumber, cabinName(f.Cabin)),
 		fmt.Sprintf("Depart: %s (%s), %s", airportName(c, s.From), s.From, localTime(s.Depart)),
 		fmt.Sprintf("Arrive: %s (%s), %s", airportName(c, s.To), s.To, localTime(s.Arrive)),
-		"Flight time: " + flights.FormatDuration(s.Arrive.Sub(s.Depart)),
-	}
+		"Flight time: "+flights.FormatDuration(s.Arrive.Sub(s.Depart)),
+	)
 	if conn, ok := connectionText(f, i); ok {
 		lines = append(lines, "Then: "+conn)
 	}
-	lines = append(lines,
-		fmt.Sprintf("Flight id: %s (segment %d of %d)", f.ID, i+1, len(f.Segments)),
-		simulatedNotice,
-	)
+	lines = append(lines, fmt.Sprintf("Flight id: %s (segment %d of %d)", f.ID, i+1, len(f.Segments)))
+	if l.tripID != "" {
+		lines = append(lines, "Round trip id: "+l.tripID)
+	}
+	lines = append(lines, simulatedNotice)
 	return strings.Join(lines, "\n")
 }
 

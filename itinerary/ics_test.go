@@ -46,6 +46,10 @@ func calProp(cal *ics.Calendar, name string) (string, bool) {
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
+// unfold is the wire form of a file with its folds undone (RFC 5545 §3.1),
+// before any parser gets to be lenient about it.
+func unfold(b []byte) string { return strings.ReplaceAll(string(b), "\r\n ", "") }
+
 // checkLines asserts the physical layout RFC 5545 §3.1 requires of the whole
 // file, which a lenient parser would not complain about: CRLF after every
 // line and nothing else, at most 75 octets a line, continuation lines
@@ -85,6 +89,21 @@ func checkLines(t *testing.T, b []byte) (continuations int) {
 // checkICS parses an ICS rendering of f and checks it against the flight.
 func checkICS(t *testing.T, c *flights.Catalog, f flights.Flight, b []byte) {
 	t.Helper()
+	checkICSTrip(t, c, []flights.Flight{f}, b)
+}
+
+// segmentOf is one event's expectation: the segment, where it sits in its
+// leg, and the leg's label.
+type segmentOf struct {
+	f   flights.Flight
+	i   int
+	leg leg
+}
+
+// checkICSTrip parses an ICS rendering of a journey and checks it against
+// its legs: one event per segment of each leg, in order.
+func checkICSTrip(t *testing.T, c *flights.Catalog, legs []flights.Flight, b []byte) {
+	t.Helper()
 	if n := checkLines(t, b); n == 0 {
 		t.Errorf("no line was folded: the long DESCRIPTION should have been")
 	}
@@ -94,19 +113,26 @@ func checkICS(t *testing.T, c *flights.Catalog, f flights.Flight, b []byte) {
 			t.Errorf("calendar %s = %q (present %v), want %q", name, got, ok, want)
 		}
 	}
+	var want []segmentOf
+	for l, f := range legs {
+		for i := range f.Segments {
+			want = append(want, segmentOf{f, i, legsOf(legs)[l]})
+		}
+	}
 	events := cal.Events()
-	if len(events) != len(f.Segments) {
-		t.Fatalf("%d events for %d segments", len(events), len(f.Segments))
+	if len(events) != len(want) {
+		t.Fatalf("%d events for %d segments", len(events), len(want))
 	}
 	uids := map[string]bool{}
-	for i, e := range events {
+	for n, e := range events {
+		f, i, l := want[n].f, want[n].i, want[n].leg
 		s := f.Segments[i]
 		uid := prop(t, e, "UID")
 		if want := fmt.Sprintf("%s-%d-%s@flightserver", f.ID, i+1, s.FlightNumber); uid != want {
-			t.Errorf("event %d UID = %q, want %q", i+1, uid, want)
+			t.Errorf("event %d UID = %q, want %q", n+1, uid, want)
 		}
 		if uids[uid] {
-			t.Errorf("event %d repeats UID %q", i+1, uid)
+			t.Errorf("event %d repeats UID %q", n+1, uid)
 		}
 		uids[uid] = true
 
@@ -123,10 +149,10 @@ func checkICS(t *testing.T, c *flights.Catalog, f flights.Flight, b []byte) {
 		} {
 			got, err := tc.get()
 			if err != nil || !got.Equal(tc.want) {
-				t.Errorf("event %d %s = %v (%v), want the instant %v", i+1, tc.name, got, err, tc.want)
+				t.Errorf("event %d %s = %v (%v), want the instant %v", n+1, tc.name, got, err, tc.want)
 			}
 			if raw := prop(t, e, tc.name); !strings.HasSuffix(raw, "Z") {
-				t.Errorf("event %d %s = %q, want UTC (trailing Z)", i+1, tc.name, raw)
+				t.Errorf("event %d %s = %q, want UTC (trailing Z)", n+1, tc.name, raw)
 			}
 		}
 
@@ -135,11 +161,11 @@ func checkICS(t *testing.T, c *flights.Catalog, f flights.Flight, b []byte) {
 		for name, want := range map[string]string{
 			"SUMMARY":     s.FlightNumber + " " + s.From + "→" + s.To,
 			"LOCATION":    airportName(c, s.From),
-			"DESCRIPTION": description(c, f, i),
+			"DESCRIPTION": description(c, f, i, l),
 			"TRANSP":      "OPAQUE",
 		} {
 			if got := prop(t, e, name); got != want {
-				t.Errorf("event %d %s = %q, want %q", i+1, name, got, want)
+				t.Errorf("event %d %s = %q, want %q", n+1, name, got, want)
 			}
 		}
 	}
@@ -154,7 +180,12 @@ func TestICS(t *testing.T) {
 			if again := ICS(c, f, stamp); !bytes.Equal(b, again) {
 				t.Error("rendering the same flight twice gave different bytes")
 			}
-			desc := description(c, f, 0)
+			for i, e := range parseICS(t, b).Events() {
+				if desc := prop(t, e, "DESCRIPTION"); contains(desc, "Leg:") || contains(desc, "Round trip") {
+					t.Errorf("event %d of a one-way flight names a leg or round trip:\n%s", i+1, desc)
+				}
+			}
+			desc := description(c, f, 0, leg{})
 			for _, want := range []string{
 				airlineName(c, f.Segments[0].Airline),
 				localTime(f.Segments[0].Depart), localTime(f.Segments[0].Arrive),
@@ -169,28 +200,36 @@ func TestICS(t *testing.T) {
 	}
 }
 
-// TestICSOddNames renders a flight whose names hold every character TEXT
-// must escape, a line break and multi-byte characters.
+// TestICSOddNames renders a flight, and a round trip, whose names hold
+// every character TEXT must escape, a line break and multi-byte characters,
+// and that end in a zone with a 45-minute offset.
 func TestICSOddNames(t *testing.T) {
 	c := oddCatalog(t)
-	f := oddFlight(t, c)
-	b := ICS(c, f, stamp)
-	checkICS(t, c, f, b)
-
-	// The wire form, before any parser gets to be lenient about it.
-	unfolded := strings.ReplaceAll(string(b), "\r\n ", "")
-	for _, want := range []string{
-		`LOCATION:Back\\slash\; Semi\, Comma\nSecond line\, Pipe|City *star*` + "\r\n",
-		`Zëd Äir ✈ «Ünïcödé» Airways\, "Quoted"\; with a very long name 日本語テキスト ZZ1`,
-		"DTSTART:20261231T230000Z\r\n",
-		"DTEND:20270101T181000Z\r\n", // 23:55 at +05:45
+	for _, tc := range []struct {
+		name  string
+		legs  []flights.Flight
+		wants []string // in the wire form, folds undone
+	}{
+		{"one way", []flights.Flight{oddFlight(t, c)}, []string{
+			`LOCATION:Back\\slash\; Semi\, Comma\nSecond line\, Pipe|City *star*` + "\r\n",
+			`DESCRIPTION:Zëd Äir ✈ «Ünïcödé» Airways\, "Quoted"\; with a very long name 日本語テキスト ZZ1`,
+			"DTSTART:20261231T230000Z\r\n",
+			"DTEND:20270101T181000Z\r\n", // 23:55 at +05:45
+		}},
+		{"round trip", oddRoundTrip(t, c), []string{
+			`LOCATION:Tribhuvan_International\, Kathmandu` + "\r\n",
+			"DTSTART:20270105T034500Z\r\n", // 09:30 at +05:45
+			`DESCRIPTION:Leg: Return\nZëd Äir ✈ «Ünïcödé» Airways\, "Quoted"\; with a very long name 日本語テキスト ZZ3`,
+		}},
 	} {
-		if !contains(unfolded, want) {
-			t.Errorf("unfolded file lacks %q:\n%s", want, unfolded)
-		}
-	}
-	if got := prop(t, parseICS(t, b).Events()[0], "LOCATION"); got != "Back\\slash; Semi, Comma\nSecond line, Pipe|City *star*" {
-		t.Errorf("LOCATION parses back as %q", got)
+		t.Run(tc.name, func(t *testing.T) {
+			b := ICSTrip(c, tc.legs, stamp)
+			checkICSTrip(t, c, tc.legs, b)
+			mustContain(t, unfold(b), tc.wants...)
+			if got := prop(t, parseICS(t, b).Events()[0], "LOCATION"); got != "Back\\slash; Semi, Comma\nSecond line, Pipe|City *star*" {
+				t.Errorf("LOCATION parses back as %q", got)
+			}
+		})
 	}
 }
 
@@ -311,4 +350,81 @@ func normalise(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// TestICSTrip renders real round trips and checks, besides the RFC 5545
+// layout and every event, that each event says which leg it is on and
+// names the round trip, since an event is read on its own.
+func TestICSTrip(t *testing.T) {
+	for _, tc := range roundTrips {
+		t.Run(tc.name, func(t *testing.T) {
+			c, legs := realRoundTrip(t, tc.passengers, tc.outStops, tc.retStops)
+			b := ICSTrip(c, legs, stamp)
+			checkICSTrip(t, c, legs, b)
+			if again := ICSTrip(c, legs, stamp); !bytes.Equal(b, again) {
+				t.Error("rendering the same round trip twice gave different bytes")
+			}
+			events := parseICS(t, b).Events()
+			tripID := legs[0].ID + "_" + legs[1].ID
+			n := 0
+			for l, name := range []string{"Outbound", "Return"} {
+				for range legs[l].Segments {
+					desc := prop(t, events[n], "DESCRIPTION")
+					if !strings.HasPrefix(desc, "Leg: "+name+"\n") {
+						t.Errorf("event %d (%s) DESCRIPTION does not start with its leg:\n%s", n+1, legs[l].ID, desc)
+					}
+					if !contains(desc, "\nRound trip id: "+tripID+"\n") {
+						t.Errorf("event %d DESCRIPTION lacks the round trip id %s:\n%s", n+1, tripID, desc)
+					}
+					n++
+				}
+			}
+		})
+	}
+}
+
+// TestICSTripKeepsLegEvents imports files the way a calendar does, keeping
+// one event per UID: the outbound alone, then the round trip, then the
+// return alone. The round trip must add only the return's events and update
+// the outbound's in place (same UID, same times), and the return alone must
+// add nothing.
+func TestICSTripKeepsLegEvents(t *testing.T) {
+	c, legs := realRoundTrip(t, 1, 1, 2)
+	out, ret := legs[0], legs[1]
+	calendar := map[string]*ics.VEvent{}
+	imp := func(b []byte) (added, updated int) {
+		for _, e := range parseICS(t, b).Events() {
+			uid := prop(t, e, "UID")
+			if old, ok := calendar[uid]; ok {
+				updated++
+				for _, name := range []string{"DTSTART", "DTEND", "SUMMARY", "LOCATION"} {
+					if was, is := prop(t, old, name), prop(t, e, name); was != is {
+						t.Errorf("event %s: %s was %q, the round trip has %q", uid, name, was, is)
+					}
+				}
+			} else {
+				added++
+			}
+			calendar[uid] = e
+		}
+		return added, updated
+	}
+	for _, step := range []struct {
+		name           string
+		file           []byte
+		added, updated int
+	}{
+		{"the outbound alone", ICS(c, out, stamp), len(out.Segments), 0},
+		{"the round trip", ICSTrip(c, legs, stamp), len(ret.Segments), len(out.Segments)},
+		{"the return alone", ICS(c, ret, stamp), 0, len(ret.Segments)},
+	} {
+		if added, updated := imp(step.file); added != step.added || updated != step.updated {
+			t.Errorf("importing %s added %d and updated %d events, want %d and %d", step.name, added, updated, step.added, step.updated)
+		}
+	}
+}
+
+func TestICSTripGolden(t *testing.T) {
+	c, legs := realRoundTrip(t, roundTrips[0].passengers, roundTrips[0].outStops, roundTrips[0].retStops)
+	golden.Check(t, roundTrips[0].name+".ics", ICSTrip(c, legs, stamp))
 }

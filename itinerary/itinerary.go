@@ -1,6 +1,6 @@
-// Package itinerary renders one chosen flight for the two places people keep
-// travel plans: their calendar (ICS, RFC 5545) and a document they read or
-// share (Markdown).
+// Package itinerary renders one chosen journey, a one-way flight or a round
+// trip's two legs, for the two places people keep travel plans: their
+// calendar (ICS, RFC 5545) and a document they read or share (Markdown).
 //
 // It depends on the flights domain and the standard library only, not on MCP
 // or ranking, so any front end can offer these files and the output can be
@@ -15,6 +15,7 @@
 package itinerary
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -115,3 +116,49 @@ func connectionText(f flights.Flight, i int) (string, bool) {
 // server and are read without the context that explains the flights are made
 // up: nobody should turn up at an airport for one.
 const simulatedNotice = "Simulated itinerary from flightserver: not a real booking or schedule."
+
+// leg says which part of a journey a flight is, for the reader who sees one
+// calendar event, or one section, out of context. It is empty for a one-way
+// flight, which needs no such label.
+type leg struct {
+	name   string // "Outbound" or "Return"
+	tripID string // the round trip's id (flights.RoundTrip.ID)
+}
+
+// legsOf labels the legs of a journey. A journey is one flight or a round
+// trip's outbound and return, in that order: the only ones the server
+// offers. Any other count is a caller's bug (the tools build legs from a
+// flights.RoundTrip), so it panics with a message that says so rather than
+// rendering a file that misnames the legs.
+func legsOf(legs []flights.Flight) []leg {
+	switch len(legs) {
+	case 1:
+		return []leg{{}}
+	case 2:
+		id := flights.RoundTrip{Out: legs[0], Return: legs[1]}.ID()
+		return []leg{{"Outbound", id}, {"Return", id}}
+	}
+	panic(fmt.Sprintf("itinerary: a journey is one flight or a round trip's two legs, not %d flights", len(legs)))
+}
+
+// stay writes the time at the destination the way people count a trip:
+// days and hours ("6 days 20 h"), rounded to the hour because minutes do not
+// matter over days and the exact times are written beside it. Under a day
+// it is written like a flight time ("5h30m"), since then they do.
+func stay(d time.Duration) string {
+	// Rounded to the minute first, as FormatDuration would, so that 23h59m40s
+	// is "1 day" and not "24h00m".
+	if d = d.Round(time.Minute); d < 24*time.Hour {
+		return flights.FormatDuration(d)
+	}
+	h := int(d.Round(time.Hour).Hours())
+	days, hours := h/24, h%24
+	s := fmt.Sprintf("%d days", days)
+	if days == 1 {
+		s = "1 day"
+	}
+	if hours > 0 {
+		s += fmt.Sprintf(" %d h", hours)
+	}
+	return s
+}

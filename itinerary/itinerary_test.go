@@ -2,6 +2,8 @@ package itinerary
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,27 +41,62 @@ func embedded(t testing.TB) *flights.Catalog {
 func realFlights(t testing.TB) (*flights.Catalog, map[string]flights.Flight) {
 	t.Helper()
 	c := embedded(t)
-	trip, err := flights.Validator{Catalog: c, Now: now}.Validate(flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15"})
+	trip := validate(t, c, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15"})
+	fs := search(t, c, trip)
+	out := map[string]flights.Flight{}
+	for stops, name := range []string{"nonstop", "1-stop", "2-stop"} {
+		out[name] = withStops(t, fs, stops)
+	}
+	return c, out
+}
+
+// realRoundTrip searches the embedded provider the way the tools search a
+// round trip, JFK to LHR on 15 December 2026 and back on the 22nd for the
+// given party, and pairs the first outbound and the first return with the
+// given numbers of stops, as flights.NewRoundTrip validates a pair: the legs
+// the tools would hand the renderers.
+func realRoundTrip(t testing.TB, passengers, outStops, retStops int) (*flights.Catalog, []flights.Flight) {
+	t.Helper()
+	c := embedded(t)
+	trip := validate(t, c, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-22", Passengers: &passengers})
+	r, err := flights.NewRoundTrip(
+		withStops(t, search(t, c, trip.On(trip.Date)), outStops),
+		withStops(t, search(t, c, trip.Return(trip.ReturnDate)), retStops))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, []flights.Flight{r.Out, r.Return}
+}
+
+func validate(t testing.TB, c *flights.Catalog, req flights.Request) flights.Trip {
+	t.Helper()
+	trip, err := flights.Validator{Catalog: c, Now: now}.Validate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return trip
+}
+
+// search is the embedded provider's answer for a one-day, one-way trip.
+func search(t testing.TB, c *flights.Catalog, trip flights.Trip) []flights.Flight {
+	t.Helper()
 	fs, err := flights.NewSynthetic(c, now, 0).Search(context.Background(), trip)
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := []string{"nonstop", "1-stop", "2-stop"}
-	out := map[string]flights.Flight{}
+	return fs
+}
+
+// withStops is the first of fs with that many connections.
+func withStops(t testing.TB, fs []flights.Flight, stops int) flights.Flight {
+	t.Helper()
 	for _, f := range fs {
-		if name := names[f.Stops()]; len(out[name].Segments) == 0 {
-			out[name] = f
+		if f.Stops() == stops {
+			return f
 		}
 	}
-	for _, name := range names {
-		if len(out[name].Segments) == 0 {
-			t.Fatalf("JFK-LHR 2026-12-15 has no %s flight among %d results", name, len(fs))
-		}
-	}
-	return c, out
+	t.Fatalf("no flight with %d stops among %d results", stops, len(fs))
+	return flights.Flight{}
 }
 
 // oddCatalog has names full of characters that are syntax in iCalendar
@@ -122,5 +159,99 @@ func TestNilCatalogShowsCodes(t *testing.T) {
 	cal := parseICS(t, ICS(nil, f, stamp))
 	if got := prop(t, cal.Events()[0], "LOCATION"); got != f.Segments[0].From {
 		t.Errorf("LOCATION without a catalog = %q, want the code %q", got, f.Segments[0].From)
+	}
+}
+
+// oddRoundTrip is oddFlight and a hand-built one-segment return from the
+// zone with the 45-minute offset, paired by flights.NewRoundTrip, priced for
+// the same two passengers.
+func oddRoundTrip(t testing.TB, c *flights.Catalog) []flights.Flight {
+	t.Helper()
+	kathmandu, home := c.Airport("CCC").Location, c.Airport("AAA").Location
+	ret := flights.Flight{
+		ID: "CCC-AAA-270105-ZZZZY",
+		Segments: []flights.Segment{{FlightNumber: "ZZ3", Airline: "ZZ", From: "CCC", To: "AAA",
+			Depart: time.Date(2027, 1, 5, 9, 30, 0, 0, kathmandu), Arrive: time.Date(2027, 1, 5, 20, 0, 0, 0, home)}},
+		Cabin:    flights.PremiumEconomy,
+		PriceUSD: 1000,
+		TotalUSD: 2000,
+	}
+	r, err := flights.NewRoundTrip(oddFlight(t, c), ret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []flights.Flight{r.Out, r.Return}
+}
+
+func TestStay(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{3 * time.Hour, "3h00m"}, // the shortest turnaround NewRoundTrip allows
+		{23*time.Hour + 40*time.Minute, "23h40m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "1 day"}, // not "24h00m"
+		{24 * time.Hour, "1 day"},
+		{24*time.Hour + 29*time.Minute, "1 day"},
+		{36*time.Hour + 30*time.Minute, "1 day 13 h"},
+		{2 * 24 * time.Hour, "2 days"},
+		{6*24*time.Hour + 20*time.Hour + 10*time.Minute, "6 days 20 h"},
+		{6*24*time.Hour + 23*time.Hour + 40*time.Minute, "7 days"},
+	} {
+		if got := stay(tc.d); got != tc.want {
+			t.Errorf("stay(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestLegCount checks that both renderers refuse a journey that is neither
+// one flight nor a round trip, saying how many flights they were given,
+// instead of writing a file that names the legs wrongly.
+func TestLegCount(t *testing.T) {
+	c, fs := realFlights(t)
+	three := []flights.Flight{fs["nonstop"], fs["1-stop"], fs["2-stop"]}
+	for _, tc := range []struct {
+		name   string
+		legs   []flights.Flight
+		render func([]flights.Flight)
+	}{
+		{"ICSTrip no legs", nil, func(l []flights.Flight) { ICSTrip(c, l, stamp) }},
+		{"ICSTrip three legs", three, func(l []flights.Flight) { ICSTrip(c, l, stamp) }},
+		{"MarkdownTrip no legs", nil, func(l []flights.Flight) { MarkdownTrip(c, l) }},
+		{"MarkdownTrip three legs", three, func(l []flights.Flight) { MarkdownTrip(c, l) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				msg, _ := recover().(string)
+				if want := fmt.Sprintf("not %d flights", len(tc.legs)); !strings.Contains(msg, want) {
+					t.Errorf("panic %q, want one that says %q", msg, want)
+				}
+			}()
+			tc.render(tc.legs)
+		})
+	}
+}
+
+// roundTrips are the real round trips the trip tests render, by
+// realRoundTrip's arguments: the golden one (nonstop out, a connection
+// home), connections on both legs, and a party of three, whose totals are
+// not its fares.
+var roundTrips = []struct {
+	name                           string
+	passengers, outStops, retStops int
+}{
+	{"roundtrip", 1, 0, 1},
+	{"connections both ways", 1, 1, 2},
+	{"party of three", 3, 0, 0},
+}
+
+// mustContain reports each of wants that text (a rendering, or the wire form
+// of one) lacks.
+func mustContain(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package itinerary
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,6 +21,13 @@ func wantMarkdown(c *flights.Catalog, f flights.Flight) []string {
 		"- Flight id: `" + f.ID + "`",
 		"*Simulated itinerary from flightserver",
 	}
+	return append(want, wantSegments(c, f)...)
+}
+
+// wantSegments lists what a reader must find of f's segments and
+// connections, in a one-way itinerary or in a round trip's section.
+func wantSegments(c *flights.Catalog, f flights.Flight) []string {
+	var want []string
 	for i, s := range f.Segments {
 		want = append(want,
 			"**"+s.FlightNumber+"** "+md(airlineName(c, s.Airline))+", "+flights.FormatDuration(s.Arrive.Sub(s.Depart)),
@@ -40,11 +48,7 @@ func TestMarkdown(t *testing.T) {
 	for name, f := range fs {
 		t.Run(name, func(t *testing.T) {
 			got := string(Markdown(c, f))
-			for _, want := range append(wantMarkdown(c, f), stops[name]) {
-				if !strings.Contains(got, want) {
-					t.Errorf("lacks %q:\n%s", want, got)
-				}
-			}
+			mustContain(t, got, append(wantMarkdown(c, f), stops[name])...)
 			if n := strings.Count(got, "connection at"); n != f.Stops() {
 				t.Errorf("%d connections for %d stops:\n%s", n, f.Stops(), got)
 			}
@@ -61,7 +65,7 @@ func TestMarkdownOddNames(t *testing.T) {
 	c := oddCatalog(t)
 	f := oddFlight(t, c)
 	got := string(Markdown(c, f))
-	for _, want := range append(wantMarkdown(c, f),
+	mustContain(t, got, append(wantMarkdown(c, f),
 		`# Pipe\|City \*star\* (AAA) → Kathmandu (CCC), Thursday 31 December 2026`,
 		`Departs Back\\slash; Semi, Comma Second line, Pipe\|City \*star\* (AAA), Thu 31 Dec 2026 18:00 EST`,
 		`Arrives Tribhuvan\_International, Kathmandu (CCC), Fri 1 Jan 2027 23:55 +0545`,
@@ -69,11 +73,14 @@ func TestMarkdownOddNames(t *testing.T) {
 		"- Stops: 1 (via BBB)",
 		"- Cabin: premium economy",
 		"- Fare: $1,234 per passenger, $2,468 in total",
-	) {
-		if !strings.Contains(got, want) {
-			t.Errorf("lacks %q:\n%s", want, got)
-		}
-	}
+	)...)
+	noBrokenName(t, got)
+}
+
+// noBrokenName checks that the line break in oddCatalog's airport name did
+// not start a new line of Markdown.
+func noBrokenName(t *testing.T, got string) {
+	t.Helper()
 	for i, line := range strings.Split(got, "\n") {
 		if strings.HasPrefix(line, "Second line") {
 			t.Errorf("line %d: a line break in a name started a new line: %q", i+1, line)
@@ -104,5 +111,142 @@ func TestMarkdownEscape(t *testing.T) {
 	}
 	if got := code("a`b"); got != "a\\`b" {
 		t.Errorf("code with a backtick = %q", got)
+	}
+}
+
+// TestMarkdownTrip renders real round trips and reads them as a traveller
+// would: the title with both ends and dates, a section for each leg with
+// its segments and connections, and one summary with the stay, each leg,
+// the fares and the ids.
+func TestMarkdownTrip(t *testing.T) {
+	for _, tc := range roundTrips {
+		t.Run(tc.name, func(t *testing.T) {
+			c, legs := realRoundTrip(t, tc.passengers, tc.outStops, tc.retStops)
+			out, ret := legs[0], legs[1]
+			got := string(MarkdownTrip(c, legs))
+
+			const title = "# New York (JFK) ⇄ London (LHR), Tuesday 15 December 2026 – Tuesday 22 December 2026\n\n"
+			if !strings.HasPrefix(got, title) {
+				t.Errorf("does not start with %q:\n%s", title, got)
+			}
+			outAt := strings.Index(got, "\n## Outbound, Tuesday 15 December 2026\n\n")
+			retAt := strings.Index(got, "\n## Return, Tuesday 22 December 2026\n\n")
+			sumAt := strings.Index(got, "\n## Summary\n\n")
+			if outAt < 0 || retAt < outAt || sumAt < retAt {
+				t.Fatalf("want the Outbound, Return and Summary sections in that order (at %d, %d, %d):\n%s", outAt, retAt, sumAt, got)
+			}
+			for _, sec := range []struct {
+				f    flights.Flight
+				text string
+			}{{out, got[outAt:retAt]}, {ret, got[retAt:sumAt]}} {
+				for _, want := range wantSegments(c, sec.f) {
+					if !strings.Contains(sec.text, want) {
+						t.Errorf("the section of %s lacks %q:\n%s", sec.f.ID, want, sec.text)
+					}
+				}
+				if n := strings.Count(sec.text, "connection at"); n != sec.f.Stops() {
+					t.Errorf("the section of %s has %d connections for %d stops:\n%s", sec.f.ID, n, sec.f.Stops(), sec.text)
+				}
+			}
+
+			summary := got[sumAt:]
+			per, total := out.PriceUSD+ret.PriceUSD, out.TotalUSD+ret.TotalUSD
+			if total != tc.passengers*per {
+				t.Fatalf("fixture: the legs total %d for %d passengers at %d each", total, tc.passengers, per)
+			}
+			fares := []string{
+				"- Fare: " + usd(per) + " per passenger",
+				"  - Outbound: " + usd(out.PriceUSD) + " per passenger",
+				"  - Return: " + usd(ret.PriceUSD) + " per passenger",
+			}
+			if tc.passengers > 1 {
+				fares[0] += ", " + usd(total) + " in total"
+				fares[1] += ", " + usd(out.TotalUSD) + " in total"
+				fares[2] += ", " + usd(ret.TotalUSD) + " in total"
+			}
+			want := []string{
+				"- Outbound: " + flights.FormatDuration(out.Duration()) + ", " + stopsPhrase(out) + "\n",
+				"- Stay: " + stay(ret.Depart().Sub(out.Arrive())) + ", from " + localTime(out.Arrive()) + " to " + localTime(ret.Depart()) + "\n",
+				"- Return: " + flights.FormatDuration(ret.Duration()) + ", " + stopsPhrase(ret) + "\n",
+				"- Cabin: economy\n",
+				strings.Join(fares, "\n") + "\n",
+				"- Flight ids: `" + out.ID + "` (outbound), `" + ret.ID + "` (return)\n",
+				"- Round trip id: `" + out.ID + "_" + ret.ID + "`\n",
+			}
+			if !strings.Contains(summary, strings.Join(want, "")) {
+				t.Errorf("the summary is not\n%s\nbut\n%s", strings.Join(want, ""), summary)
+			}
+			if n, want := strings.Count(got, "in total"), map[bool]int{false: 0, true: 3}[tc.passengers > 1]; n != want {
+				t.Errorf(`"in total" %d times for %d passengers, want %d:\n%s`, n, tc.passengers, want, got)
+			}
+			for _, oneWay := range []string{"- Total duration:", "- Stops:", "- Flight id:"} {
+				if strings.Contains(got, oneWay) {
+					t.Errorf("a round trip has the one-way summary line %q:\n%s", oneWay, got)
+				}
+			}
+			if !strings.HasSuffix(got, "\n\n*Simulated itinerary from flightserver: not a real booking or schedule.*\n") {
+				t.Errorf("does not end with the notice:\n%s", got)
+			}
+		})
+	}
+}
+
+// stopsPhrase is how a round trip's summary must count a leg's stops.
+func stopsPhrase(f flights.Flight) string {
+	via := " (via " + strings.Join(f.Via(), ", ") + ")"
+	switch f.Stops() {
+	case 0:
+		return "nonstop"
+	case 1:
+		return "1 stop" + via
+	}
+	return fmt.Sprintf("%d stops%s", f.Stops(), via)
+}
+
+// TestMarkdownTripOddNames checks escaping in a round trip's title and
+// sections, a stay across a 45-minute zone, and totals for two passengers.
+func TestMarkdownTripOddNames(t *testing.T) {
+	c := oddCatalog(t)
+	legs := oddRoundTrip(t, c)
+	got := string(MarkdownTrip(c, legs))
+	mustContain(t, got,
+		`# Pipe\|City \*star\* (AAA) ⇄ Kathmandu (CCC), Thursday 31 December 2026 – Tuesday 5 January 2027`+"\n",
+		"## Outbound, Thursday 31 December 2026\n",
+		"## Return, Tuesday 5 January 2027\n",
+		`1. **ZZ3** Zëd Äir ✈ «Ünïcödé» Airways, "Quoted"; with a very long name 日本語テキスト, 21h15m`,
+		`   - Departs Tribhuvan\_International, Kathmandu (CCC), Tue 5 Jan 2027 09:30 +0545`,
+		`   - Arrives Back\\slash; Semi, Comma Second line, Pipe\|City \*star\* (AAA), Tue 5 Jan 2027 20:00 EST`,
+		"- Stay: 3 days 10 h, from Fri 1 Jan 2027 23:55 +0545 to Tue 5 Jan 2027 09:30 +0545\n",
+		"- Cabin: premium economy\n",
+		"- Fare: $2,234 per passenger, $4,468 in total\n  - Outbound: $1,234 per passenger, $2,468 in total\n  - Return: $1,000 per passenger, $2,000 in total\n",
+		"- Round trip id: `AAA-CCC-261231-ZZZZZ_CCC-AAA-270105-ZZZZY`\n",
+	)
+	noBrokenName(t, got)
+}
+
+func TestMarkdownTripGolden(t *testing.T) {
+	c, legs := realRoundTrip(t, roundTrips[0].passengers, roundTrips[0].outStops, roundTrips[0].retStops)
+	golden.Check(t, roundTrips[0].name+".md", MarkdownTrip(c, legs))
+}
+
+// TestPlace names the ends of journeys, including round trips that use
+// another airport of the city, or another city, on the way back.
+func TestPlace(t *testing.T) {
+	c := embedded(t)
+	for _, tc := range []struct {
+		cat  *flights.Catalog
+		a, b string
+		want string
+	}{
+		{c, "JFK", "JFK", "New York (JFK)"},
+		{c, "LHR", "LGW", "London (LHR/LGW)"},
+		{c, "JFK", "EWR", "New York (JFK)/Newark (EWR)"},
+		{c, "LHR", "CDG", "London (LHR)/Paris (CDG)"},
+		{nil, "LHR", "LGW", "LHR (LHR)/LGW (LGW)"},
+		{oddCatalog(t), "AAA", "AAA", `Pipe\|City \*star\* (AAA)`},
+	} {
+		if got := place(tc.cat, tc.a, tc.b); got != tc.want {
+			t.Errorf("place(%s, %s) = %q, want %q", tc.a, tc.b, got, tc.want)
+		}
 	}
 }
