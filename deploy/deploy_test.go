@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/internal/serverproc"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -53,15 +54,15 @@ var sessionID = regexp.MustCompile(`^fs-(flightserver-[0-9]+)-[0-9a-f]{32}$`)
 // pods have), DNS that names them as the cluster would, and the router.
 type cluster struct {
 	dns      *clusterDNS
-	url      string                // the router
-	replicas map[string]*exec.Cmd  // by pod name
-	addrs    map[string]netip.Addr // by pod name
+	url      string                         // the router
+	replicas map[string]*serverproc.Process // by pod name
+	addrs    map[string]netip.Addr          // by pod name
 	port     int
 }
 
 func startCluster(t *testing.T, key string) *cluster {
 	t.Helper()
-	c := &cluster{dns: startDNS(t), replicas: map[string]*exec.Cmd{}, addrs: map[string]netip.Addr{}}
+	c := &cluster{dns: startDNS(t), replicas: map[string]*serverproc.Process{}, addrs: map[string]netip.Addr{}}
 	var ips []netip.Addr
 	for i := range 3 {
 		ips = append(ips, netip.AddrFrom4([4]byte{127, 0, 0, byte(10 + i)}))
@@ -376,8 +377,8 @@ func TestRouterInFrontOfThreeReplicas(t *testing.T) {
 		hex := strings.Repeat("ab", 16)
 		// flightserver-2 stops: its sessions went with it.
 		gone := c.replicas["flightserver-2"]
-		_ = gone.Process.Kill()
-		_ = gone.Wait()
+		_ = gone.Cmd.Process.Kill()
+		<-gone.Exited()
 		for _, tc := range []struct {
 			name, id, says string
 		}{

@@ -135,3 +135,15 @@ func (m *Metrics) Refused(reason string) {
 	}
 	m.refusals.WithLabelValues(reason).Inc()
 }
+
+// ObserveSessions reports live, the number of live 2025-11-25 sessions, as
+// flightserver_legacy_sessions at every scrape.
+func (m *Metrics) ObserveSessions(live func() int) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "flightserver_legacy_sessions",
+		Help: "Live 2025-11-25 sessions (each holds memory until DELETE or --session-idle-ttl).",
+	}, func() float64 { return float64(live()) }))
+}

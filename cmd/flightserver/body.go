@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 )
 
@@ -36,7 +35,7 @@ func readBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 			return
 		}
 		if r.ContentLength > max {
-			writeError(w, r, http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("request body of %d bytes is over the limit of %d (--max-body-bytes)", r.ContentLength, max))
+			writeError(w, r, refusedTooLarge, fmt.Sprintf("request body of %d bytes is over the limit of %d (--max-body-bytes)", r.ContentLength, max))
 			return
 		}
 		rc := http.NewResponseController(w)
@@ -56,16 +55,16 @@ func readBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 			// ends the connection's reading.)
 			_ = rc.SetReadDeadline(time.Time{})
 		case errors.As(err, &tooLarge):
-			writeError(w, r, http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("request body is over the limit of %d bytes (--max-body-bytes)", max))
+			writeError(w, r, refusedTooLarge, fmt.Sprintf("request body is over the limit of %d bytes (--max-body-bytes)", max))
 			return
 		case errors.As(err, &netErr) && netErr.Timeout():
 			log.Warn().Str("remote", r.RemoteAddr).Dur("timeout", timeout).Msg("refused a request whose body did not arrive in time")
-			writeError(w, r, http.StatusRequestTimeout, codeTooSlow, fmt.Sprintf("the request body did not arrive within %s (--read-body-timeout): send the whole body at once", timeout))
+			writeError(w, r, refusedTooSlow, fmt.Sprintf("the request body did not arrive within %s (--read-body-timeout): send the whole body at once", timeout))
 			return
 		default:
 			// The client went away or sent a broken chunked body: nobody
 			// is there to read an answer, but try.
-			writeError(w, r, http.StatusBadRequest, mcp.PARSE_ERROR, "the request body could not be read: "+truncate(err.Error(), 120))
+			writeError(w, r, refusedUnreadable, "the request body could not be read: "+truncate(err.Error(), 120))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

@@ -84,6 +84,7 @@ type config struct {
 
 	loadTestTools bool
 	debugAddr     string
+	metricsAddr   string
 }
 
 // secretFlags never have their values echoed in an error or a log.
@@ -154,6 +155,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.clientIPHeader, "client-ip-header", "", "HTTP: header carrying the client's address, set by a trusted proxy in front (e.g. X-Real-IP); empty: the connection's address")
 	fs.DurationVar(&c.sessionIdleTTL, "session-idle-ttl", 30*time.Minute, "HTTP: forget a 2025-11-25 session idle this long (a client that never sends DELETE must not hold memory forever)")
 	fs.StringVar(&c.servedBy, "served-by", "", "HTTP: name this replica in an X-Served-By response header (empty: no header)")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics on this address, never the MCP one; a bare port (:9090) means loopback (empty: off)")
 	fs.StringVar(&c.debugAddr, "debug-addr", "", "HTTP: serve goroutine and heap numbers at /debug/vars on this loopback address, e.g. 127.0.0.1:6060 (empty: off)")
 	fs.BoolVar(&c.loadTestTools, "load-test-tools", false, "also register a no-op tool (noop), the baseline cmd/flightload measures against; not for production")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
@@ -319,6 +321,18 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.readBody <= 0 || c.drainDelay < 0 {
 		return c, errors.New("--read-body-timeout must be a positive duration, e.g. 10s, and --drain-delay 0 or positive")
+	}
+	if c.metricsAddr != "" {
+		host, port, err := net.SplitHostPort(c.metricsAddr)
+		if err != nil {
+			return c, fmt.Errorf("--metrics-addr %s: want host:port, or :port for loopback", c.metricsAddr)
+		}
+		if host == "" {
+			c.metricsAddr = net.JoinHostPort("127.0.0.1", port)
+		}
+		if c.transport == "http" && c.metricsAddr == c.addr {
+			return c, fmt.Errorf("--metrics-addr %s: must differ from --addr, so metrics never share the MCP listener", c.metricsAddr)
+		}
 	}
 	if c.debugAddr != "" && !loopback(c.debugAddr) {
 		return c, fmt.Errorf("--debug-addr %s: must be a loopback address such as 127.0.0.1:6060", c.debugAddr)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/telemetry"
 )
 
 // serveDebug serves /debug/vars on a separate, loopback-only address: the
@@ -51,4 +53,24 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 		}
 	}()
 	return nil
+}
+
+// serveMetrics serves Prometheus metrics at /metrics on their own address,
+// never the MCP listener's, with the same Host and Origin rules. It returns
+// the function that stops it.
+func serveMetrics(addr string, m *telemetry.Metrics, log zerolog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{Handler: checkHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
+	log.Info().Str("addr", ln.Addr().String()).Msg("metrics at /metrics")
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error().Err(err).Msg("metrics server stopped")
+		}
+	}()
+	return func() { _ = srv.Close() }, nil
 }

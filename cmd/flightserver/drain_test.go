@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/serverbin"
-	"github.com/flightserver/flightserver/tools/scripted"
 )
 
 // get is a GET on a connection of its own (a probe does not reuse one).
@@ -35,10 +35,10 @@ func get(url string) (int, string, error) {
 func TestDrainOnSIGTERM(t *testing.T) {
 	slowLLM := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(2500 * time.Millisecond)
-		(&scripted.Endpoint{Behaviour: scripted.Answers}).ServeHTTP(w, r)
+		(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}).ServeHTTP(w, r)
 	}))
 	defer slowLLM.Close()
-	addr, cmd, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"},
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"},
 		"--llm-base-url", slowLLM.URL+"/v1", "--drain-delay", "700ms", "--shutdown-grace", "10s")
 	base := "http://" + addr
 	if status, body, _ := get(base + "/readyz"); status != 200 || body != `{"status":"ready"}` {
@@ -48,7 +48,7 @@ func TestDrainOnSIGTERM(t *testing.T) {
 	inFlight := make(chan map[string]any, 1)
 	go func() { inFlight <- modernCall(t, base+"/mcp", "findBestFlight", args, map[string]any{}, "", nil) }()
 	time.Sleep(300 * time.Millisecond) // the call is waiting for the server LLM
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := proc.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)
@@ -82,11 +82,9 @@ func TestDrainOnSIGTERM(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call in flight was never answered")
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	select {
-	case err := <-exited:
-		if err != nil {
+	case <-proc.Exited():
+		if err := proc.ExitErr(); err != nil {
 			t.Errorf("exit: %v\n%s", err, logs.String())
 		}
 	case <-time.After(10 * time.Second):

@@ -26,15 +26,15 @@ func FuzzHTTPHandler(f *testing.F) {
 		f.Fatal(err)
 	}
 	log := zerolog.Nop()
-	srv, err := newMCPServer(cfg, log)
+	srv, err := newMCPServer(cfg, nil, log)
 	if err != nil {
 		f.Fatal(err)
 	}
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback})
+	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback}, "")
 	if err != nil {
 		f.Fatal(err)
 	}
-	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), log)
+	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), nil, log)
 	if err != nil {
 		f.Fatal(err)
 	}

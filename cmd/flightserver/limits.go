@@ -42,7 +42,7 @@ func requireToken(token string, log zerolog.Logger, next http.Handler) http.Hand
 		w.Header().Set("WWW-Authenticate", challenge)
 		// Before the body is read: an unauthenticated client gets nothing
 		// of the server's time, not even the wait for its body.
-		writeError(w, r, http.StatusUnauthorized, codeUnauthorized, message)
+		writeError(w, r, refusedAuth, message)
 	})
 }
 
@@ -132,7 +132,7 @@ func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 			retry := max(1, int(math.Ceil(delay.Seconds())))
 			log.Warn().Str("client", truncate(key, 64)).Int("retryAfter", retry).Msg("rate limited")
 			w.Header().Set("Retry-After", strconv.Itoa(retry))
-			writeError(w, r, http.StatusTooManyRequests, codeSlowDown, fmt.Sprintf("too many requests from %s: at most %g a second (--rate-limit); slow down and retry in %d s", truncate(key, 64), float64(l.limit), retry))
+			writeError(w, r, refusedRate, fmt.Sprintf("too many requests from %s: at most %g a second (--rate-limit); slow down and retry in %d s", truncate(key, 64), float64(l.limit), retry))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -212,7 +212,7 @@ func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 			// A new GET stream would hold the shutdown open too.
 			w.Header().Set("Retry-After", "1")
 			w.Header().Set("Connection", "close")
-			writeError(w, r, http.StatusServiceUnavailable, codeBusy, "this server is shutting down: retry, and another replica (or this one, restarted) will answer")
+			writeError(w, r, refusedDraining, "this server is shutting down: retry, and another replica (or this one, restarted) will answer")
 			return
 		case !starts:
 			f.mu.Unlock()
@@ -222,7 +222,7 @@ func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 			f.mu.Unlock()
 			log.Warn().Int("maxInflight", f.max).Msg("refused a request: too many in flight")
 			w.Header().Set("Retry-After", "1")
-			writeError(w, r, http.StatusServiceUnavailable, codeBusy, fmt.Sprintf("the server is at its limit of %d requests in flight (--max-inflight); retry in a second", f.max))
+			writeError(w, r, refusedInflight, fmt.Sprintf("the server is at its limit of %d requests in flight (--max-inflight); retry in a second", f.max))
 			return
 		}
 		f.n++

@@ -17,8 +17,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/flightserver/flightserver/telemetry"
 )
 
 func main() {
@@ -54,14 +57,41 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		_, _ = io.WriteString(stderr, terminalNotice)
 	}
 	log := newLogger(cfg, stderr)
-	srv, err := newMCPServer(cfg, log)
+	shutdownTracing, err := telemetry.SetupTracing(ctx, getenv, buildVersion())
+	if err != nil {
+		return err
+	}
+	defer func() {
+		flush, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := shutdownTracing(flush); err != nil {
+			log.Warn().Err(err).Msg("could not flush the last traces")
+		}
+	}()
+	if on, why := telemetry.TracingEnabled(getenv); on {
+		log.Info().Msg("tracing: exporting spans over OTLP as the OTEL_* variables say")
+	} else {
+		log.Debug().Str("why", why).Msg("tracing off")
+	}
+	var metrics *telemetry.Metrics
+	if cfg.metricsAddr != "" {
+		metrics = telemetry.NewMetrics()
+		stop, err := serveMetrics(cfg.metricsAddr, metrics, log)
+		if err != nil {
+			return fmt.Errorf("listen on --metrics-addr %s: %w", cfg.metricsAddr, err)
+		}
+		// Stopped last, so a scrape during the drain still sees the calls
+		// finish.
+		defer stop()
+	}
+	srv, err := newMCPServer(cfg, metrics, log)
 	if err != nil {
 		return err
 	}
 	log.Info().Str("version", buildVersion()).Str("transport", cfg.transport).Msg("starting")
 	switch cfg.transport {
 	case "http":
-		return serveHTTP(ctx, cfg, srv, log)
+		return serveHTTP(ctx, cfg, srv, metrics, log)
 	default:
 		return serveStdio(ctx, cfg, srv, log, stdin, stdout)
 	}

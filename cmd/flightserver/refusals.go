@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/telemetry"
 )
 
 // The HTTP layer's refusals answer with a JSON-RPC error body, so an MCP
@@ -34,10 +38,50 @@ const (
 	codeBusy            = -32007 // 503: the server at its limit of requests in flight or sessions
 )
 
+// refusal is one way the HTTP layer refuses a request: its status, its
+// JSON-RPC code and the reason the metrics count it under
+// (flightserver_http_refusals_total{reason}; "" is not counted).
+type refusal struct {
+	status, code int
+	reason       string
+}
+
+// The refusals, each with the one status and code it answers with.
+var (
+	refusedHost           = refusal{http.StatusForbidden, codeRefused, telemetry.RefusedOrigin}
+	refusedOrigin         = refusal{http.StatusForbidden, codeRefused, telemetry.RefusedOrigin}
+	refusedNoSessionGET   = refusal{http.StatusBadRequest, codeRefused, ""}
+	refusedUnreadable     = refusal{http.StatusBadRequest, mcp.PARSE_ERROR, ""}
+	refusedUnknownSession = refusal{http.StatusNotFound, codeSessionNotFound, ""}
+	refusedAuth           = refusal{http.StatusUnauthorized, codeUnauthorized, telemetry.RefusedAuth}
+	refusedTooLarge       = refusal{http.StatusRequestEntityTooLarge, codeTooLarge, telemetry.RefusedBodySize}
+	refusedTooSlow        = refusal{http.StatusRequestTimeout, codeTooSlow, telemetry.RefusedBodySize}
+	refusedRate           = refusal{http.StatusTooManyRequests, codeSlowDown, telemetry.RefusedRate}
+	refusedClientSessions = refusal{http.StatusTooManyRequests, codeSlowDown, telemetry.RefusedSessions}
+	refusedSessions       = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedSessions}
+	refusedInflight       = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedInflight}
+	refusedDraining       = refusal{http.StatusServiceUnavailable, codeBusy, ""}
+)
+
+// metricsKey carries the metrics in a request's context, so that every
+// refusal, wherever it happens, is counted by writeError.
+type metricsKey struct{}
+
+// countRefusals makes the metrics available to writeError for every request.
+func countRefusals(m *telemetry.Metrics, next http.Handler) http.Handler {
+	if m == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), metricsKey{}, m)))
+	})
+}
+
 // bodyReadKey marks a request whose body readBody has read in full.
 type bodyReadKey struct{}
 
-// writeError answers r with status and a JSON-RPC error.
+// writeError answers r with the refusal's status and a JSON-RPC error, and
+// counts it.
 //
 // When the request's body has not been read in full (a refusal before
 // readBody, or readBody's own), the connection is not reused: net/http
@@ -47,7 +91,11 @@ type bodyReadKey struct{}
 // connection and its goroutine (with it: net/http still reads up to 256 KB
 // of body when the handler returns). So the answer says Connection: close,
 // and once it is written, reading the connection ends at once.
-func writeError(w http.ResponseWriter, r *http.Request, status, code int, message string) {
+func writeError(w http.ResponseWriter, r *http.Request, why refusal, message string) {
+	status, code := why.status, why.code
+	if m, ok := r.Context().Value(metricsKey{}).(*telemetry.Metrics); ok && why.reason != "" {
+		m.Refused(why.reason)
+	}
 	unread := r.Method == http.MethodPost && r.Context().Value(bodyReadKey{}) == nil && r.ContentLength != 0
 	if unread {
 		w.Header().Set("Connection", "close")

@@ -17,8 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/serverbin"
-	"github.com/flightserver/flightserver/tools/scripted"
 )
 
 // rpcError is the JSON-RPC error in a refusal's body.
@@ -208,8 +208,8 @@ func TestBodyDeadlineSparesLongAnswers(t *testing.T) {
 // deadline.
 func testLegacyFormAnswer(t *testing.T, url string, delay time.Duration) {
 	t.Helper()
-	form := &scripted.Form{Behaviour: scripted.Accepts, Content: map[string]any{"date": travelDate()}, Delay: delay}
-	sampler := &scripted.Sampler{Behaviour: scripted.Answers}
+	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"date": travelDate()}, Delay: delay}
+	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
 	//lint:ignore SA1019 the legacy GET stream is how a 2025-11-25 client receives sampling requests.
 	tr, err := transport.NewStreamableHTTP(url+"/mcp", transport.WithContinuousListening())
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flightserver/flightserver/tools/scripted"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 const (
@@ -96,12 +96,12 @@ func TestStateKeyRotationAcrossReplicas(t *testing.T) {
 	first := modernCall(t, old.url+"/mcp", "findBestFlight", args, sampling, "", nil)
 	st, _ := first["requestState"].(string)
 	question, _ := json.Marshal(first["inputRequests"])
-	ids := scripted.Choose(flightIDPattern.FindAllString(string(question), -1))
+	ids := fakemodel.Choose(flightIDPattern.FindAllString(string(question), -1))
 	if st == "" || len(ids) == 0 {
 		t.Fatalf("first round: %v", first)
 	}
 	answer := map[string]any{"rank": map[string]any{"role": "assistant", "model": "m",
-		"content": map[string]any{"type": "text", "text": scripted.Answer(ids...)}}}
+		"content": map[string]any{"type": "text", "text": fakemodel.Answer(ids...)}}}
 
 	r := modernCall(t, updated.url+"/mcp", "findBestFlight", args, sampling, st, answer)
 	sc, _ := r["structuredContent"].(map[string]any)

@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/telemetry"
 	"github.com/flightserver/flightserver/tools"
 	"github.com/flightserver/flightserver/tools/state"
 )
@@ -29,7 +30,7 @@ func newLogger(cfg config, stderr io.Writer) zerolog.Logger {
 	return zerolog.New(w).Level(cfg.logLevel).With().Timestamp().Logger()
 }
 
-func newMCPServer(cfg config, log zerolog.Logger, opts ...server.ServerOption) (*server.MCPServer, error) {
+func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, opts ...server.ServerOption) (*server.MCPServer, error) {
 	catalog, err := flights.Embedded()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded data: %w", err)
@@ -54,7 +55,7 @@ func newMCPServer(cfg config, log zerolog.Logger, opts ...server.ServerOption) (
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
 		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
 		Transport: cfg.transport, SharedFilesystem: cfg.sharedFilesystem, ServerLLMFirst: cfg.serverLLMFirst,
-		Logger: log, Version: buildVersion(),
+		Metrics: metrics, Logger: log, Version: buildVersion(),
 	}, opts...)
 	if err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ const noopTool = "noop"
 
 // serveHTTP listens on cfg.addr and serves until ctx ends, then drains
 // (see serveUntilDone).
-func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerolog.Logger) error {
+func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *telemetry.Metrics, log zerolog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
@@ -96,10 +97,11 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerol
 		ErrorLog:          tools.StdLogger(log),
 	}
 	who := clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback}
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, who)
+	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, who, cfg.servedBy)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
+	metrics.ObserveSessions(sess.Live)
 	mcpHTTP := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPServer(httpSrv),
@@ -108,7 +110,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log zerol
 		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
 	)
 	calls := newInflight(cfg.maxInflight)
-	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, calls, log); err != nil {
+	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, calls, metrics, log); err != nil {
 		return err
 	}
 	switch {
@@ -178,7 +180,7 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 // a missing token (all three before reading the body), a body too large or
 // too slow, a full house or a draining one, a session that lives elsewhere
 // or one too many.
-func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *inflight, log zerolog.Logger) (http.Handler, error) {
+func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *inflight, metrics *telemetry.Metrics, log zerolog.Logger) (http.Handler, error) {
 	h := sess.handler(log, tools.TrackGETStreams(mcpHTTP))
 	h = calls.wrap(log, h)
 	h = readBody(cfg.maxBodyBytes, cfg.readBody, log, h)
@@ -193,6 +195,7 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *infligh
 		h = limiter.wrap(log, h)
 	}
 	h = checkHostOrigin(cfg.allowedOrigins, log, h)
+	h = countRefusals(metrics, h)
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
@@ -231,7 +234,7 @@ func checkHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) ht
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && loopback(local.String()) && !loopbackHost(r.Host) {
 			log.Warn().Str("host", truncate(r.Host, 100)).Str("remote", r.RemoteAddr).Msg("refused a request for a foreign Host on loopback")
-			writeError(w, r, http.StatusForbidden, codeRefused, "forbidden Host: on loopback this server answers only requests for localhost, 127.0.0.1 or [::1] (DNS rebinding protection)")
+			writeError(w, r, refusedHost, "forbidden Host: on loopback this server answers only requests for localhost, 127.0.0.1 or [::1] (DNS rebinding protection)")
 			return
 		}
 		origin := r.Header.Get("Origin")
@@ -244,7 +247,7 @@ func checkHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) ht
 			return
 		}
 		log.Warn().Str("origin", truncate(origin, 100)).Str("remote", r.RemoteAddr).Msg("refused cross-origin request")
-		writeError(w, r, http.StatusForbidden, codeRefused, "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins")
+		writeError(w, r, refusedOrigin, "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins")
 	})
 }
 

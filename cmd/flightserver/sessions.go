@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -44,6 +45,10 @@ const endedSessions = 10_000
 type sessions struct {
 	max, maxPerClient int // 0: no limit
 	who               clients
+	// prefix starts every id issued: "fs-", or "fs-<replica>-" when the
+	// replica's name (--served-by) is a DNS label, so that a router can send
+	// each session's requests to the pod that holds it (deploy/README.md).
+	prefix string
 
 	mu        sync.Mutex
 	live      map[string]string // id -> the client it was issued to ("" until attributed)
@@ -52,12 +57,20 @@ type sessions struct {
 	ended     *lru.Cache[string, struct{}]
 }
 
-func newSessions(max, maxPerClient int, who clients) (*sessions, error) {
+// dnsLabel is a replica name a session id may carry: an RFC 1123 label, as
+// a Kubernetes pod's name is.
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+func newSessions(max, maxPerClient int, who clients, replica string) (*sessions, error) {
 	ended, err := lru.New[string, struct{}](endedSessions)
 	if err != nil {
 		return nil, err
 	}
-	return &sessions{max: max, maxPerClient: maxPerClient, who: who,
+	prefix := sessionPrefix
+	if dnsLabel.MatchString(replica) {
+		prefix += replica + "-"
+	}
+	return &sessions{max: max, maxPerClient: maxPerClient, who: who, prefix: prefix,
 		live: map[string]string{}, perClient: map[string]int{}, ended: ended}, nil
 }
 
@@ -65,7 +78,7 @@ func newSessions(max, maxPerClient int, who clients) (*sessions, error) {
 func (s *sessions) Generate() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // never fails (crypto/rand documents it)
-	id := sessionPrefix + hex.EncodeToString(b)
+	id := s.prefix + hex.EncodeToString(b)
 	s.mu.Lock()
 	s.live[id] = ""
 	s.mu.Unlock()
@@ -141,7 +154,7 @@ func (s *sessions) handler(log zerolog.Logger, next http.Handler) http.Handler {
 		case id == "" && r.Method == http.MethodGet:
 			// mcp-go would mint a session for a stream that names none: one
 			// no initialize admitted, attributed to nobody, never swept.
-			writeError(w, r, http.StatusBadRequest, codeRefused, "open the GET stream with the Mcp-Session-Id header that initialize returned")
+			writeError(w, r, refusedNoSessionGET, "open the GET stream with the Mcp-Session-Id header that initialize returned")
 		case id == "":
 			next.ServeHTTP(w, r)
 		default:
@@ -161,7 +174,7 @@ func (s *sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http
 		s.mu.Unlock()
 		log.Warn().Int("maxSessions", s.max).Msg("refused an initialize: sessions full")
 		w.Header().Set("Retry-After", "60")
-		writeError(w, r, http.StatusServiceUnavailable, codeBusy, fmt.Sprintf(
+		writeError(w, r, refusedSessions, fmt.Sprintf(
 			"the server holds its limit of %d sessions (--max-sessions): retry in a minute, end sessions you no longer use with DELETE, "+
 				"or use protocol 2026-07-28, which needs no session", s.max))
 		return
@@ -169,7 +182,7 @@ func (s *sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http
 		s.mu.Unlock()
 		log.Warn().Str("client", truncate(client, 64)).Int("maxSessionsPerClient", s.maxPerClient).Msg("refused an initialize: the client's sessions are full")
 		w.Header().Set("Retry-After", "60")
-		writeError(w, r, http.StatusTooManyRequests, codeSlowDown, fmt.Sprintf(
+		writeError(w, r, refusedClientSessions, fmt.Sprintf(
 			"%s already holds %d sessions, the limit per client (--max-sessions-per-client): end the ones you no longer use with DELETE "+
 				"(or they end after --session-idle-ttl of quiet), reuse one, or use protocol 2026-07-28, which needs no session", truncate(client, 64), s.maxPerClient))
 		return
@@ -199,11 +212,11 @@ func (s *sessions) requireKnown(log zerolog.Logger, id string, w http.ResponseWr
 	switch terminated, err := s.Validate(id); {
 	case err != nil:
 		log.Warn().Str("session", truncate(id, 48)).Str("remote", r.RemoteAddr).Msg("refused a legacy request for a session this process never issued")
-		writeError(w, r, http.StatusNotFound, codeSessionNotFound, "session "+truncate(strings.TrimSpace(id), 48)+" is not known to this server process. "+
+		writeError(w, r, refusedUnknownSession, "session "+truncate(strings.TrimSpace(id), 48)+" is not known to this server process. "+
 			"A 2025-11-25 session lives in the one replica that initialized it: behind several replicas, route by the Mcp-Session-Id header "+
 			"(sticky sessions), or use protocol 2026-07-28, which any replica can serve. Initialize again to start a new session.")
 	case terminated:
-		writeError(w, r, http.StatusNotFound, codeSessionNotFound, "session "+truncate(id, 48)+" has ended (deleted, or idle longer than --session-idle-ttl): initialize again")
+		writeError(w, r, refusedUnknownSession, "session "+truncate(id, 48)+" has ended (deleted, or idle longer than --session-idle-ttl): initialize again")
 	default:
 		next.ServeHTTP(w, r)
 	}

@@ -20,7 +20,7 @@ import (
 // default: 10,000 sessions cost about that many times heap-B/session.
 func BenchmarkIdleSessionMemory(b *testing.B) {
 	debug := serverbin.FreeAddr(b)
-	addr, cmd, _ := serverbin.StartHTTP(b, binary, nil, "--debug-addr", debug, "--rate-limit", "0",
+	addr, proc, _ := serverbin.StartHTTP(b, binary, nil, "--debug-addr", debug, "--rate-limit", "0",
 		"--max-sessions", "0", "--max-sessions-per-client", "0")
 	url := "http://" + addr + "/mcp"
 	hc := &http.Client{}
@@ -48,13 +48,13 @@ func BenchmarkIdleSessionMemory(b *testing.B) {
 		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, map[string]string{"Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25"})
 	}
 	session() // what the first session starts once (the idle sweeper) is not per session
-	heap0, rss0 := memory(b, debug, cmd.Process.Pid)
+	heap0, rss0 := memory(b, debug, proc.Cmd.Process.Pid)
 	b.ResetTimer()
 	for range b.N {
 		session()
 	}
 	b.StopTimer()
-	heap1, rss1 := memory(b, debug, cmd.Process.Pid)
+	heap1, rss1 := memory(b, debug, proc.Cmd.Process.Pid)
 	b.ReportMetric(float64(heap1-heap0)/float64(b.N), "heap-B/session")
 	b.ReportMetric(float64(rss1-rss0)/float64(b.N), "rss-B/session")
 }
