@@ -321,9 +321,9 @@ type entry struct {
 // readings it finds, it remembers what it set aside, so that an answer that
 // does not count gets the reason that fits it best (see nothing).
 type parser struct {
-	ids        []string // the candidates' ids, in the order the prompt gave them
-	idx        idIndex
-	budget     int // decode attempts left
+	ids    []string // the candidates' ids, in the order the prompt gave them
+	idx    idIndex
+	budget int // decode attempts left
 
 	echoed       int    // the most candidates a list set aside as an echo named
 	flightsBlock bool   // the answer held a <flights> block, cut out

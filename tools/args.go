@@ -52,6 +52,19 @@ func boolArg(dst *bool) argField {
 	}}
 }
 
+// stringsArg reads a list of strings; a single string counts as a list of
+// one, since that is what a model means by "airlines": "BA".
+func stringsArg(dst *[]string) argField {
+	return argField{"a list of strings", func(r json.RawMessage) error {
+		var one string
+		if json.Unmarshal(r, &one) == nil {
+			*dst = []string{one}
+			return nil
+		}
+		return json.Unmarshal(r, dst)
+	}}
+}
+
 func numberArg(dst **float64) argField {
 	return argField{"a number", func(r json.RawMessage) error { return json.Unmarshal(r, dst) }}
 }
@@ -98,7 +111,12 @@ func decodeFields(raw any, fields map[string]argField, strict bool) flights.Prob
 		f, ok := fields[k]
 		switch {
 		case !ok && strict:
-			ps = append(ps, flights.Problem{Field: flights.Quote(k), Problem: "is not an argument of this tool", Accepted: "only " + strings.Join(names, ", ")})
+			// The accepted names once; later unknown names point back.
+			accepted := "only " + strings.Join(names, ", ")
+			if slices.ContainsFunc(ps, func(p flights.Problem) bool { return p.Accepted == accepted }) {
+				accepted = "only the arguments named above"
+			}
+			ps = append(ps, flights.Problem{Field: flights.Quote(k), Problem: "is not an argument of this tool", Accepted: accepted})
 		case !ok:
 		default:
 			if err := f.set(m[k]); err != nil {

@@ -35,7 +35,7 @@ var seats = []struct{ value, title string }{
 // client: with elicitation the user gives them in a form; without it the call
 // must carry them, and the handler checks.
 type BookArgs struct {
-	FlightID      string `json:"flightId" jsonschema:"a flight id from findBestFlight"`
+	FlightID      string `json:"flightId" jsonschema:"a flight or round-trip id from findBestFlight (a round trip holds both flights)"`
 	PassengerName string `json:"passengerName,omitempty" jsonschema:"the passenger's name as it appears on their ID (needed when your client cannot show the server's confirmation form)"`
 	Seat          string `json:"seat,omitempty" jsonschema:"seat preference"`
 	Confirm       bool   `json:"confirm,omitempty" jsonschema:"true only after the user explicitly approved this booking (needed when your client cannot show the server's confirmation form)"`
@@ -74,7 +74,7 @@ func (t *Toolset) bookFlightTool() (mcp.Tool, error) {
 	// A hold that can be cancelled: not read-only, not destructive; a
 	// second call is a second booking: not idempotent.
 	return defineTool[BookArgs, BookResult](BookFlightName, "Book a flight (simulation)", bookDescription, map[string]func(*jsonschema.Schema){
-		"flightId":      pattern(flightIDPattern),
+		"flightId":      pattern(optionIDPattern),
 		"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
 		"seat":          enum(seatValues...),
 	}, nil, hints{})
@@ -134,12 +134,12 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 	if len(ps) > 0 {
 		return c.invalidArguments(ps)
 	}
-	f, res := t.findFlight(ctx, c, strings.TrimSpace(args.FlightID))
+	f, res := t.findChosen(ctx, c, strings.TrimSpace(args.FlightID))
 	if res != nil {
 		return res
 	}
-	if f.Depart().Before(t.now()) {
-		return c.fail(ErrorNotBooked, fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.ID, f.Depart().Format(flights.DateLayout)), nil)
+	if f.depart().Before(t.now()) {
+		return c.fail(ErrorNotBooked, fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.id, f.depart().Format(flights.DateLayout)), nil)
 	}
 	// The server's own form, when the client can show one.
 	why, reason := c.client.cannotAsk(askForm)
@@ -150,16 +150,20 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 
 	// No form: the call itself must carry the user's approval.
 	name, nameErr := checkName(args.PassengerName)
-	if !args.Confirm || nameErr != nil {
+	switch {
+	case args.Confirm && nameErr != nil:
+		// Approved, but the name cannot be used: say what is wrong with it,
+		// or the host's model would send it again.
+		return notBooked(c, fallback.FailedFor(stepConfirmArgs, fallback.UnusableAnswer, "passengerName "+nameErr.Error(), 0),
+			fmt.Sprintf("passengerName %s. Ask the user for the passenger's name as it appears on their ID, then call bookFlight again with confirm: true and that name.", nameErr))
+	case !args.Confirm:
 		missing := "confirm: true"
-		if nameErr != nil && args.Confirm {
-			missing = "passengerName (it " + nameErr.Error() + ")"
-		} else if nameErr != nil {
+		if nameErr != nil {
 			missing = "confirm: true and passengerName"
 		}
 		return notBooked(c, fallback.FailedFor(stepConfirmArgs, fallback.NotConfirmed, "the call did not carry "+missing, 0),
 			fmt.Sprintf("this client cannot show the server's confirmation form (%s), so the call itself must carry the user's approval. "+
-				"Ask the user to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", reason, f.ID))
+				"Ask the user to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", reason, f.id))
 	}
 	c.record(fallback.UsedBy(stepConfirmArgs, "the call carried confirm: true and the passenger's name (the host asked the user)", 0))
 	return t.book(c, f, name, seatOr(args.Seat))
@@ -167,7 +171,7 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 
 // confirmByForm asks the user in the server's own form and books only on an
 // explicit tick and a valid name.
-func (t *Toolset) confirmByForm(ctx context.Context, c *call, f flights.Flight, args BookArgs) *mcp.CallToolResult {
+func (t *Toolset) confirmByForm(ctx context.Context, c *call, f chosen, args BookArgs) *mcp.CallToolResult {
 	a := c.ask(ctx, question{step: stepConfirmForm, key: confirmKey, limit: t.elicitationTimeout,
 		waiting: "waiting for the user to confirm the booking", form: ptr(t.confirmation(f, args))})
 	switch {
@@ -215,21 +219,20 @@ func formFailureText(a asked) string {
 
 // confirmation is the form's request: what is being booked, and that it
 // is a simulation.
-func (t *Toolset) confirmation(f flights.Flight, prefill BookArgs) mcp.ElicitationParams {
+func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams {
 	return mcp.ElicitationParams{
 		Mode: mcp.ElicitationModeForm,
-		Message: fmt.Sprintf("Book %s, %s %s → %s, departing %s, $%d per passenger? This is a simulation: nothing is charged or sent anywhere.",
-			strings.Join(f.FlightNumbers(), "+"), f.Depart().Format("Mon 2 Jan"), f.Segments[0].From, f.Segments[len(f.Segments)-1].To,
-			f.Depart().Format("15:04 MST"), f.PriceUSD),
+		Message: fmt.Sprintf("Book %s, $%d per passenger? This is a simulation: nothing is charged or sent anywhere.",
+			legsText(f), f.priceUSD()),
 		RequestedSchema: confirmationSchema(prefill),
 	}
 }
 
-func (t *Toolset) book(c *call, f flights.Flight, name, seat string) *mcp.CallToolResult {
-	res := BookResult{Simulated: true, Reference: t.bookingRef(f.ID), FlightID: f.ID, PassengerName: name, Seat: seat, PriceUSD: f.PriceUSD,
+func (t *Toolset) book(c *call, f chosen, name, seat string) *mcp.CallToolResult {
+	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id), FlightID: f.id, PassengerName: name, Seat: seat, PriceUSD: f.priceUSD(),
 		Attempts: attemptsOut(c.attempts)}
-	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, f.ID, name, seat, f.PriceUSD)
-	c.log.Info().Str("flight", f.ID).Msg("booked (simulated)")
+	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, seat, f.priceUSD())
+	c.log.Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }
 

@@ -40,43 +40,59 @@ var strategies = []Strategy{Auto, StrategySampling, StrategyServerLLM, StrategyD
 // FindArgs are findBestFlight's arguments. The JSON names are the tool's
 // public contract (a golden test pins the schema).
 type FindArgs struct {
-	Origin       string   `json:"origin,omitempty" jsonschema:"departure airport, 3-letter IATA code (e.g. JFK)"`
-	Destination  string   `json:"destination,omitempty" jsonschema:"arrival airport, 3-letter IATA code (e.g. LHR)"`
-	Date         string   `json:"date,omitempty" jsonschema:"departure date in the origin's local calendar, YYYY-MM-DD, today up to one year ahead"`
-	Passengers   *int     `json:"passengers,omitempty" jsonschema:"number of travellers, 1-9 (default 1)"`
-	Cabin        string   `json:"cabin,omitempty" jsonschema:"travel class (default economy)"`
-	MaxStops     *int     `json:"maxStops,omitempty" jsonschema:"most connections accepted: 0 for nonstop only (default 2)"`
-	DepartAfter  string   `json:"departAfter,omitempty" jsonschema:"earliest local departure time, HH:MM"`
-	DepartBefore string   `json:"departBefore,omitempty" jsonschema:"latest local departure time, HH:MM"`
-	MaxPrice     *float64 `json:"maxPrice,omitempty" jsonschema:"highest fare per passenger in US dollars"`
-	Strategy     string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), server_llm (the server's own LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
+	Origin          string   `json:"origin,omitempty" jsonschema:"where from: an IATA airport code (JFK), a metro code (NYC, LON) or a city name (San Francisco); a city or metro searches all its airports"`
+	Destination     string   `json:"destination,omitempty" jsonschema:"where to: an IATA airport code (LHR), a metro code or a city name, as for origin"`
+	Date            string   `json:"date,omitempty" jsonschema:"departure date in the origin's local calendar, YYYY-MM-DD, today up to one year ahead"`
+	ReturnDate      string   `json:"returnDate,omitempty" jsonschema:"for a round trip: the return date, YYYY-MM-DD, on or after date and within the same year ahead"`
+	FlexDays        *int     `json:"flexDays,omitempty" jsonschema:"search date (and returnDate) up to this many days either side, 0-3 (default 0); the result then has a calendar of the lowest fare per day"`
+	Passengers      *int     `json:"passengers,omitempty" jsonschema:"number of travellers, 1-9 (default 1)"`
+	Cabin           string   `json:"cabin,omitempty" jsonschema:"travel class (default economy)"`
+	MaxStops        *int     `json:"maxStops,omitempty" jsonschema:"most connections accepted: 0 for nonstop only (default 2)"`
+	DepartAfter     string   `json:"departAfter,omitempty" jsonschema:"earliest local departure time, HH:MM"`
+	DepartBefore    string   `json:"departBefore,omitempty" jsonschema:"latest local departure time, HH:MM"`
+	ArriveAfter     string   `json:"arriveAfter,omitempty" jsonschema:"earliest local arrival time at the destination, HH:MM"`
+	ArriveBefore    string   `json:"arriveBefore,omitempty" jsonschema:"latest local arrival time at the destination, HH:MM"`
+	Airlines        []string `json:"airlines,omitempty" jsonschema:"only flights operated entirely by these airlines (IATA codes such as BA, or names)"`
+	ExcludeAirlines []string `json:"excludeAirlines,omitempty" jsonschema:"no flight with a segment by these airlines (IATA codes or names)"`
+	MaxPrice        *float64 `json:"maxPrice,omitempty" jsonschema:"highest fare per passenger in US dollars (for a round trip, both flights together)"`
+	Strategy        string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), server_llm (the server's own LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
 }
 
 func (a *FindArgs) fields() map[string]argField {
 	return map[string]argField{
 		"origin": stringArg(&a.Origin), "destination": stringArg(&a.Destination), "date": stringArg(&a.Date),
+		"returnDate": stringArg(&a.ReturnDate), "flexDays": intArg(&a.FlexDays),
 		"passengers": intArg(&a.Passengers), "cabin": stringArg(&a.Cabin), "maxStops": intArg(&a.MaxStops),
 		"departAfter": stringArg(&a.DepartAfter), "departBefore": stringArg(&a.DepartBefore),
+		"arriveAfter": stringArg(&a.ArriveAfter), "arriveBefore": stringArg(&a.ArriveBefore),
+		"airlines": stringsArg(&a.Airlines), "excludeAirlines": stringsArg(&a.ExcludeAirlines),
 		"maxPrice": numberArg(&a.MaxPrice), "strategy": stringArg(&a.Strategy),
 	}
 }
 
 func (a *FindArgs) request() flights.Request {
 	return flights.Request{
-		Origin: a.Origin, Destination: a.Destination, Date: a.Date,
+		Origin: a.Origin, Destination: a.Destination, Date: a.Date, ReturnDate: a.ReturnDate, FlexDays: a.FlexDays,
 		Passengers: a.Passengers, Cabin: a.Cabin, MaxStops: a.MaxStops,
-		DepartAfter: a.DepartAfter, DepartBefore: a.DepartBefore, MaxPriceUSD: a.MaxPrice,
+		DepartAfter: a.DepartAfter, DepartBefore: a.DepartBefore, ArriveAfter: a.ArriveAfter, ArriveBefore: a.ArriveBefore,
+		MaxPriceUSD: a.MaxPrice, Airlines: a.Airlines, ExcludeAirlines: a.ExcludeAirlines,
 	}
 }
 
-const findDescription = `Search about 47 flights for a one-way trip and pick the best three, each with a one-line reason.
-Give origin and destination as 3-letter IATA airport codes and the date as YYYY-MM-DD; the other arguments narrow the search.
+const findDescription = `Search about 47 flights for a trip and pick the best three, each with a one-line reason; one way, or a round trip with returnDate, on one date or flexibly (flexDays).
+Give origin and destination as airport codes, metro codes or city names ("JFK", "NYC", "San Francisco"; findAirports looks them up) and the date as YYYY-MM-DD; the other arguments narrow the search.
 If origin, destination or date is missing, the server asks the user in a form when your client can show one; otherwise (or when the user declines) it returns an error naming each missing detail (machine-readable in _meta "io.github.flightserver/error": {error: "trip_details_needed", askedUser, why, fields}): ask the user, then call again.
 Ranking uses your client's LLM through sampling when the client offers it, then the server's own LLM when one is configured, and otherwise price + stops + duration.
 The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
 Flight ids are stable: pass one to other tools to refer to that flight.
 With strategy "candidates" you get a shortlist to choose from with the user instead of a ranking.
 Invalid arguments give an error listing each problem and what is accepted.`
+
+// Bounds the schema states, so a model learns them before calling.
+const (
+	maxPlaceLen = 64
+	maxAirlines = 20
+)
 
 // findBestFlightTool is the tool's definition; require lists the input
 // properties to make required (none: what a client that can be asked sees).
@@ -85,16 +101,22 @@ func (t *Toolset) findBestFlightTool(require ...string) (mcp.Tool, error) {
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.
 	return defineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, map[string]func(*jsonschema.Schema){
-		"origin":       pattern(`^[A-Za-z]{3}$`),
-		"destination":  pattern(`^[A-Za-z]{3}$`),
-		"date":         format("date"),
-		"passengers":   integer(flights.MinPassengers, flights.MaxPassengers),
-		"cabin":        enum(flights.Cabins...),
-		"maxStops":     integer(0, flights.MaxStopsLimit),
-		"departAfter":  pattern(hhmm),
-		"departBefore": pattern(hhmm),
-		"maxPrice":     positiveNumber,
-		"strategy":     enum(strategies...),
+		"origin":          length(2, maxPlaceLen),
+		"destination":     length(2, maxPlaceLen),
+		"date":            format("date"),
+		"returnDate":      format("date"),
+		"flexDays":        integer(0, flights.MaxFlexDays),
+		"passengers":      integer(flights.MinPassengers, flights.MaxPassengers),
+		"cabin":           enum(flights.Cabins...),
+		"maxStops":        integer(0, flights.MaxStopsLimit),
+		"departAfter":     pattern(hhmm),
+		"departBefore":    pattern(hhmm),
+		"arriveAfter":     pattern(hhmm),
+		"arriveBefore":    pattern(hhmm),
+		"airlines":        list(maxAirlines),
+		"excludeAirlines": list(maxAirlines),
+		"maxPrice":        positiveNumber,
+		"strategy":        enum(strategies...),
 	}, require, hints{readOnly: true, idempotent: true})
 }
 
@@ -123,17 +145,16 @@ func (t *Toolset) findBestFlight(ctx context.Context, c *call, st *findState) *m
 		return early
 	}
 
-	found, err := t.provider.Search(ctx, trip)
+	found, err := t.search(ctx, trip)
 	if err != nil {
 		return t.searchFailed(ctx, c, err)
 	}
-	cands := t.weights.Candidates(trip, found)
 
-	r, early := t.rank(ctx, c, strategy, rankJob{trip: trip, cands: cands})
+	r, early := t.rank(ctx, c, strategy, found.options)
 	if early != nil { // input_required, or an isError for a single-rung strategy
 		return early
 	}
-	result := newFindResult(trip, len(found), r, c.attempts)
+	result := newFindResult(trip, found, r, c.attempts)
 	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks))
 }
 

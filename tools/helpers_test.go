@@ -26,7 +26,7 @@ var today = func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.
 // --state-key.
 var testStateKey = []byte("0123456789abcdef0123456789abcdef")
 
-func newServer(t testing.TB, configure ...func(*Config)) *server.MCPServer {
+func testConfig(t testing.TB, configure ...func(*Config)) Config {
 	t.Helper()
 	c, err := flights.Embedded()
 	if err != nil {
@@ -36,11 +36,27 @@ func newServer(t testing.TB, configure ...func(*Config)) *server.MCPServer {
 	for _, f := range configure {
 		f(&cfg)
 	}
-	s, err := NewServer(cfg)
+	return cfg
+}
+
+func newServer(t testing.TB, configure ...func(*Config)) *server.MCPServer {
+	t.Helper()
+	s, err := NewServer(testConfig(t, configure...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// newToolsetForTest is the tools' state without a server, for tests of
+// what lies under the protocol.
+func newToolsetForTest(t testing.TB, configure ...func(*Config)) *Toolset {
+	t.Helper()
+	ts, err := newToolset(testConfig(t, configure...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
 }
 
 // The eras every end-to-end test runs in.
@@ -215,9 +231,10 @@ func outputSchemaOf(tool mcp.Tool, err error) (*jsonschema.Schema, error) {
 
 // The published output schemas, compiled once.
 var (
-	outputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).findBestFlightTool()) })
-	saveOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).saveItineraryTool()) })
-	bookOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).bookFlightTool()) })
+	outputSchema         = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).findBestFlightTool()) })
+	saveOutputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).saveItineraryTool()) })
+	bookOutputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).bookFlightTool()) })
+	airportsOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).findAirportsTool()) })
 )
 
 // decode checks a findBestFlight result against its published output

@@ -31,7 +31,7 @@ const (
 
 // SaveArgs are saveItinerary's arguments.
 type SaveArgs struct {
-	FlightID   string `json:"flightId,omitempty" jsonschema:"a flight id from findBestFlight, e.g. JFK-LHR-261215-K3M9P (or give bookingRef)"`
+	FlightID   string `json:"flightId,omitempty" jsonschema:"a flight or round-trip id from findBestFlight, e.g. JFK-LHR-261215-K3M9P (or give bookingRef); a round trip writes both flights"`
 	BookingRef string `json:"bookingRef,omitempty" jsonschema:"a booking reference from bookFlight, instead of flightId"`
 	Format     string `json:"format,omitempty" jsonschema:"ics (calendar, the default) or markdown"`
 	Directory  string `json:"directory,omitempty" jsonschema:"where to write: must lie inside one of the client's roots or the server's export directory; relative paths are taken from there (default: the first root, or the export directory)"`
@@ -67,8 +67,8 @@ func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
 	// unless asked to overwrite; the same call twice fails the second time
 	// without overwrite, so it is not idempotent; local only.
 	return defineTool[SaveArgs, SaveResult](SaveItineraryName, "Save an itinerary", saveDescription, map[string]func(*jsonschema.Schema){
-		"flightId":   pattern(flightIDPattern),
-		"bookingRef": pattern(`^BK-` + flightIDPattern[1:len(flightIDPattern)-1] + `-[A-Z2-7]{6}$`),
+		"flightId":   pattern(optionIDPattern),
+		"bookingRef": pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]{6}$`),
 		"format":     enum(FormatICS, FormatMarkdown),
 	}, nil, hints{})
 }
@@ -115,7 +115,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 	if len(ps) > 0 {
 		return c.invalidArguments(ps)
 	}
-	f, res := t.findFlight(ctx, c, id)
+	ch, res := t.findChosen(ctx, c, id)
 	if res != nil {
 		return res
 	}
@@ -142,11 +142,11 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 		return c.invalidArguments(flights.Problems{{Field: "directory", Problem: err.Error(), Accepted: "a directory inside " + baseList(bases) + ", or none"}})
 	}
 
-	ext, data := ".ics", itinerary.ICS(t.catalog, f, time.Now())
+	ext, data := ".ics", itinerary.ICSTrip(t.catalog, ch.legs, time.Now())
 	if format == FormatMarkdown {
-		ext, data = ".md", itinerary.Markdown(t.catalog, f)
+		ext, data = ".md", itinerary.MarkdownTrip(t.catalog, ch.legs)
 	}
-	name, err := export.Filename(args.Filename, f.ID, ext)
+	name, err := export.Filename(args.Filename, ch.id, ext)
 	if err != nil {
 		return c.invalidArguments(flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}})
 	}
@@ -155,7 +155,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 		c.log.Warn().Err(err).Msg("write failed")
 		return c.fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
 	}
-	out := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: f.ID, Attempts: attemptsOut(c.attempts)}
+	out := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: ch.id, Attempts: attemptsOut(c.attempts)}
 	used := c.attempts[len(c.attempts)-1]
 	how := used.Reason
 	if roots := c.attempts[0]; roots.Step == stepRoots && roots.Outcome != fallback.Used {
@@ -269,39 +269,3 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 }
 
 func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: path}).String() }
-
-// findFlight is lookupFlight for a tool: the flight, or the isError that says
-// truthfully why there is none (a bad id, or the call ended first).
-func (t *Toolset) findFlight(ctx context.Context, c *call, id string) (flights.Flight, *mcp.CallToolResult) {
-	f, err := t.lookupFlight(ctx, id)
-	switch {
-	case err == nil:
-		return f, nil
-	case ctx.Err() != nil:
-		return flights.Flight{}, c.fail(ErrorCancelled, "The call ended before the flight could be looked up: it was cancelled, or ran out of its time budget. Call again if it is still wanted.", nil)
-	}
-	return flights.Flight{}, c.invalidArguments(flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}})
-}
-
-// lookupFlight finds a flight by the id findBestFlight gave: the id names the
-// route and date, and the provider is deterministic, so searching again
-// finds the same flight on any replica.
-func (t *Toolset) lookupFlight(ctx context.Context, id string) (flights.Flight, error) {
-	o, d, date, err := flights.ParseID(id)
-	if err != nil {
-		return flights.Flight{}, errors.New(clean(err.Error(), 120))
-	}
-	found, err := t.provider.Search(ctx, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: flights.Economy, MaxStops: flights.MaxStopsLimit})
-	if err != nil {
-		if ctx.Err() != nil {
-			return flights.Flight{}, fmt.Errorf("search for the flight: %w", ctx.Err())
-		}
-		return flights.Flight{}, fmt.Errorf("no flights from %s to %s: unknown airports in the id", o, d)
-	}
-	for _, f := range found {
-		if f.ID == id {
-			return f, nil
-		}
-	}
-	return flights.Flight{}, fmt.Errorf("%s is not a flight on %s to %s on %s", flights.Quote(id), o, d, date.Format(flights.DateLayout))
-}

@@ -76,8 +76,12 @@ func defineTool[In, Out any](name, title, description string, refine map[string]
 	), nil
 }
 
-// flightIDPattern is the shape of the ids findBestFlight hands out.
-const flightIDPattern = `^[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}$`
+// flightIDPattern is the shape of a flight id findBestFlight hands out;
+// optionIDPattern also admits a round trip's, two flight ids joined by "_".
+const (
+	flightIDPattern = `[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}`
+	optionIDPattern = `^` + flightIDPattern + `(_` + flightIDPattern + `)?$`
+)
 
 // rawInputSchema sets a derived input schema. mcp.WithRawInputSchema keeps
 // the object schema mcp.NewTool pre-fills, and mcp-go then refuses to list a
@@ -110,6 +114,15 @@ func enum[T ~string](values ...T) func(*jsonschema.Schema) {
 			s.Enum[i] = string(v)
 		}
 	}
+}
+
+func length(min, max int) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(min), ptr(max) }
+}
+
+// list bounds an array of strings.
+func list(max int) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.MaxItems = ptr(max) }
 }
 
 func pattern(p string) func(*jsonschema.Schema) {

@@ -153,11 +153,20 @@ type Toolset struct {
 	findRequired mcp.Tool
 }
 
-const instructions = `flightserver finds flights. Call findBestFlight with origin, destination (IATA codes) and date (YYYY-MM-DD); if the user has not said one of them, the server asks them when your client can show a form, or tells you what to ask; bookFlight holds one (a simulation); saveItinerary writes one to a file.
+const instructions = `flightserver finds flights. Call findBestFlight with origin and destination (airport codes, metro codes or city names) and date (YYYY-MM-DD), and returnDate for a round trip; if the user has not said one of them, the server asks them when your client can show a form, or tells you what to ask; findAirports looks up places; bookFlight holds a flight or round trip (a simulation); saveItinerary writes one to a file.
 Every result lists its decisions in "attempts" (which way was used, and why the others were not), so tell the user how the choice was made.`
 
 // NewServer builds the MCP server with every tool registered.
 func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
+	ts, err := newToolset(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return ts.server(cfg, opts...)
+}
+
+// newToolset checks the configuration and builds the tools' shared state.
+func newToolset(cfg Config) (*Toolset, error) {
 	if cfg.Catalog == nil {
 		return nil, fmt.Errorf("tools: config has no catalog")
 	}
@@ -243,11 +252,16 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		}
 		ts.exportDir = dir
 	}
-	find, err := ts.findBestFlightTool()
-	if err != nil {
+	if ts.findRequired, err = ts.findBestFlightTool(tripFields...); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
-	if ts.findRequired, err = ts.findBestFlightTool(tripFields...); err != nil {
+	return ts, nil
+}
+
+// server registers every tool on a new MCP server.
+func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
+	find, err := ts.findBestFlightTool()
+	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	save, err := ts.saveItineraryTool()
@@ -255,6 +269,10 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	book, err := ts.bookFlightTool()
+	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	airports, err := ts.findAirportsTool()
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
@@ -283,6 +301,7 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 	s.AddTool(find, serve(ts, ts.findBestFlightSpec()))
 	s.AddTool(save, serve(ts, ts.saveItinerarySpec()))
 	s.AddTool(book, serve(ts, ts.bookFlightSpec()))
+	s.AddTool(airports, serve(ts, ts.findAirportsSpec()))
 	ts.roots.watch(s, hooks)
 	return s, nil
 }

@@ -136,9 +136,13 @@ func (a tripAnswer) overlay(b tripAnswer) tripAnswer {
 // out rather than sent, so a client that checks defaults does not choke.
 func tripForm(prefill FindArgs, need flights.Problems, again bool) mcp.ElicitationParams {
 	airport := func(title, example, given string) map[string]any {
-		p := map[string]any{"type": "string", "title": title, "description": "3-letter IATA airport code, e.g. " + example, "minLength": 3, "maxLength": 3}
-		if code := strings.TrimSpace(given); len(code) == 3 {
-			p["default"] = strings.ToUpper(code)
+		p := map[string]any{"type": "string", "title": title, "description": "a city, or an airport or metro code, e.g. " + example,
+			"minLength": 2, "maxLength": maxPlaceLen}
+		if place := strings.TrimSpace(given); len(place) >= 2 && len(place) <= maxPlaceLen {
+			if len(place) == 3 {
+				place = strings.ToUpper(place) // a code, as codes are written
+			}
+			p["default"] = place
 		}
 		return p
 	}
@@ -173,8 +177,8 @@ func tripForm(prefill FindArgs, need flights.Problems, again bool) mcp.Elicitati
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
-				"origin":      airport("From", "JFK", prefill.Origin),
-				"destination": airport("To", "LHR", prefill.Destination),
+				"origin":      airport("From", "New York or JFK", prefill.Origin),
+				"destination": airport("To", "London or LHR", prefill.Destination),
 				"date":        date, "passengers": passengers, "cabin": cabin,
 			},
 			"required": required,

@@ -55,7 +55,7 @@ func exercise(t *testing.T, c *client.Client, version string) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, " ") != "bookFlight findBestFlight saveItinerary" {
+	if strings.Join(names, " ") != "bookFlight findAirports findBestFlight saveItinerary" {
 		t.Fatalf("tools/list: %v", names)
 	}
 	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
@@ -422,4 +422,25 @@ func TestHTTPReadHeaderTimeout(t *testing.T) {
 	if errors.As(err, &ne) && ne.Timeout() {
 		t.Fatal("the server kept a half-sent request open past the header timeout")
 	}
+}
+
+// startHTTPClient connects an mcp-go client over streamable HTTP to url,
+// initialized in the era version names; it closes when the test ends.
+func startHTTPClient(t *testing.T, url, version string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)...)
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

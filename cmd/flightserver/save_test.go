@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -77,20 +76,9 @@ func TestHTTPSaveRootsDoNotWidenTheExportDir(t *testing.T) {
 				args = append(args, "--shared-filesystem")
 			}
 			h := startHTTP(t, args...)
-			tr, err := transport.NewStreamableHTTP(h.url + "/mcp")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728), client.WithRootsHandler(oneRoot(clientDir)))
-			if err := c.Start(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := startHTTPClient(t, h.url+"/mcp", mcp.ProtocolVersion20260728, client.WithRootsHandler(oneRoot(clientDir)))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-				t.Fatal(err)
-			}
 			res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "saveItinerary",
 				Arguments: map[string]any{"flightId": firstFlightID(t, ctx, c, "SFO", "NRT")}}})
 			if err != nil || res.IsError {

@@ -16,9 +16,11 @@ import (
 // Model is the model name the stand-in reports through sampling.
 const Model = "scripted-llm-1"
 
-var flightID = regexp.MustCompile(`\b[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-Z]{5}\b`)
+// flightID matches a flight's id, or a round trip's (two joined by "_").
+var flightID = regexp.MustCompile(`\b[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-Z]{5}(?:_[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-Z]{5})?\b`)
 
-// IDs lists the flight ids in a text, in order, each once.
+// IDs lists the option ids in a text (flights' or round trips'), in
+// order, each once.
 func IDs(text string) []string {
 	var ids []string
 	seen := map[string]bool{}

@@ -1,0 +1,107 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// chosen is what an id from findBestFlight names: one flight, or a round
+// trip's two, in order. bookFlight and saveItinerary accept either.
+type chosen struct {
+	id   string
+	legs []flights.Flight
+}
+
+// priceUSD is the fare per passenger, every leg included.
+func (c chosen) priceUSD() int {
+	total := 0
+	for _, f := range c.legs {
+		total += f.PriceUSD
+	}
+	return total
+}
+
+// depart is when the first leg leaves.
+func (c chosen) depart() time.Time { return c.legs[0].Depart() }
+
+// findChosen is lookupChosen for a tool: the flights, or the isError that
+// says truthfully why there are none (a bad id, or the call ended first).
+func (t *Toolset) findChosen(ctx context.Context, c *call, id string) (chosen, *mcp.CallToolResult) {
+	ch, err := t.lookupChosen(ctx, id)
+	switch {
+	case err == nil:
+		return ch, nil
+	case ctx.Err() != nil:
+		return chosen{}, c.fail(ErrorCancelled, "The call ended before the flight could be looked up: it was cancelled, or ran out of its time budget. Call again if it is still wanted.", nil)
+	}
+	return chosen{}, c.invalidArguments(flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}})
+}
+
+// lookupChosen finds the flights an id names; a round trip's legs must
+// still fit together.
+func (t *Toolset) lookupChosen(ctx context.Context, id string) (chosen, error) {
+	if !flights.IsRoundTripID(id) {
+		f, err := t.lookupFlight(ctx, id)
+		return chosen{id: id, legs: []flights.Flight{f}}, err
+	}
+	outID, retID, err := flights.ParseRoundTripID(id)
+	if err != nil {
+		return chosen{}, errors.New(clean(err.Error(), 120))
+	}
+	out, err := t.lookupFlight(ctx, outID)
+	if err != nil {
+		return chosen{}, err
+	}
+	ret, err := t.lookupFlight(ctx, retID)
+	if err != nil {
+		return chosen{}, err
+	}
+	if _, err := flights.NewRoundTrip(out, ret); err != nil {
+		return chosen{}, fmt.Errorf("%s is not a round trip findBestFlight could offer: %s", flights.Quote(id), clean(err.Error(), 120))
+	}
+	return chosen{id: id, legs: []flights.Flight{out, ret}}, nil
+}
+
+// lookupFlight finds a flight by the id findBestFlight gave: the id names the
+// route and date, and the provider is deterministic, so searching again
+// finds the same flight on any replica.
+func (t *Toolset) lookupFlight(ctx context.Context, id string) (flights.Flight, error) {
+	o, d, date, err := flights.ParseID(id)
+	if err != nil {
+		return flights.Flight{}, errors.New(clean(err.Error(), 120))
+	}
+	found, err := t.provider.Search(ctx, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: flights.Economy, MaxStops: flights.MaxStopsLimit})
+	if err != nil {
+		if ctx.Err() != nil {
+			return flights.Flight{}, fmt.Errorf("search for the flight: %w", ctx.Err())
+		}
+		return flights.Flight{}, fmt.Errorf("no flights from %s to %s: unknown airports in the id", o, d)
+	}
+	for _, f := range found {
+		if f.ID == id {
+			return f, nil
+		}
+	}
+	return flights.Flight{}, fmt.Errorf("%s is not a flight on %s to %s on %s", flights.Quote(id), o, d, date.Format(flights.DateLayout))
+}
+
+// legsText names a choice's flights for people: "BA117 Tue 15 Dec JFK → LHR
+// 08:05, back BA112 Tue 22 Dec LHR → JFK 11:20".
+func legsText(ch chosen) string {
+	parts := make([]string, len(ch.legs))
+	for i, f := range ch.legs {
+		parts[i] = fmt.Sprintf("%s %s %s → %s %s", strings.Join(f.FlightNumbers(), "+"), f.Depart().Format("Mon 2 Jan"),
+			f.Segments[0].From, f.Segments[len(f.Segments)-1].To, f.Depart().Format("15:04 MST"))
+		if i > 0 {
+			parts[i] = "back " + parts[i]
+		}
+	}
+	return strings.Join(parts, ", ")
+}
