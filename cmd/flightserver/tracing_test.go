@@ -1,0 +1,88 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
+)
+
+// otlpReceiver is an OTLP/HTTP trace receiver, as a collector runs one: it
+// decodes every export request and keeps the spans' names and parents.
+type otlpReceiver struct {
+	mu    sync.Mutex
+	spans map[string][]byte // name -> parent span id
+	ids   map[string][]byte // name -> span id
+}
+
+func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(r.Body)
+	var req coltrace.ExportTraceServiceRequest
+	if err != nil || r.URL.Path != "/v1/traces" || proto.Unmarshal(b, &req) != nil {
+		http.Error(w, "not an OTLP trace export", http.StatusBadRequest)
+		return
+	}
+	o.mu.Lock()
+	for _, rs := range req.ResourceSpans {
+		for _, ss := range rs.ScopeSpans {
+			for _, s := range ss.Spans {
+				o.spans[s.Name] = s.ParentSpanId
+				o.ids[s.Name] = s.SpanId
+			}
+		}
+	}
+	o.mu.Unlock()
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	out, _ := proto.Marshal(&coltrace.ExportTraceServiceResponse{})
+	_, _ = w.Write(out)
+}
+
+// With the standard OTEL_* variables set, the binary sends its spans to an
+// OTLP/HTTP receiver: the tools/call span with a child per decision, every
+// one flushed by the time the process has exited.
+func TestTracesReachAnOTLPReceiver(t *testing.T) {
+	rec := &otlpReceiver{spans: map[string][]byte{}, ids: map[string][]byte{}}
+	collector := httptest.NewServer(rec)
+	defer collector.Close()
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + collector.URL, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_SERVICE_NAME=flightserver-test",
+	}, "--rate-limit", "0")
+	res := modernCall(t, "http://"+addr+"/mcp", "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}, map[string]any{}, "", nil)
+	if res["isError"] == true {
+		t.Fatalf("call: %v", res)
+	}
+	_ = proc.Cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-proc.Exited():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not exit")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	call, ok := rec.ids["tools/call findBestFlight"]
+	if !ok {
+		t.Fatalf("no tools/call span arrived; got %v\n%s", keys(rec.spans), logs.String())
+	}
+	for _, child := range []string{"rung client_sampling", "rung server_llm", "rung deterministic"} {
+		if parent, ok := rec.spans[child]; !ok || !slices.Equal(parent, call) {
+			t.Errorf("%s: arrived %v, child of the call %v", child, ok, slices.Equal(parent, call))
+		}
+	}
+}
+
+func keys(m map[string][]byte) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
