@@ -246,7 +246,7 @@ for (const transportKind of TRANSPORTS) {
         assertTripForm(user.forms[0], ['origin', 'date']);
         assertTripForm(user.forms[1], ['origin']);
         assert.match(user.forms[0].message, /origin airport and departure date/);
-        assert.match(user.forms[1].message, /"QQX" is not a known airport code/);
+        assert.match(user.forms[1].message, /"QQX" is not a known airport or metro code/);
         assert.deepEqual([sc.trip.origin, sc.trip.destination, sc.trip.date], ['JFK', 'LHR', DATE]);
         if (era === MODERN) {
           // Every retry carries the original arguments; the answers ride in
