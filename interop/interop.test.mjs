@@ -10,22 +10,15 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 // The stdio transport spawns processes, so it lives in its own Node-only entry point.
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { BUILD_TIMEOUT_MS, buildBinary, clientOptionsFor, startHTTPServer, stopProcess } from './flightserver.mjs';
 
 // Every wait is bounded: a broken server must fail the test, never hang CI.
-const BUILD_TIMEOUT_MS = 180_000;
 const STEP_TIMEOUT_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -36,85 +29,19 @@ const ERAS = ['2025-11-25', '2026-07-28'];
 // valid whatever the time zone of the origin airport.
 const DATE = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 
-// Options that make the client speak exactly one era. The client defaults to
-// the legacy `initialize` handshake; `{ pin }` accepts only modern (2026-07-28+)
-// revisions (connect() rejects `{ pin: '2025-11-25' }` with a TypeError), so
-// the legacy era is 'legacy' mode with the offered version narrowed to the one
-// under test.
-function clientOptionsFor(era) {
-  if (era === '2026-07-28') {
-    return { versionNegotiation: { mode: { pin: era } } };
-  }
-  return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [era] };
-}
-
-let bin = process.env.FLIGHTSERVER_BIN;
-let buildDir;
+let bin;
+let built;
 
 before(
   () => {
-    if (bin) return;
-    // Build once for the whole file, into a temp dir so the repo stays clean.
-    buildDir = mkdtempSync(path.join(os.tmpdir(), 'flightserver-interop-'));
-    bin = path.join(buildDir, 'flightserver');
-    execFileSync('go', ['build', '-o', bin, './cmd/flightserver'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      timeout: BUILD_TIMEOUT_MS,
-    });
+    // Built once for the whole file (unless FLIGHTSERVER_BIN names one).
+    built = buildBinary();
+    bin = built.bin;
   },
   { timeout: BUILD_TIMEOUT_MS + 5_000 },
 );
 
-after(() => {
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
-});
-
-// startHTTPServer runs the binary on a free loopback port and resolves with
-// the address it logged. Port 0 lets the kernel choose, so parallel runs
-// never collide; the one "listening" log line on stderr tells us the port.
-function startHTTPServer() {
-  const proc = spawn(bin, ['--transport', 'http', '--addr', '127.0.0.1:0', '--shutdown-grace', '2s'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const logs = []; // kept so a failure can show what the server said
-  const addr = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" line within 10s:\n${logs.join('\n')}`)), 10_000);
-    readline.createInterface({ input: proc.stderr }).on('line', (line) => {
-      logs.push(line);
-      let entry;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return; // not JSON: a panic or a stray line; it stays in logs
-      }
-      if (entry.message === 'listening') {
-        clearTimeout(timer);
-        resolve(entry.addr);
-      }
-    });
-    proc.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    proc.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (code ${code}, signal ${signal}) before listening:\n${logs.join('\n')}`));
-    });
-  });
-  return { proc, addr, logs };
-}
-
-// stopProcess sends SIGTERM (the server shuts down gracefully on it) and
-// falls back to SIGKILL so a stuck server cannot outlive the test run.
-async function stopProcess(proc) {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
+after(() => built?.cleanup());
 
 // openSession connects one client to a fresh server over one transport in one
 // era. With a sampling handler the client declares the `sampling` capability
@@ -132,7 +59,7 @@ async function openSession(transportKind, era, { sampling, elicitation, elicitat
     // to send `server/discover`, then the session process.
     transport = new StdioClientTransport({ command: bin, args: [], stderr: 'ignore' });
   } else {
-    server = startHTTPServer();
+    server = startHTTPServer(bin);
     const addr = await server.addr.catch(async (err) => {
       await stopProcess(server.proc);
       throw err;
