@@ -14,7 +14,7 @@
 import { App, PostMessageTransport, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
 
 import { checkPassengerName, modelContext, readResult, textOf } from './format.js';
-import { bookedView, calendarView, confirmView, flightCard, h, ladderView, picksHeading, tripView } from './render.js';
+import { bookedView, calendarView, chooseButton, confirmView, flightCard, h, ladderView, picksHeading, tripView } from './render.js';
 
 // How long a tool call through the host may take before the view gives up
 // on it; the server's own budget for one call is 45 s by default.
@@ -122,8 +122,7 @@ function renderAction(focus) {
   old?.remove();
   for (const b of root.querySelectorAll('button.select')) {
     const chosen = state.selected && b.closest('li.flight')?.dataset.flightId === state.selected.id;
-    b.setAttribute('aria-pressed', chosen ? 'true' : 'false');
-    b.textContent = chosen ? 'Chosen' : 'Choose this flight';
+    chooseButton(b, Boolean(chosen));
     b.closest('li.flight')?.classList.toggle('chosen', Boolean(chosen));
     b.disabled = ['booking', 'booked', 'saving'].includes(state.phase) && !chosen;
   }

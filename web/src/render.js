@@ -21,6 +21,9 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+// numbersOf names a leg by its flight numbers, e.g. "VS1070 + VS113".
+const numbersOf = (leg) => leg.segments.map((s) => s.flightNumber).join(' + ') || leg.id;
+
 // hidden text for screen readers, where the eye reads a symbol.
 const said = (text) => h('span', { class: 'vh', text });
 
@@ -77,7 +80,7 @@ function headline(leg) {
   const last = leg.segments.at(-1);
   const start = localTime(leg.depart)?.date;
   return [
-    h('span', { class: 'numbers', text: leg.segments.map((s) => s.flightNumber).join(' + ') || leg.id }),
+    h('span', { class: 'numbers', text: numbersOf(leg) }),
     ' ',
     first && last
       ? h('span', { class: 'route' }, `${first.from} `, clock(leg.depart, null), h('span', { 'aria-hidden': 'true', text: ' → ' }), said(' to '), `${last.to} `, clock(leg.arrive, start))
@@ -150,6 +153,16 @@ export function picksHeading(r) {
   ];
 }
 
+// chooseButton labels a flight's choose button; its accessible name adds
+// the flight numbers, so a screen reader's list of buttons tells them apart.
+export function chooseButton(button, chosen) {
+  const label = chosen ? 'Chosen' : 'Choose this flight';
+  button.textContent = label;
+  button.setAttribute('aria-label', `${label}: ${button.dataset.flights}`);
+  button.setAttribute('aria-pressed', String(chosen));
+  return button;
+}
+
 // flightCard renders one flight; onSelect is called with it.
 export function flightCard(f, r, locale, onSelect) {
   const hid = `f-${f.id}-h`;
@@ -175,7 +188,7 @@ export function flightCard(f, r, locale, onSelect) {
       h(
         'div',
         { class: 'choose' },
-        h('button', { type: 'button', class: 'select', 'aria-pressed': 'false', 'aria-describedby': hid, onclick: () => onSelect(f) }, 'Choose this flight'),
+        chooseButton(h('button', { type: 'button', class: 'select', 'aria-pressed': 'false', 'data-flights': numbersOf(f), onclick: () => onSelect(f) }), false),
         h('code', { class: 'id', text: f.id }),
       ),
     ),
@@ -220,7 +233,7 @@ export function confirmView(state, handlers) {
   return h(
     'section',
     { class: 'action', 'aria-labelledby': 'confirm-h' },
-    h('h4', { id: 'confirm-h', tabindex: '-1', text: `Hold ${f.segments.map((s) => s.flightNumber).join(' + ') || f.id}${start ? ` on ${formatDate(start, state.locale)}` : ''}?` }),
+    h('h4', { id: 'confirm-h', tabindex: '-1', text: `Hold ${numbersOf(f)}${start ? ` on ${formatDate(start, state.locale)}` : ''}?` }),
     h('p', { class: 'hint', text: `A simulation: nothing is charged or sent. ${usd(f.totalUSD ?? f.priceUSD, state.locale)} for ${state.result.trip.passengers} ${state.result.trip.passengers === 1 ? 'passenger' : 'passengers'}.` }),
     h(
       'form',

@@ -99,6 +99,9 @@ async function assertPicks(view, sc) {
     }
     assert.ok(text.includes(`$${f.totalUSD.toLocaleString('en-US')}`), `card ${i + 1} shows $${f.totalUSD}: ${text}`);
     assert.ok(text.includes(f.reason), `card ${i + 1} gives the server's reason: ${text}`);
+    // Each button's accessible name says which flight it chooses.
+    const name = `Choose this flight: ${f.segments.map((s) => s.flightNumber).join(' + ')}`;
+    assert.equal(await view.getByRole('button', { name, exact: true }).count(), 1, name);
   }
 }
 
