@@ -6,22 +6,20 @@
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The binary itself (building, starting, stopping it) is one module that the
+// browser test of the view (web/test) shares.
+import { BUILD_TIMEOUT_MS, buildBinary, serverEnv, startHTTPServer, stopProcess } from './flightserver.mjs';
+
+export { BUILD_TIMEOUT_MS, serverEnv };
 
 // Every wait is bounded: a broken server must fail the test, never hang CI.
-export const BUILD_TIMEOUT_MS = 180_000;
 export const STEP_TIMEOUT_MS = 20_000;
 export const REQUEST_TIMEOUT_MS = 10_000;
-const LISTEN_TIMEOUT_MS = 10_000;
-const KILL_AFTER_MS = 5_000;
 
 export const TRANSPORTS = ['stdio', 'http'];
 
@@ -45,85 +43,17 @@ export const ERROR_META_KEY = 'io.github.flightserver/error';
 // file), otherwise a build from this worktree into a temp dir, so the repo
 // stays clean. Read `.path` inside tests and hooks, after it is built.
 export function serverBinary() {
-  const server = { path: process.env.FLIGHTSERVER_BIN };
-  let buildDir;
+  const server = { path: undefined };
+  let built;
   before(
     () => {
-      if (server.path) return;
-      buildDir = mkdtempSync(path.join(os.tmpdir(), 'flightserver-interop-'));
-      server.path = path.join(buildDir, 'flightserver');
-      execFileSync('go', ['build', '-o', server.path, './cmd/flightserver'], {
-        cwd: repoRoot,
-        stdio: ['ignore', 'inherit', 'inherit'],
-        timeout: BUILD_TIMEOUT_MS,
-      });
+      built = buildBinary();
+      server.path = built.bin;
     },
     { timeout: BUILD_TIMEOUT_MS + 5_000 },
   );
-  after(() => {
-    if (buildDir) rmSync(buildDir, { recursive: true, force: true });
-  });
+  after(() => built?.cleanup());
   return server;
-}
-
-// serverEnv is the environment the server runs in: this process's, without
-// what would change the server's decisions behind the tests' back (a
-// developer's OPENAI_API_KEY turns the server-LLM rung on; FLIGHTSERVER_*
-// sets flags).
-export function serverEnv() {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => k !== 'OPENAI_API_KEY' && !k.startsWith('FLIGHTSERVER_')),
-  );
-}
-
-// startHTTPServer runs the binary on a free loopback port and resolves with
-// the address it logged. Port 0 lets the kernel choose, so parallel runs
-// never collide; the one "listening" log line on stderr tells us the port.
-function startHTTPServer(bin, args) {
-  const proc = spawn(bin, ['--transport', 'http', '--addr', '127.0.0.1:0', '--shutdown-grace', '2s', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: serverEnv(),
-  });
-  const logs = []; // kept so a failure can show what the server said
-  const addr = new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "listening" line within ${LISTEN_TIMEOUT_MS} ms:\n${logs.join('\n')}`)),
-      LISTEN_TIMEOUT_MS,
-    );
-    readline.createInterface({ input: proc.stderr }).on('line', (line) => {
-      logs.push(line);
-      let entry;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return; // not JSON: a panic or a stray line; it stays in logs
-      }
-      if (entry.message === 'listening') {
-        clearTimeout(timer);
-        resolve(entry.addr);
-      }
-    });
-    proc.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    proc.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (code ${code}, signal ${signal}) before listening:\n${logs.join('\n')}`));
-    });
-  });
-  return { proc, addr };
-}
-
-// stopProcess sends SIGTERM (the server shuts down gracefully on it) and
-// falls back to SIGKILL so a stuck server cannot outlive the test run.
-async function stopProcess(proc) {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), KILL_AFTER_MS);
-  await exited;
-  clearTimeout(timer);
 }
 
 // launchServer prepares the server for one client over one transport, with

@@ -33,22 +33,11 @@ import {
   standInLLM,
   textOf,
 } from './harness.mjs';
+import { clientOptionsFor } from './flightserver.mjs';
 import { assertConfirmationForm, describeToolPaths } from './paths.mjs';
 
 const ERAS = [LEGACY, MODERN];
 const server = serverBinary();
-
-// Options that make the client speak exactly one era. The client defaults to
-// the legacy `initialize` handshake; `{ pin }` accepts only modern (2026-07-28+)
-// revisions (connect() rejects `{ pin: '2025-11-25' }` with a TypeError), so
-// the legacy era is 'legacy' mode with the offered version narrowed to the one
-// under test.
-function clientOptionsFor(era) {
-  if (era === MODERN) {
-    return { versionNegotiation: { mode: { pin: era } } };
-  }
-  return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [era] };
-}
 
 // openSession connects one client to a fresh server (started with
 // serverArgs) over one transport in one era, and lists the tools, so that
