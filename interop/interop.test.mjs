@@ -145,7 +145,9 @@ for (const transportKind of TRANSPORTS) {
           assert.fail(`the call raced the client's standalone GET stream, so the server skipped sampling: ${reason}`);
         }
         const sc = assertSucceeded(result, ['client_sampling']);
-        assert.equal(sc.attempts.length, 1, JSON.stringify(sc.attempts));
+        // Sampling ranked at once; then the view decision, for a client
+        // without MCP Apps.
+        assert.deepEqual(sc.attempts.map((a) => a.step), ['client_sampling', 'view'], JSON.stringify(sc.attempts));
         assert.deepEqual(
           sc.flights.map((f) => f.id),
           llm.picks[0],

@@ -406,6 +406,8 @@ const SUCCESS_ROWS = [
           { step: 'client_sampling', outcome: 'skipped', why: 'client_cannot_ask' },
           { step: 'server_llm', outcome: 'skipped', why: 'not_configured' },
           { step: 'deterministic', outcome: 'used' },
+          // This client does not render MCP Apps: the text is the result.
+          { step: 'view', outcome: 'skipped', why: 'client_cannot_ask' },
         ],
       );
       assert.deepEqual([sc.trip.origin, sc.trip.destination, sc.trip.date], ['JFK', 'LHR', DATE]);

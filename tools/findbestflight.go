@@ -154,6 +154,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, c *call, st *findState) *m
 	if early != nil { // input_required, or an isError for a single-rung strategy
 		return early
 	}
+	c.record(viewAttempt(c.client))
 	result := newFindResult(trip, found, r, c.attempts)
 	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks))
 }

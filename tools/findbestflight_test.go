@@ -171,8 +171,9 @@ func TestFindBestFlightEndToEnd(t *testing.T) {
 					}
 				}
 				// This client declared nothing and no server LLM is configured:
-				// the ladder says why it skipped each, then ranks deterministically.
-				if len(r.Attempts) != 3 || r.Attempts[0].Step != "client_sampling" || r.Attempts[0].Outcome != "skipped" ||
+				// the ladder says why it skipped each, then ranks
+				// deterministically; last, why there is no view.
+				if len(r.Attempts) != 4 || r.Attempts[3].Step != stepView || r.Attempts[3].Outcome != "skipped" || r.Attempts[3].Why != "client_cannot_ask" || r.Attempts[0].Step != "client_sampling" || r.Attempts[0].Outcome != "skipped" ||
 					r.Attempts[0].Reason != "client did not declare sampling" ||
 					r.Attempts[1].Step != "server_llm" || r.Attempts[1].Outcome != "skipped" || r.Attempts[1].Reason != "no server-side LLM configured" ||
 					r.Attempts[2].Step != "deterministic" || r.Attempts[2].Outcome != "used" || r.Attempts[2].Reason == "" {

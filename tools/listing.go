@@ -30,6 +30,9 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 			if why, _ := client.cannotAsk(askForm); why != "" {
 				tools[i] = t.findRequired
 			}
+			if client.CanShowView() {
+				tools[i] = withView(tools[i])
+			}
 		}
 	}
 	return tools

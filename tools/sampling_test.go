@@ -116,7 +116,7 @@ func TestSamplingMatrix(t *testing.T) {
 					}
 					if w.method == "deterministic" {
 						// No server LLM in these tests: skipped, then deterministic.
-						if len(r.Attempts) != 3 || r.Attempts[1].Step != "server_llm" || r.Attempts[1].Outcome != "skipped" ||
+						if len(r.Attempts) != 4 || r.Attempts[1].Step != "server_llm" || r.Attempts[1].Outcome != "skipped" ||
 							r.Attempts[2].Step != "deterministic" || r.Attempts[2].Outcome != "used" {
 							t.Errorf("attempts %+v, want the deterministic tier used after sampling", r.Attempts)
 						}
@@ -214,7 +214,7 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 		if b == fakeclient.Answers {
 			var r FindResult
 			decode(t, res, &r)
-			if r.Method != "client_sampling" || len(r.Attempts) != 1 {
+			if r.Method != "client_sampling" || len(r.Attempts) != 2 || r.Attempts[1].Step != stepView {
 				t.Errorf("strategy sampling with a good client: method %s attempts %+v", r.Method, r.Attempts)
 			}
 		} else if !res.IsError || !strings.Contains(text(res), "not the JSON object") {

@@ -297,12 +297,17 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		// The listing depends on the client's capabilities (listing.go).
 		server.WithToolFilter(ts.listFor),
 		server.WithMethodCacheHints(mcp.MethodToolsList, 0, mcp.CacheScopePrivate),
+		server.WithMethodCacheHints(mcp.MethodResourcesList, 0, mcp.CacheScopePrivate),
+		// The results view (view.go), for hosts that declare MCP Apps.
+		server.WithResourceCapabilities(false, false),
+		server.WithExtensions(map[string]any{UIExtension: map[string]any{}}),
 	}, opts...)...)
 	s.AddTool(find, serve(ts, ts.findBestFlightSpec()))
 	s.AddTool(save, serve(ts, ts.saveItinerarySpec()))
 	s.AddTool(book, serve(ts, ts.bookFlightSpec()))
 	s.AddTool(airports, serve(ts, ts.findAirportsSpec()))
 	ts.roots.watch(s, hooks)
+	offerView(s, hooks)
 	return s, nil
 }
 

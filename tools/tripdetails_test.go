@@ -292,7 +292,7 @@ func TestTripRoundsByHand(t *testing.T) {
 	}
 	// Every round's decisions reach the final result: the trip form's
 	// (decided in the second round, carried in the state) and sampling's.
-	if a := third.StructuredContent.Attempts; len(a) != 2 || a[0].Step != stepTrip || a[0].Outcome != "used" || a[1].Step != "client_sampling" || a[1].Outcome != "used" {
+	if a := third.StructuredContent.Attempts; len(a) != 3 || a[2].Step != stepView || a[0].Step != stepTrip || a[0].Outcome != "used" || a[1].Step != "client_sampling" || a[1].Outcome != "used" {
 		t.Errorf("attempts across rounds: %+v", a)
 	}
 

@@ -163,8 +163,12 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 		}
 		opts = append(opts, client.WithRootsHandler(w))
 	}
-	if p.URLOnly {
+	switch {
+	case p.URLOnly:
 		opts = append(opts, client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}}))
+	case p.Apps:
+		opts = append(opts, client.WithClientCapabilities(mcp.ClientCapabilities{Extensions: map[string]any{
+			tools.UIExtension: map[string]any{"mimeTypes": []any{tools.ViewMIME}}}}))
 	}
 
 	inner, stop, err := connectTransport(ctx, o, p.Era, env, args, tr)

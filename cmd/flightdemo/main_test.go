@@ -24,23 +24,24 @@ type path struct {
 	calls []string // per call: "method step:outcome,..." for searches, else the outcome words
 }
 
-var all = "client_sampling:skipped,server_llm:skipped,deterministic:used"
+var all = "client_sampling:skipped,server_llm:skipped,deterministic:used,view:skipped"
 
 // paths holds every profile; a profile without one fails the test, so a
 // new profile comes with what it must show.
 var paths = map[string]path{
 	"plain-desktop":              {askedFor{}, []string{"deterministic " + all}},
-	"plain-desktop-server-llm":   {askedFor{}, []string{"server_llm client_sampling:skipped,server_llm:used"}},
+	"plain-desktop-server-llm":   {askedFor{}, []string{"server_llm client_sampling:skipped,server_llm:used,view:skipped"}},
 	"plain-desktop-missing-date": {askedFor{}, []string{"error client_cannot_ask"}},
 	"form-user-fills":            {askedFor{Forms: 1}, []string{"deterministic trip_details:used," + all}},
 	"form-user-declines":         {askedFor{Forms: 1}, []string{"error user_declined"}},
-	"sampling-approves":          {askedFor{Sampling: 1}, []string{"client_sampling client_sampling:used"}},
-	"sampling-rejects":           {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used"}},
-	"sampling-never-answers":     {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used"}},
+	"sampling-approves":          {askedFor{Sampling: 1}, []string{"client_sampling client_sampling:used,view:skipped"}},
+	"sampling-rejects":           {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used,view:skipped"}},
+	"sampling-never-answers":     {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used,view:skipped"}},
 	"shares-roots":               {askedFor{Roots: 1}, []string{"deterministic " + all, "saved client_roots"}},
-	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling trip_details:used,client_sampling:used", "booked confirm_form", "saved client_roots"}},
+	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling trip_details:used,client_sampling:used,view:skipped", "booked confirm_form", "saved client_roots"}},
 	"modern-sampling-rejects":    {askedFor{Sampling: 1}, []string{"host ended"}},
-	"modern-server-llm-first":    {askedFor{}, []string{"server_llm server_llm:used"}},
+	"modern-server-llm-first":    {askedFor{}, []string{"server_llm server_llm:used,view:skipped"}},
+	"apps-host":                  {askedFor{}, []string{"deterministic client_sampling:skipped,server_llm:skipped,deterministic:used,view:used"}},
 	"modern-nothing":             {askedFor{}, []string{"deterministic " + all, "error not_configured"}},
 	"url-elicitation-only":       {askedFor{}, []string{"error url_mode_only"}},
 }

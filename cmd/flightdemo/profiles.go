@@ -25,6 +25,9 @@ type profile struct {
 	Form     fakeclient.Behaviour
 	URLOnly  bool // declares elicitation in URL mode only
 	Roots    bool
+	// Apps declares the MCP Apps extension: the host renders the results
+	// view beside the text.
+	Apps bool
 
 	// ServerLLM starts the stand-in OpenAI-compatible endpoint and points
 	// the server's --llm-base-url at it.
@@ -120,6 +123,11 @@ var profiles = []profile{
 		Name: "modern-server-llm-first", Like: "the same host, with an operator LLM and --server-llm-first modern", Era: modern,
 		Sampling: fakeclient.Rejects, ServerLLM: true, ServerArgs: []string{"--server-llm-first", "modern"},
 		Shows: "the operator puts its own LLM before sampling for 2026-07-28 clients (sampling is deprecated there): it ranks, and the user is never asked",
+		Steps: []step{search},
+	},
+	{
+		Name: "apps-host", Like: "Claude Desktop, VS Code Copilot, Goose (MCP Apps)", Era: legacy, Apps: true,
+		Shows: "a host that renders MCP Apps gets the results view linked beside the same text and data every host gets",
 		Steps: []step{search},
 	},
 	{

@@ -56,13 +56,9 @@ export async function viewFromServer(client, tool) {
   return { html, csp: c._meta?.ui?.csp, permissions: c._meta?.ui?.permissions, source: uri };
 }
 
-// ┌──────────────────────────────────────────────────────────────────────┐
-// │ THE SWITCH. The server does not serve ui://flightserver/results yet, │
-// │ so the host loads the built page from disk. Once findBestFlight      │
-// │ links the view and resources/read serves it, change this one line to │
-// │     export const loadView = viewFromServer;                          │
-// └──────────────────────────────────────────────────────────────────────┘
-export const loadView = viewFromFile;
+// The view comes from the server, as a host reads it: the ui:// resource
+// findBestFlight's listing links, read with resources/read.
+export const loadView = viewFromServer;
 
 // ---- the server and the client ----
 
