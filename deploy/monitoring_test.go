@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
+	flighttools "github.com/flightserver/flightserver/tools"
 )
 
 // family is one metric the server exposes, as the rules and the dashboard
@@ -25,8 +26,8 @@ type family struct {
 }
 
 var (
-	tools    = []string{"findBestFlight", "bookFlight", "saveItinerary"}
-	rungs    = []string{"client_sampling", "server_llm", "deterministic", "candidates", "trip_details", "confirm_form", "confirm_arguments", "client_roots", "export_dir"}
+	tools    = flighttools.Names
+	rungs    = flighttools.Steps
 	outcomes = []string{"used", "skipped", "failed"}
 )
 

@@ -200,7 +200,7 @@ func (c *call) record(a fallback.Attempt) {
 	c.t.metrics.Attempt(c.tool, a.Step, string(a.Outcome))
 	telemetry.Rung(c.span.SpanContext(), a.Step, string(a.Outcome), string(a.Why), a.Elapsed)
 	c.log.Debug().Str("step", a.Step).Str("outcome", string(a.Outcome)).Str("why", string(a.Why)).
-		Str("reason", a.Reason).Dur("elapsed", a.Elapsed).Msg("attempt")
+		Str("reason", a.Reason).Dur("elapsed_ms", a.Elapsed).Msg("attempt")
 }
 
 // seal writes the state of a question at step: this call's arguments (the
@@ -256,7 +256,7 @@ func (c *call) finish(res *mcp.CallToolResult) string {
 	case res.IsError:
 		outcome = "error"
 	}
-	ev := c.log.Info().Str("outcome", outcome).Dur("elapsed", time.Since(c.start))
+	ev := c.log.Info().Str("outcome", outcome).Dur("elapsed_ms", time.Since(c.start))
 	if len(c.attempts) > 0 {
 		path := make([]string, len(c.attempts))
 		for i, a := range c.attempts {

@@ -85,6 +85,19 @@ func (t *Toolset) climb(ctx context.Context, c *call, r rung, job ranking.Option
 	return r.run(ctx, c, job)
 }
 
+// Steps is every step a call can record, in ladder order: the values of
+// the rung label on flightserver_rung_attempts_total and of attempts[].step
+// in results. Dashboards and alerts may name these and no others; a new
+// step goes here, or the deployment's contract test fails.
+var Steps = []string{
+	string(ranking.ClientSampling), string(ranking.ServerLLMTier), string(ranking.Deterministic), string(ranking.Candidates),
+	stepTrip, stepConfirmForm, stepConfirmArgs, stepRoots, stepExportDir, stepView,
+}
+
+// Names is every tool the server can list (findBestFlight, bookFlight and
+// saveItinerary always; findAirports too): the values of the tool label.
+var Names = []string{FindBestFlightName, BookFlightName, SaveItineraryName, FindAirportsName}
+
 // rungsFor is the ladder for this call:
 //
 //	auto:          client sampling, server LLM, then the fallback

@@ -97,7 +97,7 @@ func TestStdioBinaryBothEras(t *testing.T) {
 			}
 			// Every log line is JSON on stderr; the call was logged, with
 			// the path it took.
-			if !strings.Contains(stderr.String(), `"attempts":["client_sampling:skipped:client_cannot_ask","server_llm:skipped:not_configured","deterministic:used"],`) {
+			if !stderr.Await(`"attempts":["client_sampling:skipped:client_cannot_ask","server_llm:skipped:not_configured","deterministic:used","view:skipped:client_cannot_ask"],`, 5*time.Second) {
 				t.Errorf("stderr has no log line for the call and its path:\n%s", stderr.String())
 			}
 		})

@@ -12,8 +12,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/flightserver/flightserver/internal/serverproc"
 )
@@ -58,6 +60,23 @@ func (l *Log) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Await waits up to d for the output to contain s, and says whether it
+// does. A process's output is copied by a goroutine that may lag behind
+// the protocol, so a test that reads the log after a call waits for it
+// rather than racing it.
+func (l *Log) Await(s string, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if strings.Contains(l.String(), s) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // FreeAddr is a loopback address with a port nothing listens on now.
