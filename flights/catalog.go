@@ -99,6 +99,9 @@ func NewCatalog(airportsCSV, airlinesCSV []byte) (*Catalog, error) {
 // and the place data agrees with the airports (see indexPlaces).
 func NewCatalogFrom(src Sources) (*Catalog, error) {
 	c := &Catalog{airports: map[string]*Airport{}, byCode: map[string]*Airline{}}
+	// Many airports share a zone; each is loaded once (a load reads and
+	// parses a zoneinfo file, which is most of what starting costs).
+	zones := map[string]*time.Location{}
 	err := readCSV(src.Airports, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, func(line int, f []string) error {
 		a := &Airport{Code: f[0], Name: f[1], City: f[2], Country: f[3], TZ: f[6]}
 		if !isCode(a.Code, 3) {
@@ -114,8 +117,11 @@ func NewCatalogFrom(src Sources) (*Catalog, error) {
 		if a.Lon, err = strconv.ParseFloat(f[5], 64); err != nil || a.Lon < -180 || a.Lon > 180 {
 			return fmt.Errorf("airport %s: longitude %q is not in [-180, 180]", a.Code, f[5])
 		}
-		if a.Location, err = time.LoadLocation(a.TZ); err != nil {
-			return fmt.Errorf("airport %s: time zone: %w", a.Code, err)
+		if a.Location = zones[a.TZ]; a.Location == nil {
+			if a.Location, err = time.LoadLocation(a.TZ); err != nil {
+				return fmt.Errorf("airport %s: time zone: %w", a.Code, err)
+			}
+			zones[a.TZ] = a.Location
 		}
 		c.airports[a.Code] = a
 		c.codes = append(c.codes, a.Code)
