@@ -26,6 +26,11 @@ var tripFields = []string{"origin", "destination", "date"}
 func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	client := ClientFrom(ctx)
 	for i, tool := range tools {
+		full, ours := t.listed[tool.Name]
+		if !ours {
+			continue // a tool registered by someone else (the load test's noop)
+		}
+		tools[i] = full
 		if tool.Name == FindBestFlightName {
 			if why, _ := client.cannotAsk(askForm); why != "" {
 				tools[i] = t.findRequired
@@ -37,3 +42,29 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	}
 	return tools
 }
+
+// The schemas a client is shown live here, in the listing, and not in the
+// tool mcp-go holds: on every 2026-07-28 tools/call mcp-go re-encodes and
+// decodes the registered input schema to look for x-mcp-header bindings
+// (parameters that travel in HTTP headers too), which for findBestFlight's
+// 3 KB schema was a fifth of the server's time per call. None of our
+// schemas has such a binding (TestRegisteredSchemasHideNoHeaderBindings
+// holds that), so the tool registered with mcp-go carries the least schema
+// that check needs, an object with no properties, and the listing gives
+// every client the full one. Nothing else in mcp-go reads the registered
+// schema here: its input validation (server.WithInputSchemaValidation) is
+// not used; the handlers validate their arguments themselves.
+
+// registered is a tool as registered with mcp-go: its full definition is
+// kept for the listing, and mcp-go's copy has the least input schema.
+func (t *Toolset) registered(tool mcp.Tool) mcp.Tool {
+	if t.listed == nil {
+		t.listed = map[string]mcp.Tool{}
+	}
+	t.listed[tool.Name] = tool
+	tool.RawInputSchema = minimalSchema
+	return tool
+}
+
+// minimalSchema is the input schema mcp-go holds for each of our tools.
+var minimalSchema = []byte(`{"type":"object"}`)

@@ -1,0 +1,49 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
+)
+
+// The listing's full schemas may stay out of mcp-go's registered tools
+// only while none of them binds a parameter to an HTTP header: mcp-go checks
+// those bindings against the registered schema. If a schema ever gains an
+// x-mcp-header, this fails, and the tool must be registered whole.
+func TestRegisteredSchemasHideNoHeaderBindings(t *testing.T) {
+	ts := newToolsetForTest(t)
+	if _, err := ts.server(testConfig(t)); err != nil {
+		t.Fatal(err)
+	}
+	if len(ts.listed) != 4 {
+		t.Fatalf("%d tools listed", len(ts.listed))
+	}
+	for name, tool := range ts.listed {
+		if strings.Contains(string(tool.RawInputSchema), "x-mcp-header") {
+			t.Errorf("%s binds a parameter to a header: register it with its full schema", name)
+		}
+		if len(tool.RawInputSchema) < 100 {
+			t.Errorf("%s: the listed schema is not the full one: %s", name, tool.RawInputSchema)
+		}
+	}
+}
+
+// One line per call at info: mcp-go's own per-request lines are at debug;
+// its warnings stay warnings.
+func TestOneLogLinePerCallAtInfo(t *testing.T) {
+	var logs lockedBuffer
+	s := newServer(t, func(c *Config) { c.Logger = zerolog.New(&logs).Level(zerolog.InfoLevel) })
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125)
+	before := strings.Count(logs.String(), "\\n")
+	callTool(t, c, FindBestFlightName, jfkLHR)
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\\n")[before:]
+	if len(lines) != 1 || !strings.Contains(lines[0], `"message":"call"`) {
+		t.Errorf("%d lines at info for one call:\\n%s", len(lines), strings.Join(lines, "\\n"))
+	}
+	SlogLogger(zerolog.New(&logs)).Warn("a warning")
+	if !strings.Contains(logs.String(), `"level":"warn","component":"mcp-go"`) {
+		t.Errorf("mcp-go's warning was lost or lowered: %s", logs.String())
+	}
+}
