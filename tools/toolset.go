@@ -7,6 +7,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"log/slog"
@@ -151,6 +152,10 @@ type Toolset struct {
 	// findRequired is findBestFlight as a client that cannot show forms
 	// sees it: origin, destination and date required (listing.go).
 	findRequired mcp.Tool
+	// listed are the tools' full definitions, by name (listing.go).
+	listed map[string]mcp.Tool
+	// searches are the recent searches (search.go).
+	searches *searchCache
 }
 
 const instructions = `flightserver finds flights. Call findBestFlight with origin and destination (airport codes, metro codes or city names) and date (YYYY-MM-DD), and returnDate for a round trip; if the user has not said one of them, the server asks them when your client can show a form, or tells you what to ask; findAirports looks up places; bookFlight holds a flight or round trip (a simulation); saveItinerary writes one to a file.
@@ -214,6 +219,7 @@ func newToolset(cfg Config) (*Toolset, error) {
 	if cfg.Now != nil {
 		ts.now = cfg.Now
 	}
+	ts.searches = newSearchCache(ts.now)
 	ts.elicitationTimeout = orDefault(cfg.ElicitationTimeout, DefaultElicitationTimeout)
 	ts.progressEvery = orDefault(cfg.ProgressInterval, 5*time.Second)
 	if cfg.LLM.Configured() {
@@ -302,19 +308,47 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		server.WithResourceCapabilities(false, false),
 		server.WithExtensions(map[string]any{UIExtension: map[string]any{}}),
 	}, opts...)...)
-	s.AddTool(find, serve(ts, ts.findBestFlightSpec()))
-	s.AddTool(save, serve(ts, ts.saveItinerarySpec()))
-	s.AddTool(book, serve(ts, ts.bookFlightSpec()))
-	s.AddTool(airports, serve(ts, ts.findAirportsSpec()))
+	s.AddTool(ts.registered(find), serve(ts, ts.findBestFlightSpec()))
+	s.AddTool(ts.registered(save), serve(ts, ts.saveItinerarySpec()))
+	s.AddTool(ts.registered(book), serve(ts, ts.bookFlightSpec()))
+	s.AddTool(ts.registered(airports), serve(ts, ts.findAirportsSpec()))
 	ts.roots.watch(s, hooks)
 	offerView(s, hooks)
 	return s, nil
 }
 
 // SlogLogger adapts the zerolog logger for mcp-go's slog hooks, so the
-// library's own messages are structured and on stderr like ours.
+// library's own messages are structured and on stderr like ours. mcp-go
+// logs two lines at info for every request ("mcp.request", "mcp.tool");
+// each call already gets one summary line of ours ("call": what it decided
+// and how it ended), so the library's informational lines move to debug,
+// and its warnings and errors stay as they are.
 func SlogLogger(l zerolog.Logger) *slog.Logger {
-	return slog.New(zerolog.NewSlogHandler(l.With().Str("component", "mcp-go").Logger()))
+	return slog.New(quieter{zerolog.NewSlogHandler(l.With().Str("component", "mcp-go").Logger())})
+}
+
+// quieter lowers records below warning to debug.
+type quieter struct{ slog.Handler }
+
+func (q quieter) Enabled(ctx context.Context, level slog.Level) bool {
+	return q.Handler.Enabled(ctx, demote(level))
+}
+
+func (q quieter) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = demote(r.Level)
+	return q.Handler.Handle(ctx, r)
+}
+
+func (q quieter) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return quieter{q.Handler.WithAttrs(attrs)}
+}
+func (q quieter) WithGroup(name string) slog.Handler { return quieter{q.Handler.WithGroup(name)} }
+
+func demote(l slog.Level) slog.Level {
+	if l < slog.LevelWarn {
+		return slog.LevelDebug
+	}
+	return l
 }
 
 // StdLogger adapts the zerolog logger for libraries that want a *log.Logger
