@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -28,8 +30,64 @@ type searched struct {
 // as small as a single day's. The calendar still covers every day.
 const maxOptions = 47
 
-// search finds the trip's options.
+// A search is reused for a while: the same trip asked again (a popular
+// route, the next round of a 2026-07-28 call, a host that retries) gets the
+// options already found, priced and ordered, instead of searching again.
+// Prices move, so an entry lives searchTTL at most, and the cache holds
+// searchCacheSize trips, the least recently asked dropped first.
+const (
+	searchTTL       = time.Minute
+	searchCacheSize = 256
+)
+
+// searchCache holds recent searches by trip.
+type searchCache struct {
+	entries *lru.Cache[string, cachedSearch]
+	now     func() time.Time
+}
+
+type cachedSearch struct {
+	found searched
+	at    time.Time
+}
+
+func newSearchCache(now func() time.Time) *searchCache {
+	c, _ := lru.New[string, cachedSearch](searchCacheSize) // errors only for a size <= 0
+	return &searchCache{entries: c, now: now}
+}
+
+// searchKey names a trip by everything a search depends on, and the day it
+// is asked on (fares depend on how far ahead the flight is).
+func searchKey(trip flights.Trip, today time.Time) string {
+	clock := func(c *flights.Clock) string {
+		if c == nil {
+			return "-"
+		}
+		return c.String()
+	}
+	return fmt.Sprint(trip.Origins(), trip.Destinations(), trip.Date.Format(flights.DateLayout), trip.ReturnDate.Format(flights.DateLayout),
+		trip.FlexDays, trip.Passengers, trip.Cabin, trip.MaxStops, clock(trip.DepartAfter), clock(trip.DepartBefore),
+		clock(trip.ArriveAfter), clock(trip.ArriveBefore), trip.MaxPriceUSD, trip.Airlines, trip.ExcludeAirlines, today.Format(flights.DateLayout))
+}
+
+// search finds the trip's options, or reuses a recent search of the same
+// trip.
 func (t *Toolset) search(ctx context.Context, trip flights.Trip) (searched, error) {
+	now := t.searches.now()
+	key := searchKey(trip, now)
+	if e, ok := t.searches.entries.Get(key); ok && now.Sub(e.at) < searchTTL {
+		e.found.options.Trip = trip // the same trip, as this call validated it
+		return e.found, nil
+	}
+	found, err := t.searchAnew(ctx, trip)
+	if err == nil {
+		t.searches.entries.Add(key, cachedSearch{found: found, at: now})
+	}
+	return found, err
+}
+
+// searchAnew searches the provider.
+func (t *Toolset) searchAnew(ctx context.Context, trip flights.Trip) (searched, error) {
 	outs, err := t.searchDays(ctx, trip.Dates(), trip.On)
 	if err != nil {
 		return searched{}, err

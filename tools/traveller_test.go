@@ -7,11 +7,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/ranking"
@@ -246,4 +249,54 @@ func with(m map[string]any, k string, v any) map[string]any {
 	}
 	out[k] = v
 	return out
+}
+
+// countingProvider counts the searches that reach the provider.
+type countingProvider struct {
+	flights.Provider
+	mu    sync.Mutex
+	calls int
+}
+
+func (p *countingProvider) Search(ctx context.Context, trip flights.Trip) ([]flights.Flight, error) {
+	p.mu.Lock()
+	p.calls++
+	p.mu.Unlock()
+	return p.Provider.Search(ctx, trip)
+}
+
+func (p *countingProvider) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls
+}
+
+// A trip asked again within a minute is not searched again (the rounds of
+// one modern call, a popular route); after a minute, or for another trip,
+// it is.
+func TestRecentSearchesAreReused(t *testing.T) {
+	catalog := mustCatalog(t)
+	clock := today()
+	var mu sync.Mutex
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	p := &countingProvider{Provider: flights.NewSynthetic(catalog, today, 0)}
+	c := connect(t, newServer(t, func(c *Config) { c.Provider = p; c.Now = now }), "inprocess", mcp.ProtocolVersion20260728,
+		client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
+	var first, again FindResult
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &first) // two rounds: the question, then the answer
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &again)
+	if p.count() != 1 || first.Flights[0].ID != again.Flights[0].ID {
+		t.Errorf("%d searches for one trip asked twice (in four rounds)", p.count())
+	}
+	callTool(t, c, FindBestFlightName, with(jfkLHR, "maxStops", 0))
+	if p.count() != 2 {
+		t.Errorf("another trip: %d searches, want 2", p.count())
+	}
+	mu.Lock()
+	clock = clock.Add(2 * time.Minute)
+	mu.Unlock()
+	callTool(t, c, FindBestFlightName, jfkLHR)
+	if p.count() != 3 {
+		t.Errorf("after a minute: %d searches, want 3", p.count())
+	}
 }
