@@ -31,8 +31,37 @@ type Airport struct {
 	City     string
 	Country  string // ISO 3166-1 alpha-2
 	Lat, Lon float64
-	TZ       string         // IANA zone name
-	Location *time.Location // loaded from TZ
+	TZ       string // IANA zone name
+	zone     *zone
+}
+
+// Location is the time zone the airport's schedules are written in.
+func (a *Airport) Location() *time.Location { return a.zone.location() }
+
+// zone is one IANA time zone, loaded once, when first needed: a load reads
+// and parses a zoneinfo file (~30us), and the embedded airports use 88 of
+// them, so loading every one up front was a quarter of the server's start.
+// Airports in the same zone share one.
+type zone struct {
+	name string
+	once sync.Once
+	loc  *time.Location
+	err  error
+}
+
+func (z *zone) load() error {
+	z.once.Do(func() { z.loc, z.err = time.LoadLocation(z.name) })
+	return z.err
+}
+
+// location is the zone, or UTC if it cannot be loaded: that cannot happen
+// for a catalog built by NewCatalogFrom, which loads every zone, nor for
+// the embedded one, whose zones a test loads (TestEmbeddedZonesLoad).
+func (z *zone) location() *time.Location {
+	if z.load() != nil {
+		return time.UTC
+	}
+	return z.loc
 }
 
 // Airline is a real airline and the airports it connects passengers through.
@@ -74,10 +103,18 @@ type Catalog struct {
 // Embedded returns the catalog built from the data package, parsed once.
 // An error here means the embedded files are broken: a build defect that the
 // tests catch, reported rather than panicking so callers can exit cleanly.
+//
+// Its time zones are loaded as flights need them rather than checked up
+// front: they are the same in every build, so a test checks them instead
+// of every start.
 var Embedded = sync.OnceValues(func() (*Catalog, error) {
-	return NewCatalogFrom(Sources{Airports: data.AirportsCSV, Airlines: data.AirlinesCSV,
-		Metros: data.MetrosCSV, Cities: data.CitiesCSV, Countries: data.CountriesCSV})
+	return newCatalog(embeddedSources(), false)
 })
+
+func embeddedSources() Sources {
+	return Sources{Airports: data.AirportsCSV, Airlines: data.AirlinesCSV,
+		Metros: data.MetrosCSV, Cities: data.CitiesCSV, Countries: data.CountriesCSV}
+}
 
 // Sources is the CSV data a catalog is built from, in the formats the data
 // package documents. Airports and Airlines are required; the place data is
@@ -98,10 +135,14 @@ func NewCatalog(airportsCSV, airlinesCSV []byte) (*Catalog, error) {
 // coordinates in range, every time zone loads, every hub is a known airport,
 // and the place data agrees with the airports (see indexPlaces).
 func NewCatalogFrom(src Sources) (*Catalog, error) {
+	return newCatalog(src, true)
+}
+
+// newCatalog builds a catalog, loading every time zone now when
+// checkZones says so.
+func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 	c := &Catalog{airports: map[string]*Airport{}, byCode: map[string]*Airline{}}
-	// Many airports share a zone; each is loaded once (a load reads and
-	// parses a zoneinfo file, which is most of what starting costs).
-	zones := map[string]*time.Location{}
+	zones := map[string]*zone{}
 	err := readCSV(src.Airports, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, func(line int, f []string) error {
 		a := &Airport{Code: f[0], Name: f[1], City: f[2], Country: f[3], TZ: f[6]}
 		if !isCode(a.Code, 3) {
@@ -117,11 +158,14 @@ func NewCatalogFrom(src Sources) (*Catalog, error) {
 		if a.Lon, err = strconv.ParseFloat(f[5], 64); err != nil || a.Lon < -180 || a.Lon > 180 {
 			return fmt.Errorf("airport %s: longitude %q is not in [-180, 180]", a.Code, f[5])
 		}
-		if a.Location = zones[a.TZ]; a.Location == nil {
-			if a.Location, err = time.LoadLocation(a.TZ); err != nil {
+		if a.zone = zones[a.TZ]; a.zone == nil {
+			a.zone = &zone{name: a.TZ}
+			zones[a.TZ] = a.zone
+		}
+		if checkZones {
+			if err := a.zone.load(); err != nil {
 				return fmt.Errorf("airport %s: time zone: %w", a.Code, err)
 			}
-			zones[a.TZ] = a.Location
 		}
 		c.airports[a.Code] = a
 		c.codes = append(c.codes, a.Code)
@@ -183,10 +227,13 @@ func (c *Catalog) indexHubs() {
 		}
 	}
 	c.hubDistKm = make([][]float64, len(c.hubs))
-	for i, a := range c.hubs {
+	for i := range c.hubs {
 		c.hubDistKm[i] = make([]float64, len(c.hubs))
-		for j, b := range c.hubs {
-			c.hubDistKm[i][j] = DistanceKm(a, b)
+	}
+	for i, a := range c.hubs { // distance is symmetric: half the matrix
+		for j := i + 1; j < len(c.hubs); j++ {
+			d := DistanceKm(a, c.hubs[j])
+			c.hubDistKm[i][j], c.hubDistKm[j][i] = d, d
 		}
 	}
 }

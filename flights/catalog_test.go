@@ -259,7 +259,7 @@ func TestFindAirports(t *testing.T) {
 		var got []string
 		for _, a := range c.FindAirports(tc.query, tc.country) {
 			got = append(got, a.Code)
-			if a.Name == "" || a.City == "" || a.Country == "" || a.TZ == "" || a.Location == nil {
+			if a.Name == "" || a.City == "" || a.Country == "" || a.TZ == "" || a.Location() == nil {
 				t.Errorf("FindAirports(%q, %q): %s lacks a field: %+v", tc.query, tc.country, a.Code, a)
 			}
 		}
@@ -358,5 +358,29 @@ func TestNewCatalogRejectsBadPlaceData(t *testing.T) {
 	}
 	if p, err := c.ResolvePlace("big apple"); err != nil || p.Code != "NYC" {
 		t.Errorf("alias: %+v %v", p, err)
+	}
+}
+
+// The embedded catalog loads its time zones when flights need them, not at
+// start; this is where a bad zone name in data/airports.csv is caught: every
+// one loads, and is the zone a catalog that checks them up front gets.
+func TestEmbeddedZonesLoad(t *testing.T) {
+	lazy, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := NewCatalogFrom(embeddedSources())
+	if err != nil {
+		t.Fatalf("the embedded data with every zone loaded: %v", err)
+	}
+	for _, code := range lazy.AirportCodes() {
+		a := lazy.Airport(code)
+		if err := a.zone.load(); err != nil {
+			t.Errorf("%s: time zone %q: %v", code, a.TZ, err)
+			continue
+		}
+		if got, want := a.Location().String(), checked.Airport(code).Location().String(); got != want || got != a.TZ {
+			t.Errorf("%s: zone %s, want %s (%s)", code, got, want, a.TZ)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func TestRoundTripOverARealSearch(t *testing.T) {
 func TestNewRoundTripRefuses(t *testing.T) {
 	c := mustCatalog(t)
 	at := func(code string, d, hh, mm int) time.Time {
-		return time.Date(2026, 12, d, hh, mm, 0, 0, c.Airport(code).Location)
+		return time.Date(2026, 12, d, hh, mm, 0, 0, c.Airport(code).Location())
 	}
 	leg := func(id, from, to string, depDay, depH, arrDay, arrH, price, pax int, cabin Cabin) Flight {
 		return Flight{ID: id, Cabin: cabin, PriceUSD: price, TotalUSD: price * pax, Segments: []Segment{{FlightNumber: "BA1", Airline: "BA", From: from, To: to, Depart: at(from, depDay, depH, 0), Arrive: at(to, arrDay, arrH, 0)}}}

@@ -161,7 +161,7 @@ func sortByDeparture(its []itinerary) {
 }
 
 func (s *Synthetic) today(a *Airport) time.Time {
-	t := s.now().In(a.Location)
+	t := s.now().In(a.Location())
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
 
@@ -418,11 +418,11 @@ const minChoice = 5
 // day, each connection at least the minimum connecting time.
 func (s *Synthetic) fly(r routing, date time.Time, firstMinute int, rng *rand.Rand) itinerary {
 	from := r.points[0]
-	dep := time.Date(date.Year(), date.Month(), date.Day(), firstMinute/60, firstMinute%60, 0, 0, from.Location)
+	dep := time.Date(date.Year(), date.Month(), date.Day(), firstMinute/60, firstMinute%60, 0, 0, from.Location())
 	segs := make([]Segment, 0, r.legs)
 	for i := 1; i <= r.legs; i++ {
 		to := r.points[i]
-		arr := dep.Add(BlockTime(from, to)).In(to.Location)
+		arr := dep.Add(BlockTime(from, to)).In(to.Location())
 		al := r.airlines[i-1].Code
 		segs = append(segs, Segment{FlightNumber: flightNumber(al, from.Code, to.Code, dep), Airline: al, From: from.Code, To: to.Code, Depart: dep, Arrive: arr})
 		if i < r.legs {

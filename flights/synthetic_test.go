@@ -50,7 +50,7 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 		}
 		for i, s := range f.Segments {
 			from, to := c.Airport(s.From), c.Airport(s.To)
-			if s.Depart.Location() != from.Location || s.Arrive.Location() != to.Location {
+			if s.Depart.Location() != from.Location() || s.Arrive.Location() != to.Location() {
 				t.Errorf("%s: segment %d times not local (%v, %v)", where, i, s.Depart.Location(), s.Arrive.Location())
 			}
 			if got, want := s.Arrive.Sub(s.Depart), BlockTime(from, to); got != want || got <= 0 {

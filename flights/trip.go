@@ -425,7 +425,7 @@ func (v Validator) today(origin []string) time.Time {
 	t := now().UTC()
 	if len(origin) > 0 {
 		if a := v.Catalog.Airport(origin[0]); a != nil {
-			t = t.In(a.Location)
+			t = t.In(a.Location())
 		}
 	}
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)

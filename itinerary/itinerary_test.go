@@ -126,7 +126,7 @@ ZZ,"Zëd Äir ✈ «Ünïcödé» Airways, ""Quoted""; with a very long name 日
 func oddFlight(t testing.TB, c *flights.Catalog) flights.Flight {
 	t.Helper()
 	at := func(code string, y int, m time.Month, d, hh, mm int) time.Time {
-		return time.Date(y, m, d, hh, mm, 0, 0, c.Airport(code).Location)
+		return time.Date(y, m, d, hh, mm, 0, 0, c.Airport(code).Location())
 	}
 	return flights.Flight{
 		ID: "AAA-CCC-261231-ZZZZZ",
@@ -167,7 +167,7 @@ func TestNilCatalogShowsCodes(t *testing.T) {
 // the same two passengers.
 func oddRoundTrip(t testing.TB, c *flights.Catalog) []flights.Flight {
 	t.Helper()
-	kathmandu, home := c.Airport("CCC").Location, c.Airport("AAA").Location
+	kathmandu, home := c.Airport("CCC").Location(), c.Airport("AAA").Location()
 	ret := flights.Flight{
 		ID: "CCC-AAA-270105-ZZZZY",
 		Segments: []flights.Segment{{FlightNumber: "ZZ3", Airline: "ZZ", From: "CCC", To: "AAA",
