@@ -138,10 +138,26 @@ func (w Weights) Candidates(trip flights.Trip, found []flights.Flight) []flights
 // one falls back on.
 func (w Weights) Rank(candidates []flights.Flight, n int) Ranking {
 	r := Ranking{Method: Deterministic, Ranked: true, Considered: len(candidates)}
+	if len(candidates) == 0 {
+		return r
+	}
+	best := extremes{
+		price:    minOf(candidates, func(g flights.Flight) int { return g.PriceUSD }),
+		duration: minOf(candidates, flights.Flight.Duration),
+		score:    w.Score(candidates[0]),
+	}
 	for i, f := range candidates[:min(n, len(candidates))] {
-		r.Picks = append(r.Picks, Pick{Flight: f, Reason: w.reason(i, f, candidates)})
+		r.Picks = append(r.Picks, Pick{Flight: f, Reason: w.reason(i, f, best)})
 	}
 	return r
+}
+
+// extremes are what a reason compares a pick with: the lowest fare and
+// duration among the candidates, and the first pick's score.
+type extremes struct {
+	price    int
+	duration time.Duration
+	score    float64
 }
 
 // Shortlist is the candidates tier: the first n of candidates (filtered and
@@ -184,17 +200,17 @@ func StopsText(f flights.Flight) string {
 
 // reason says why the flight at position i (in the ordered fs) is there:
 // what it is, what stands out about it, and its score taken apart.
-func (w Weights) reason(i int, f flights.Flight, fs []flights.Flight) string {
+func (w Weights) reason(i int, f flights.Flight, best extremes) string {
 	var notes []string
-	if f.PriceUSD == minOf(fs, func(g flights.Flight) int { return g.PriceUSD }) {
+	if f.PriceUSD == best.price {
 		notes = append(notes, "cheapest")
 	}
-	if f.Duration() == minOf(fs, flights.Flight.Duration) {
+	if f.Duration() == best.duration {
 		notes = append(notes, "fastest")
 	}
 	lead := "best balance of price, stops and time"
 	if i > 0 {
-		lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.Score(f)-w.Score(fs[0]))
+		lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.Score(f)-best.score)
 	}
 	if len(notes) > 0 {
 		lead += "; " + strings.Join(notes, " and ") + " of all"
@@ -299,12 +315,16 @@ type RoundTripPick struct {
 // fails.
 func (w Weights) RankRoundTrips(candidates []flights.RoundTrip, n int) []RoundTripPick {
 	var picks []RoundTripPick
+	if len(candidates) == 0 {
+		return nil
+	}
+	cheapest := minOfPairs(candidates, flights.RoundTrip.PriceUSD)
 	for i, r := range candidates[:min(n, len(candidates))] {
 		lead := "best balance of price, stops and time"
 		if i > 0 {
 			lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.ScoreRoundTrip(r)-w.ScoreRoundTrip(candidates[0]))
 		}
-		if p := r.PriceUSD(); p == minOfPairs(candidates, flights.RoundTrip.PriceUSD) {
+		if r.PriceUSD() == cheapest {
 			lead += "; cheapest of all"
 		}
 		picks = append(picks, RoundTripPick{RoundTrip: r, Reason: fmt.Sprintf("%s: out %s; back %s: %s (score %.0f: out %.0f + back %.0f)",
