@@ -156,7 +156,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&c.sessionIdleTTL, "session-idle-ttl", 30*time.Minute, "HTTP: forget a 2025-11-25 session idle this long (a client that never sends DELETE must not hold memory forever)")
 	fs.StringVar(&c.servedBy, "served-by", "", "HTTP: name this replica in an X-Served-By response header (empty: no header)")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics on this address, never the MCP one; a bare port (:9090) means loopback (empty: off)")
-	fs.StringVar(&c.debugAddr, "debug-addr", "", "HTTP: serve goroutine and heap numbers at /debug/vars on this loopback address, e.g. 127.0.0.1:6060 (empty: off)")
+	fs.StringVar(&c.debugAddr, "debug-addr", "", "HTTP: serve goroutine and heap numbers at /debug/vars and Go profiles at /debug/pprof/<name> on this loopback address, e.g. 127.0.0.1:6060 (empty: off)")
 	fs.BoolVar(&c.loadTestTools, "load-test-tools", false, "also register a no-op tool (noop), the baseline cmd/flightload measures against; not for production")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"runtime"
 	"time"
 
@@ -16,10 +17,16 @@ import (
 
 // serveDebug serves /debug/vars on a separate, loopback-only address: the
 // numbers a load test or an operator watches for leaks (goroutines, heap).
-// It is our own handler, not expvar's or pprof's defaults, because those
-// publish the command line, and a command line may hold --auth-token.
-// ?gc=1 collects garbage first, so the heap figures count only what is
-// live: what a measurement of memory per session or per call needs.
+// It is our own handler, not expvar's, because expvar publishes the command
+// line, and a command line may hold --auth-token. ?gc=1 collects garbage
+// first, so the heap figures count only what is live: what a measurement of
+// memory per session or per call needs.
+//
+// It also serves the Go profiles (go tool pprof
+// http://127.0.0.1:6060/debug/pprof/profile?seconds=10, .../heap,
+// .../goroutine, ...), each registered by name, never pprof's index or
+// /debug/pprof/cmdline, for the same reason. net/http/pprof also registers
+// itself on http.DefaultServeMux, which nothing here serves.
 func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -39,6 +46,11 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 			"sys": m.Sys, "numGC": m.NumGC,
 		})
 	})
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	for _, name := range []string{"heap", "allocs", "goroutine", "block", "mutex", "threadcreate"} {
+		mux.Handle("GET /debug/pprof/"+name, pprof.Handler(name))
+	}
 	// The same Host and Origin rules as /mcp: only numbers here, but a page
 	// on another site has no business reading even those.
 	srv := &http.Server{Handler: checkHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
@@ -46,7 +58,7 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
-	log.Info().Str("addr", ln.Addr().String()).Msg("debug vars at /debug/vars")
+	log.Info().Str("addr", ln.Addr().String()).Msg("debug vars at /debug/vars, profiles at /debug/pprof/{profile,heap,goroutine,...}")
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error().Err(err).Msg("debug server stopped")

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
+)
+
+// --debug-addr serves the Go profiles an operator needs to see where a
+// running server spends its time and memory, and none of the pprof pages
+// that publish the command line (which may hold --auth-token).
+func TestDebugProfiles(t *testing.T) {
+	const token = "debug-test-token-0123456789abcdef"
+	debug := serverbin.FreeAddr(t)
+	serverbin.StartHTTP(t, binary, nil, "--debug-addr", debug, "--auth-token", token)
+	get := func(path string) (int, []byte) {
+		t.Helper()
+		resp, err := http.Get("http://" + debug + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
+	}
+	for _, name := range []string{"heap", "allocs", "goroutine", "threadcreate"} {
+		// A profile is gzipped protobuf: what go tool pprof reads.
+		if code, b := get("/debug/pprof/" + name); code != 200 || !bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+			t.Errorf("/debug/pprof/%s: %d, %d bytes, want a gzipped profile", name, code, len(b))
+		}
+	}
+	if code, b := get("/debug/pprof/profile?seconds=1"); code != 200 || !bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		t.Errorf("CPU profile: %d, %d bytes", code, len(b))
+	}
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/cmdline", "/debug/pprof/symbol"} {
+		code, b := get(path)
+		if code != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", path, code)
+		}
+		if bytes.Contains(b, []byte(token)) {
+			t.Errorf("%s shows the auth token", path)
+		}
+	}
+}
