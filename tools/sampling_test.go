@@ -35,13 +35,13 @@ func TestSamplingMatrix(t *testing.T) {
 		behaviour      fakeclient.Behaviour // "" = sampling not declared
 		legacy, modern want
 	}{
-		{fakeclient.Answers,
+		{fakemodel.Answers,
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"},
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"}},
-		{fakeclient.UnknownIDs,
+		{fakemodel.UnknownIDs,
 			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"},
 			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"}},
-		{fakeclient.Garbage,
+		{fakemodel.Garbage,
 			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"},
 			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"}},
 		// A modern client whose user says no does not retry: the call ends
@@ -171,7 +171,7 @@ func checkSamplingRequest(t *testing.T, reqs []mcp.CreateMessageRequest) {
 // stream. A client without one could never see the request: the tier is
 // skipped at once instead of waiting out its timeout.
 func TestSamplingLegacyHTTPWithoutGETStream(t *testing.T) {
-	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 	// A long timeout: falling back by waiting would show as "no answer".
 	s := newServer(t, func(c *Config) { c.SamplingTimeout = 30 * time.Second })
 	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, false, client.WithSamplingHandler(sampler))
@@ -188,7 +188,7 @@ func TestSamplingLegacyHTTPWithoutGETStream(t *testing.T) {
 // The operator can turn the tier off; strategy sampling then says so as an
 // error naming the other strategies, and so does a client that cannot.
 func TestSamplingOffAndStrategySampling(t *testing.T) {
-	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 	off := newServer(t, func(c *Config) { c.DisableSampling = true })
 	for _, era := range eras {
 		c := connect(t, off, "inprocess", era.version, client.WithSamplingHandler(sampler))
@@ -208,10 +208,10 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 
 	// A working client with strategy sampling ranks with its model; one that
 	// garbles gets an error, not a silent fallback it did not ask for.
-	for _, b := range []fakeclient.Behaviour{fakeclient.Answers, fakeclient.Garbage} {
+	for _, b := range []fakeclient.Behaviour{fakemodel.Answers, fakemodel.Garbage} {
 		c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: b}))
 		res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
-		if b == fakeclient.Answers {
+		if b == fakemodel.Answers {
 			var r FindResult
 			decode(t, res, &r)
 			if r.Method != "client_sampling" || len(r.Attempts) != 2 || r.Attempts[1].Step != stepView {

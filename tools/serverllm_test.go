@@ -12,6 +12,7 @@ import (
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -45,10 +46,10 @@ func TestServerLLMMatrix(t *testing.T) {
 		outcome   string
 		reason    string
 	}{
-		{fakeendpoint.Answers, "server_llm", "used", "ranked the 47 candidates"},
+		{fakemodel.Answers, "server_llm", "used", "ranked the 47 candidates"},
 		{fakeendpoint.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-		{fakeendpoint.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-		{fakeendpoint.Garbage, "deterministic", "failed", "not the JSON object"},
+		{fakemodel.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
+		{fakemodel.Garbage, "deterministic", "failed", "not the JSON object"},
 		{fakeendpoint.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
 		{fakeendpoint.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
 		{fakeendpoint.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
@@ -122,11 +123,11 @@ func TestServerLLMOnlyAfterSampling(t *testing.T) {
 		method    string
 		calls     int
 	}{
-		{fakeclient.Answers, "client_sampling", 0},
+		{fakemodel.Answers, "client_sampling", 0},
 		{fakeclient.Rejects, "server_llm", 1},
 	} {
 		var logs lockedBuffer
-		e, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
+		e, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 		c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: tc.behaviour}))
 		var r FindResult
 		decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
@@ -157,7 +158,7 @@ func TestServerLLMStrategiesAndFallback(t *testing.T) {
 	}
 
 	// A local endpoint without a key works, and sends no Authorization.
-	e := &fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}
+	e := &fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}
 	ts := httptest.NewServer(e)
 	defer ts.Close()
 	c = connect(t, newServer(t, func(c *Config) { c.LLM = llm.Config{BaseURL: ts.URL + "/v1"} }), "inprocess", mcp.ProtocolVersion20251125)
@@ -174,8 +175,8 @@ func TestServerLLMFirstForModernClients(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
 			var logs lockedBuffer
-			e, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
-			sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+			e, cfg := withEndpoint(t, fakemodel.Answers, &logs)
+			sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 			s := newServer(t, cfg, func(c *Config) { c.ServerLLMFirst = ServerLLMFirstModern })
 			c := connect(t, s, "inprocess", era.version, client.WithSamplingHandler(sampler))
 			var r FindResult

@@ -17,7 +17,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
-	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/telemetry"
 )
 
@@ -86,7 +86,7 @@ func TestTracesFollowTheConventions(t *testing.T) {
 	t.Cleanup(func() { otel.SetTracerProvider(prevTP); otel.SetTextMapPropagator(prevProp) })
 
 	var logs lockedBuffer
-	_, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
+	_, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 	s := newServer(t, cfg)
 	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Rejects}))
 	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"

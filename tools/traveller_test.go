@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
-	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/ranking"
 )
 
@@ -90,7 +90,7 @@ func TestFindAirports(t *testing.T) {
 // date, through every rung.
 func TestRoundTripThroughEveryRung(t *testing.T) {
 	var logs lockedBuffer
-	_, withLLM := withEndpoint(t, fakeendpoint.Answers, &logs)
+	_, withLLM := withEndpoint(t, fakemodel.Answers, &logs)
 	check := func(t *testing.T, r FindResult, method string) {
 		t.Helper()
 		if r.Method != method || r.Trip.ReturnDate != "2026-12-22" || len(r.Flights) == 0 {
@@ -115,7 +115,7 @@ func TestRoundTripThroughEveryRung(t *testing.T) {
 			decode(t, callTool(t, plain, FindBestFlightName, with(roundTrip, "strategy", "candidates")), &r)
 			check(t, r, "candidates")
 
-			sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+			sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 			sampling := connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler))
 			decode(t, callTool(t, sampling, FindBestFlightName, roundTrip), &r)
 			check(t, r, "client_sampling")

@@ -203,7 +203,7 @@ func TestTripDetailsCarryIntoSampling(t *testing.T) {
 		for _, era := range eras {
 			t.Run(via+"/"+era.name, func(t *testing.T) {
 				form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}
-				sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+				sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 				c := connect(t, newServer(t), via, era.version, client.WithElicitationHandler(form), client.WithSamplingHandler(sampler))
 				var r FindResult
 				decode(t, callTool(t, c, FindBestFlightName, partialTrip), &r)

@@ -138,7 +138,7 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 	// transcript's "server log" lines.
 	args := []string{"--log-level", "debug"}
 	if p.ServerLLM {
-		endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers})
+		endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers})
 		defer endpoint.Close()
 		args = append(args, "--llm-base-url", endpoint.URL+"/v1")
 		env = append(env, "OPENAI_API_KEY=demo-key-not-secret")
@@ -389,7 +389,7 @@ type model struct {
 
 func (m *model) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	switch m.sampler.Behaviour {
-	case fakeclient.Answers:
+	case fakemodel.Answers:
 		ids := fakemodel.Choose(fakeclient.PromptIDs(req))
 		m.tr.add("host", "", fmt.Sprintf("the user approves; the host's model (%s, a stand-in) reads %d flights and picks %v", fakemodel.Model, len(fakeclient.PromptIDs(req)), ids))
 	case fakeclient.Rejects:

@@ -224,7 +224,7 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 	// A server-side LLM that takes 700 ms: calls that are surely in flight.
 	slowLLM := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(700 * time.Millisecond)
-		(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}).ServeHTTP(w, r)
+		(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}).ServeHTTP(w, r)
 	}))
 	defer slowLLM.Close()
 	exportDir := t.TempDir()

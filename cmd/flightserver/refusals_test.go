@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -209,7 +210,7 @@ func TestBodyDeadlineSparesLongAnswers(t *testing.T) {
 func testLegacyFormAnswer(t *testing.T, url string, delay time.Duration) {
 	t.Helper()
 	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"date": travelDate()}, Delay: delay}
-	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 	//lint:ignore SA1019 the legacy GET stream is how a 2025-11-25 client receives sampling requests.
 	tr, err := transport.NewStreamableHTTP(url+"/mcp", transport.WithContinuousListening())
 	if err != nil {

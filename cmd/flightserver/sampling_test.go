@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // The sampling ladder through the real binary over stdio, the way desktop
@@ -22,9 +23,9 @@ func TestStdioSamplingMatrix(t *testing.T) {
 		behaviour      fakeclient.Behaviour
 		legacy, modern want
 	}{
-		{fakeclient.Answers, want{"client_sampling", "used", "scripted-llm-1", ""}, want{"client_sampling", "used", "scripted-llm-1", ""}},
-		{fakeclient.UnknownIDs, want{"deterministic", "failed", "unknown flight ids", ""}, want{"deterministic", "failed", "unknown flight ids", ""}},
-		{fakeclient.Garbage, want{"deterministic", "failed", "not the JSON object", ""}, want{"deterministic", "failed", "not the JSON object", ""}},
+		{fakemodel.Answers, want{"client_sampling", "used", "scripted-llm-1", ""}, want{"client_sampling", "used", "scripted-llm-1", ""}},
+		{fakemodel.UnknownIDs, want{"deterministic", "failed", "unknown flight ids", ""}, want{"deterministic", "failed", "unknown flight ids", ""}},
+		{fakemodel.Garbage, want{"deterministic", "failed", "not the JSON object", ""}, want{"deterministic", "failed", "not the JSON object", ""}},
 		{fakeclient.Rejects, want{"deterministic", "failed", "the user rejected the request", ""}, want{callErr: fakeclient.RejectMessage}},
 		{fakeclient.Silent, want{"deterministic", "failed", "no answer within 300ms", ""}, want{callErr: "context deadline exceeded"}},
 		{"", want{"deterministic", "skipped", "client did not declare sampling", ""}, want{"deterministic", "skipped", "client did not declare sampling", ""}},

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // The server-side LLM tier through the real binary over stdio, configured
@@ -27,10 +28,10 @@ func TestStdioServerLLM(t *testing.T) {
 		outcome   string
 		reason    string
 	}{
-		{fakeendpoint.Answers, "server_llm", "used", "ranked the 47 candidates"},
+		{fakemodel.Answers, "server_llm", "used", "ranked the 47 candidates"},
 		{fakeendpoint.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-		{fakeendpoint.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-		{fakeendpoint.Garbage, "deterministic", "failed", "not the JSON object"},
+		{fakemodel.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
+		{fakemodel.Garbage, "deterministic", "failed", "not the JSON object"},
 		{fakeendpoint.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
 		{fakeendpoint.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
 		{fakeendpoint.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
