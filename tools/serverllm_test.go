@@ -40,42 +40,27 @@ func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *lockedBuffer) (*
 }
 
 func TestServerLLMMatrix(t *testing.T) {
-	for _, tc := range []struct {
-		behaviour fakeendpoint.Behaviour
-		method    string
-		outcome   string
-		reason    string
-	}{
-		{fakemodel.Answers, "server_llm", "used", "ranked the 47 candidates"},
-		{fakeendpoint.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-		{fakemodel.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-		{fakemodel.Garbage, "deterministic", "failed", "not the JSON object"},
-		{fakeendpoint.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-		{fakeendpoint.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
-		{fakeendpoint.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
-		{fakeendpoint.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
-		{fakeendpoint.Silent, "deterministic", "failed", "no answer within"},
-	} {
+	for _, tc := range fakeendpoint.Outcomes {
 		for _, era := range eras {
-			t.Run(string(tc.behaviour)+"/"+era.name, func(t *testing.T) {
+			t.Run(string(tc.Behaviour)+"/"+era.name, func(t *testing.T) {
 				var logs lockedBuffer
-				e, cfg := withEndpoint(t, tc.behaviour, &logs)
+				e, cfg := withEndpoint(t, tc.Behaviour, &logs)
 				c := connect(t, newServer(t, cfg), "inprocess", era.version)
 				res := callTool(t, c, FindBestFlightName, jfkLHR)
 				var r FindResult
 				decode(t, res, &r)
-				if r.Method != tc.method || len(r.Flights) != 3 {
-					t.Fatalf("method %s with %d flights, want %s; attempts %+v", r.Method, len(r.Flights), tc.method, r.Attempts)
+				if r.Method != tc.Method || len(r.Flights) != 3 {
+					t.Fatalf("method %s with %d flights, want %s; attempts %+v", r.Method, len(r.Flights), tc.Method, r.Attempts)
 				}
 				// The client declared nothing: sampling skipped, then this tier.
 				if len(r.Attempts) < 2 || r.Attempts[0].Reason != "client did not declare sampling" {
 					t.Fatalf("attempts %+v", r.Attempts)
 				}
 				a := r.Attempts[1]
-				if a.Step != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
-					t.Errorf("server_llm attempt %+v, want %s with %q", a, tc.outcome, tc.reason)
+				if a.Step != "server_llm" || a.Outcome != tc.Outcome || !strings.Contains(a.Reason, tc.Reason) {
+					t.Errorf("server_llm attempt %+v, want %s with %q", a, tc.Outcome, tc.Reason)
 				}
-				if tc.method == "server_llm" && r.Model != fakeendpoint.Model {
+				if tc.Method == "server_llm" && r.Model != fakeendpoint.Model {
 					t.Errorf("model %q", r.Model)
 				}
 				if e.Calls() == 0 {

@@ -14,7 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
-	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // The server-side LLM tier through the real binary over stdio, configured
@@ -22,30 +21,15 @@ import (
 // OpenAI-compatible endpoint, in both eras. The key must not reach stderr.
 func TestStdioServerLLM(t *testing.T) {
 	const key = "sk-test-SECRET-456"
-	for _, tc := range []struct {
-		behaviour fakeendpoint.Behaviour
-		method    string
-		outcome   string
-		reason    string
-	}{
-		{fakemodel.Answers, "server_llm", "used", "ranked the 47 candidates"},
-		{fakeendpoint.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-		{fakemodel.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-		{fakemodel.Garbage, "deterministic", "failed", "not the JSON object"},
-		{fakeendpoint.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-		{fakeendpoint.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
-		{fakeendpoint.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
-		{fakeendpoint.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
-		{fakeendpoint.Silent, "deterministic", "failed", "no answer within"},
-	} {
+	for _, tc := range fakeendpoint.Outcomes {
 		for _, era := range eras {
-			t.Run(string(tc.behaviour)+"/"+era.name, func(t *testing.T) {
-				endpoint := &fakeendpoint.Endpoint{Behaviour: tc.behaviour}
+			t.Run(string(tc.Behaviour)+"/"+era.name, func(t *testing.T) {
+				endpoint := &fakeendpoint.Endpoint{Behaviour: tc.Behaviour}
 				ts := httptest.NewServer(endpoint)
 				defer ts.Close()
 				var stderr serverbin.Log
 				timeout := "10s" // short only where the endpoint hangs
-				if tc.behaviour == fakeendpoint.Silent {
+				if tc.Behaviour == fakeendpoint.Silent {
 					timeout = "300ms"
 				}
 				c := startStdio(t, []string{"OPENAI_API_KEY=" + key},
@@ -66,8 +50,8 @@ func TestStdioServerLLM(t *testing.T) {
 				if err := json.Unmarshal(b, &r); err != nil || len(r.Attempts) < 2 {
 					t.Fatalf("result %s: %v", b, err)
 				}
-				if a := r.Attempts[1]; r.Method != tc.method || a.Step != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
-					t.Errorf("method %s attempts %+v; want %s with server_llm %s (%q)", r.Method, r.Attempts, tc.method, tc.outcome, tc.reason)
+				if a := r.Attempts[1]; r.Method != tc.Method || a.Step != "server_llm" || a.Outcome != tc.Outcome || !strings.Contains(a.Reason, tc.Reason) {
+					t.Errorf("method %s attempts %+v; want %s with server_llm %s (%q)", r.Method, r.Attempts, tc.Method, tc.Outcome, tc.Reason)
 				}
 				if auth := endpoint.Authorizations(); len(auth) == 0 || auth[0] != "Bearer "+key {
 					t.Errorf("the key from OPENAI_API_KEY did not reach the endpoint: %q", auth)

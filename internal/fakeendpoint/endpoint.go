@@ -36,6 +36,31 @@ const (
 	NoJSONSchema Behaviour = "no-json-schema"
 )
 
+// Outcome is what the server's LLM rung makes of an endpoint behaviour on
+// a search from JFK to LHR (47 candidates): the tier that ranks, the
+// rung's outcome and words its reason holds.
+type Outcome struct {
+	Behaviour               Behaviour
+	Method, Outcome, Reason string
+}
+
+// Outcomes hold one Outcome for each behaviour: the one table that the
+// rung's tests in package tools (in-process) and the built binary's
+// (cmd/flightserver, configured by flags and OPENAI_API_KEY) both assert,
+// so the two cannot drift apart. Silent's reason names no duration: each
+// test sets its own timeout.
+var Outcomes = []Outcome{
+	{fakemodel.Answers, "server_llm", "used", "ranked the 47 candidates"},
+	{NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
+	{fakemodel.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
+	{fakemodel.Garbage, "deterministic", "failed", "not the JSON object"},
+	{Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
+	{RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
+	{RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
+	{ServerError, "deterministic", "failed", "server error (HTTP 500)"},
+	{Silent, "deterministic", "failed", "no answer within"},
+}
+
 // Model is the model name the stand-in endpoint reports.
 const Model = "scripted-endpoint-1"
 
