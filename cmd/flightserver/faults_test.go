@@ -65,14 +65,7 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 	// The baseline is a server that has served one client and seen it go:
 	// what starts once (mcp-go's session sweeper) is not a leak.
 	warm := &http.Client{Transport: &http.Transport{}}
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(warm))
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err := first.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	first := dial(t, streamable(t, url, transport.WithHTTPBasicClient(warm)), client.WithProtocolVersion(mcp.ProtocolVersion20251125))
 	exercise(t, first, mcp.ProtocolVersion20251125)
 	_ = first.Close()
 	warm.CloseIdleConnections()
@@ -87,23 +80,12 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 				//lint:ignore SA1019 the legacy GET stream is how a 2025-11-25 client receives sampling requests.
 				topts = append(topts, transport.WithContinuousListening())
 			}
-			tr, err := transport.NewStreamableHTTP(url, topts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr, client.WithProtocolVersion(era.version), client.WithSamplingHandler(sampler))
-			if err := c.Start(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
-				t.Fatal(err)
-			}
+			c := initialized(t, dial(t, streamable(t, url, topts...), client.WithProtocolVersion(era.version), client.WithSamplingHandler(sampler)))
 			time.Sleep(200 * time.Millisecond) // the legacy GET stream opens in the background
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() {
-				_, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-					Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}}})
+				_, err := call(ctx, c, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()})
 				done <- err
 			}()
 			for deadline := time.Now().Add(5 * time.Second); len(sampler.Requests()) == 0; time.Sleep(10 * time.Millisecond) {
@@ -122,16 +104,7 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 		})
 	}
 	// And the next client is served as if nothing happened.
-	tr, err = transport.NewStreamableHTTP(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	exercise(t, c, mcp.ProtocolVersion20251125)
+	exercise(t, dial(t, streamable(t, url), client.WithProtocolVersion(mcp.ProtocolVersion20251125)), mcp.ProtocolVersion20251125)
 }
 
 // modernCall posts one 2026-07-28 tools/call and returns its result.
