@@ -83,14 +83,7 @@ func TestDrainOnSIGTERM(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call in flight was never answered")
 	}
-	select {
-	case <-proc.Exited():
-		if err := proc.ExitErr(); err != nil {
-			t.Errorf("exit: %v\n%s", err, logs.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server did not exit after its last call")
-	}
+	exits(t, proc, logs, 10*time.Second, "its last call")
 	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		t.Error("the port still accepts connections after exit")
 	}

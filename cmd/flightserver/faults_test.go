@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flightserver/flightserver/internal/serverbin"
-
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,22 +23,31 @@ import (
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/internal/serverproc"
 )
 
-// goroutines reads the server's goroutine count from --debug-addr, on a
-// connection of its own that it closes (so it adds none).
-func goroutines(t *testing.T, debugAddr string) int {
-	t.Helper()
+// debugVars reads what the server serves at --debug-addr (query added to
+// /debug/vars) into v, on a connection of its own that it closes, so the
+// reading adds no goroutine and holds no memory in the server.
+func debugVars(tb testing.TB, debugAddr, query string, v any) {
+	tb.Helper()
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 5 * time.Second}
-	resp, err := c.Get("http://" + debugAddr + "/debug/vars")
+	resp, err := c.Get("http://" + debugAddr + "/debug/vars" + query)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var v struct{ Goroutines int }
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		t.Fatal(err)
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		tb.Fatal(err)
 	}
+}
+
+// goroutines is the server's goroutine count.
+func goroutines(t *testing.T, debugAddr string) int {
+	t.Helper()
+	var v struct{ Goroutines int }
+	debugVars(t, debugAddr, "", &v)
 	return v.Goroutines
 }
 
@@ -105,6 +112,20 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 	}
 	// And the next client is served as if nothing happened.
 	exercise(t, dial(t, streamable(t, url), client.WithProtocolVersion(mcp.ProtocolVersion20251125)), mcp.ProtocolVersion20251125)
+}
+
+// exits waits up to within for the server to exit after what (a signal,
+// its last call), and fails the test if it does not, or not cleanly.
+func exits(t *testing.T, proc *serverproc.Process, logs *serverbin.Log, within time.Duration, what string) {
+	t.Helper()
+	select {
+	case <-proc.Exited():
+		if err := proc.ExitErr(); err != nil {
+			t.Errorf("exit after %s: %v\n%s", what, err, logs.String())
+		}
+	case <-time.After(within):
+		t.Fatalf("the server did not exit within %s after %s", within, what)
+	}
 }
 
 // modernCall posts one 2026-07-28 tools/call and returns its result.
@@ -277,14 +298,7 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	select {
-	case <-proc.Exited():
-		if err := proc.ExitErr(); err != nil {
-			t.Errorf("exit after SIGTERM: %v\n%s", err, logs.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("the server did not exit within its grace")
-	}
+	exits(t, proc, logs, 15*time.Second, "SIGTERM")
 
 	counts := map[string]int{}
 	saved := map[string]bool{}

@@ -44,6 +44,18 @@ func send(t *testing.T, url string, headers map[string]string, body string) repl
 	return reply{resp.StatusCode, resp.Header, string(b)}
 }
 
+// statusOf sends req and returns the reply's status, reading none of its
+// body (a stream's would never end).
+func statusOf(t *testing.T, req *http.Request) int {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 const testToken = "0123456789abcdef-test-token"

@@ -362,13 +362,8 @@ func TestHTTPHardening(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, h.url+"/mcp", nil)
 		req.Header.Set("Origin", "https://evil.example")
 		req.Header.Set("Accept", "text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 403 {
-			t.Errorf("status %d, want 403", resp.StatusCode)
+		if status := statusOf(t, req); status != 403 {
+			t.Errorf("status %d, want 403", status)
 		}
 	})
 
