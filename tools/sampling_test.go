@@ -8,9 +8,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
 // samplingTimeout is short so the silent-client cells finish quickly; the
@@ -219,6 +222,41 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 			}
 		} else if !res.IsError || !strings.Contains(text(res), "not the JSON object") {
 			t.Errorf("strategy sampling with a garbling client: %s", text(res))
+		}
+	}
+}
+
+// A client that hangs up while the server waits for its sampling answer
+// leaves nothing behind: the wait ends with the request, and no goroutine
+// of the call outlives it.
+func TestNoGoroutineLeftWhenClientLeavesMidSampling(t *testing.T) {
+	// Registered first, so it runs last: after the clean-ups that close the
+	// client, then the server.
+	before := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, before) })
+
+	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Silent}
+	// The server would wait 30 s; the client leaves after 300 ms.
+	var logs serverbin.Log
+	s := newServer(t, func(c *Config) {
+		c.SamplingTimeout = 30 * time.Second
+		c.Logger = zerolog.New(&logs)
+	})
+	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, true, client.WithSamplingHandler(sampler))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: jfkLHR}}); err == nil {
+		t.Fatal("the call succeeded; the client was meant to give up")
+	}
+	if len(sampler.Requests()) != 1 {
+		t.Fatal("the sampling request never reached the client")
+	}
+	// The server stops waiting when the request ends, not when its own
+	// 30 s timeout would: the sampling tier reports the call ended.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "while waiting for the client"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server is still waiting for the departed client; log:\n%s", logs.String())
 		}
 	}
 }

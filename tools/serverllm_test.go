@@ -13,6 +13,7 @@ import (
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -22,7 +23,7 @@ const testAPIKey = "sk-test-SECRET-123"
 
 // withEndpoint points the server-side LLM tier at a stand-in endpoint with
 // the given behaviour and captures the server's logs.
-func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *lockedBuffer) (*fakeendpoint.Endpoint, func(*Config)) {
+func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *serverbin.Log) (*fakeendpoint.Endpoint, func(*Config)) {
 	t.Helper()
 	e := &fakeendpoint.Endpoint{Behaviour: b}
 	ts := httptest.NewServer(e)
@@ -43,7 +44,7 @@ func TestServerLLMMatrix(t *testing.T) {
 	for _, tc := range fakeendpoint.Outcomes {
 		for _, era := range eras {
 			t.Run(string(tc.Behaviour)+"/"+era.name, func(t *testing.T) {
-				var logs lockedBuffer
+				var logs serverbin.Log
 				e, cfg := withEndpoint(t, tc.Behaviour, &logs)
 				c := connect(t, newServer(t, cfg), "inprocess", era.version)
 				res := callTool(t, c, FindBestFlightName, jfkLHR)
@@ -87,7 +88,7 @@ func assertNoKey(t *testing.T, outputs ...string) {
 // A refused key is a configuration problem: logged at error level once,
 // not on every call.
 func TestServerLLMBadCredentialsLoggedOnce(t *testing.T) {
-	var logs lockedBuffer
+	var logs serverbin.Log
 	_, cfg := withEndpoint(t, fakeendpoint.Unauthorized, &logs)
 	c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125)
 	for range 3 {
@@ -111,7 +112,7 @@ func TestServerLLMOnlyAfterSampling(t *testing.T) {
 		{fakemodel.Answers, "client_sampling", 0},
 		{fakeclient.Rejects, "server_llm", 1},
 	} {
-		var logs lockedBuffer
+		var logs serverbin.Log
 		e, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 		c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: tc.behaviour}))
 		var r FindResult
@@ -159,7 +160,7 @@ func TestServerLLMStrategiesAndFallback(t *testing.T) {
 func TestServerLLMFirstForModernClients(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-			var logs lockedBuffer
+			var logs serverbin.Log
 			e, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 			sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 			s := newServer(t, cfg, func(c *Config) { c.ServerLLMFirst = ServerLLMFirstModern })

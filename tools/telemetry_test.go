@@ -18,6 +18,7 @@ import (
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/telemetry"
 )
 
@@ -85,7 +86,7 @@ func TestTracesFollowTheConventions(t *testing.T) {
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	t.Cleanup(func() { otel.SetTracerProvider(prevTP); otel.SetTextMapPropagator(prevProp) })
 
-	var logs lockedBuffer
+	var logs serverbin.Log
 	_, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 	s := newServer(t, cfg)
 	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Rejects}))

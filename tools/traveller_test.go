@@ -14,6 +14,7 @@ import (
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/ranking"
 )
 
@@ -89,7 +90,7 @@ func TestFindAirports(t *testing.T) {
 // A round trip returns pairs, each with its return flight on the return
 // date, through every rung.
 func TestRoundTripThroughEveryRung(t *testing.T) {
-	var logs lockedBuffer
+	var logs serverbin.Log
 	_, withLLM := withEndpoint(t, fakemodel.Answers, &logs)
 	check := func(t *testing.T, r FindResult, method string) {
 		t.Helper()
