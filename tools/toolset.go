@@ -260,21 +260,21 @@ func newToolset(cfg Config) (*Toolset, error) {
 
 // server registers every tool on a new MCP server.
 func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
-	find, err := ts.findBestFlightTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
-	save, err := ts.saveItineraryTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
-	book, err := ts.bookFlightTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
-	airports, err := ts.findAirportsTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
+	var defined []server.ServerTool
+	for _, t := range []struct {
+		define func() (mcp.Tool, error)
+		handle server.ToolHandlerFunc
+	}{
+		{func() (mcp.Tool, error) { return ts.findBestFlightTool() }, serve(ts, ts.findBestFlightSpec())},
+		{ts.saveItineraryTool, serve(ts, ts.saveItinerarySpec())},
+		{ts.bookFlightTool, serve(ts, ts.bookFlightSpec())},
+		{ts.findAirportsTool, serve(ts, ts.findAirportsSpec())},
+	} {
+		tool, err := t.define()
+		if err != nil {
+			return nil, fmt.Errorf("tools: %w", err)
+		}
+		defined = append(defined, server.ServerTool{Tool: tool, Handler: t.handle})
 	}
 	hooks := &server.Hooks{}
 	version := cfg.Version
@@ -302,10 +302,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		server.WithResourceCapabilities(false, false),
 		server.WithExtensions(map[string]any{UIExtension: map[string]any{}}),
 	}, opts...)...)
-	s.AddTool(find, serve(ts, ts.findBestFlightSpec()))
-	s.AddTool(save, serve(ts, ts.saveItinerarySpec()))
-	s.AddTool(book, serve(ts, ts.bookFlightSpec()))
-	s.AddTool(airports, serve(ts, ts.findAirportsSpec()))
+	s.AddTools(defined...)
 	ts.roots.watch(s, hooks)
 	offerView(s, hooks)
 	return s, nil
