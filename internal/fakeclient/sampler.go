@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -46,22 +45,15 @@ type Sampler struct {
 	// (a shape of answer a test wants to see through the rung).
 	Reply func(prompt string) string
 
-	mu       sync.Mutex
-	requests []mcp.CreateMessageRequest
+	requests received[mcp.CreateMessageRequest]
 }
 
 // Requests returns the sampling requests received so far.
-func (s *Sampler) Requests() []mcp.CreateMessageRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]mcp.CreateMessageRequest(nil), s.requests...)
-}
+func (s *Sampler) Requests() []mcp.CreateMessageRequest { return s.requests.all() }
 
 // CreateMessage implements client.SamplingHandler.
 func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	s.mu.Unlock()
+	s.requests.add(req)
 
 	prompt := promptText(req)
 	switch s.Behaviour {
