@@ -30,11 +30,7 @@ var testStateKey = []byte("0123456789abcdef0123456789abcdef")
 
 func testConfig(t testing.TB, configure ...func(*Config)) Config {
 	t.Helper()
-	c, err := flights.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Catalog: c, Now: today, Logger: zerolog.Nop(), Version: "test", StateKey: testStateKey}
+	cfg := Config{Catalog: mustCatalog(t), Now: today, Logger: zerolog.Nop(), Version: "test", StateKey: testStateKey}
 	for _, f := range configure {
 		f(&cfg)
 	}

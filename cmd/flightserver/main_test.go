@@ -38,14 +38,11 @@ func travelDate() string { return time.Now().AddDate(0, 1, 0).Format("2006-01-02
 // working server must do for a real client.
 func exercise(t *testing.T, c *client.Client, version string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "cmd-test", Version: "1"}}}); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if got := c.ProtocolVersion(); got != version {
+	if got := initialized(t, c).ProtocolVersion(); got != version {
 		t.Fatalf("negotiated %s, want %s", got, version)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
 	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatalf("tools/list: %v", err)
@@ -179,13 +176,14 @@ func dial(t *testing.T, tr transport.Interface, opts ...client.ClientOption) *cl
 	return c
 }
 
-// initialized sends c's initialize and returns c once it is answered.
+// initialized sends c's initialize, naming the client cmd-test, and
+// returns c once it is answered.
 func initialized(t *testing.T, c *client.Client) *client.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "cmd-test", Version: "1"}}}); err != nil {
+		t.Fatalf("initialize: %v", err)
 	}
 	return c
 }
