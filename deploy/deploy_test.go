@@ -33,6 +33,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 var serverBin string
@@ -241,7 +242,7 @@ func connect(t *testing.T, url, version string) (*client.Client, *recorder) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion(version), client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
+	c := client.NewClient(tr, client.WithProtocolVersion(version), client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakemodel.Answers}))
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

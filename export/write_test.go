@@ -65,6 +65,21 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
+// checkWriteError checks that Write (which returned path) failed with an
+// error that says says and wraps is.
+func checkWriteError(t *testing.T, path string, err error, says string, is error) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("Write succeeded (%s), want an error", path)
+	}
+	if !strings.Contains(err.Error(), says) {
+		t.Errorf("error %q does not say %q", err, says)
+	}
+	if !errors.Is(err, is) {
+		t.Errorf("error %v does not wrap %v", err, is)
+	}
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -164,15 +179,7 @@ func TestWriteExisting(t *testing.T) {
 					t.Errorf("after overwrite: %q, %d bytes; want \"new\", 3", got, size)
 				}
 			} else {
-				if err == nil {
-					t.Fatalf("Write succeeded (%s), want an error", path)
-				}
-				if !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("error %q does not say %q", err, tt.wantErr)
-				}
-				if !errors.Is(err, tt.wantIs) {
-					t.Errorf("error %v does not wrap %v", err, tt.wantIs)
-				}
+				checkWriteError(t, path, err, tt.wantErr, tt.wantIs)
 				if tt.existing == "dir" && errors.Is(err, ErrExists) {
 					t.Errorf("a directory must not be reported as ErrExists (overwrite would not help): %v", err)
 				}
@@ -377,15 +384,7 @@ func TestWriteFailures(t *testing.T) {
 				dir, name := tt.setup(t, top)
 				before := entries(t, top)
 				path, _, err := Write(dir, name, []byte("data"), overwrite)
-				if err == nil {
-					t.Fatalf("Write succeeded (%s), want an error", path)
-				}
-				if !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("error %q does not say %q", err, tt.wantErr)
-				}
-				if !errors.Is(err, tt.wantIs) {
-					t.Errorf("error %v does not wrap %v", err, tt.wantIs)
-				}
+				checkWriteError(t, path, err, tt.wantErr, tt.wantIs)
 				if after := entries(t, top); !slices.Equal(after, before) {
 					t.Errorf("directory changed from %v to %v: a partial file was left", before, after)
 				}

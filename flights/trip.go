@@ -264,7 +264,7 @@ func (v Validator) Validate(r Request) (Trip, error) {
 	if c := strings.TrimSpace(strings.ToLower(r.Cabin)); c != "" {
 		t.Cabin = Cabin(c)
 		if !validCabin(t.Cabin) {
-			add("cabin", fmt.Sprintf("%s is not a cabin", Quote(r.Cabin)), cabinList())
+			add("cabin", fmt.Sprintf("%s is not a cabin", Quote(r.Cabin)), OneOf(Cabins))
 		}
 	}
 	if r.MaxStops != nil {
@@ -443,10 +443,13 @@ func Quote(s string) string {
 
 func validCabin(c Cabin) bool { return slices.Contains(Cabins, c) }
 
-func cabinList() string {
-	names := make([]string, len(Cabins))
-	for i, c := range Cabins {
-		names[i] = string(c)
+// OneOf is a Problem's Accepted for a choice among fixed values ("one of
+// a, b, c"), worded the same for every such argument: the cabin here, and
+// the tools' own choices.
+func OneOf[S ~string](values []S) string {
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = string(v)
 	}
 	return "one of " + strings.Join(names, ", ")
 }

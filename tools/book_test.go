@@ -37,29 +37,9 @@ func TestBookFlightWithForm(t *testing.T) {
 		for _, via := range transports {
 			for _, era := range eras {
 				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
-					cfg := func(*Config) {}
-					if tc.form.Behaviour == fakeclient.Silent {
-						cfg = func(c *Config) { c.ElicitationTimeout = 300 * time.Millisecond }
-					}
-					form := &fakeclient.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content}
-					c := connect(t, newServer(t, cfg), via, era.version, client.WithElicitationHandler(form))
-					deadline := 5 * time.Second
-					if era.name == "modern" && tc.callErr != "" {
-						deadline = time.Second
-					}
-					ctx, cancel := context.WithTimeout(context.Background(), deadline)
-					defer cancel()
-					res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: BookFlightName, Arguments: map[string]any{"flightId": id}}})
-					if era.name == "modern" && tc.callErr != "" {
-						// A modern host that never answers never retries: the
-						// call ends on its side; the server holds nothing.
-						if err == nil || !strings.Contains(err.Error(), tc.callErr) {
-							t.Fatalf("call error %v", err)
-						}
+					res, form := callWithForm(t, via, era.version, tc.form, tc.callErr, BookFlightName, map[string]any{"flightId": id})
+					if res == nil {
 						return
-					}
-					if err != nil {
-						t.Fatal(err)
 					}
 					if len(form.Requests()) != 1 {
 						t.Fatalf("%d forms shown, want 1", len(form.Requests()))

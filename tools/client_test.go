@@ -3,12 +3,9 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -85,23 +82,8 @@ func TestClientFromReadsCapabilitiesInBothEras(t *testing.T) {
 // capabilities without an error; ClientFrom must say it cannot know rather
 // than claim the client declared nothing.
 func TestClientFromUnknownOnLegacyStatelessHTTP(t *testing.T) {
-	ts := httptest.NewServer(server.NewStreamableHTTPServer(withProbe(newServer(t)), server.WithStateLess(true)))
-	defer ts.Close()
-	tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125),
+	c := connect(t, withProbe(newServer(t)), "stateless-http", mcp.ProtocolVersion20251125,
 		client.WithClientCapabilities(mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{}}))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
 	if got := probe(t, c); got.Known || got.Sample || got.Era != Legacy {
 		t.Errorf("ClientFrom = %+v, want legacy, unknown, nothing usable", got)
 	}

@@ -46,13 +46,13 @@ func TestAnswerCorpusThroughBothLLMRungs(t *testing.T) {
 		return text
 	}
 
-	endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers, Reply: reply})
+	endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers, Reply: reply})
 	t.Cleanup(endpoint.Close)
 	withLLM := newServer(t, func(c *Config) {
 		c.LLM = llm.Config{BaseURL: endpoint.URL + "/v1", APIKey: testAPIKey, Timeout: 5 * time.Second}
 		c.Logger = zerolog.Nop()
 	})
-	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers, Reply: reply}
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers, Reply: reply}
 	rungs := []struct {
 		name, method string
 		c            *client.Client

@@ -137,7 +137,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, c *call, st *findState) *m
 		strategy = Auto
 	}
 	if !isStrategy(strategy) {
-		argPs = append(argPs, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%s is not a strategy", flights.Quote(args.Strategy)), Accepted: strategyList()})
+		argPs = append(argPs, flights.Problem{Field: "strategy", Problem: fmt.Sprintf("%s is not a strategy", flights.Quote(args.Strategy)), Accepted: flights.OneOf(strategies)})
 	}
 
 	trip, early := t.settleTrip(ctx, c, st, args, argPs)
@@ -170,11 +170,3 @@ func (t *Toolset) searchFailed(ctx context.Context, c *call, err error) *mcp.Cal
 }
 
 func isStrategy(s Strategy) bool { return slices.Contains(strategies, s) }
-
-func strategyList() string {
-	names := make([]string, len(strategies))
-	for i, s := range strategies {
-		names[i] = string(s)
-	}
-	return "one of " + strings.Join(names, ", ")
-}

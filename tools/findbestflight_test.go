@@ -387,10 +387,7 @@ func TestOutputSchemaRejectsWrongShapes(t *testing.T) {
 // The operator's weights reach the ranker: with stops and time free, the
 // best flight is simply the cheapest, and the attempt says which weights.
 func TestFindBestFlightUsesConfiguredWeights(t *testing.T) {
-	c, err := flights.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustCatalog(t)
 	s, err := NewServer(Config{Catalog: c, Now: today, Weights: &ranking.Weights{}, Logger: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
 // today is the fixed clock of these tests.
@@ -28,11 +30,7 @@ var testStateKey = []byte("0123456789abcdef0123456789abcdef")
 
 func testConfig(t testing.TB, configure ...func(*Config)) Config {
 	t.Helper()
-	c, err := flights.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Catalog: c, Now: today, Logger: zerolog.Nop(), Version: "test", StateKey: testStateKey}
+	cfg := Config{Catalog: mustCatalog(t), Now: today, Logger: zerolog.Nop(), Version: "test", StateKey: testStateKey}
 	for _, f := range configure {
 		f(&cfg)
 	}
@@ -69,7 +67,9 @@ var eras = []struct {
 }
 
 // The ways a client reaches the server in these tests; stdio (the real
-// binary) is tested in cmd/flightserver.
+// binary) is tested in cmd/flightserver. connect also knows
+// "stateless-http": HTTP without sessions, which cmd/flightserver never
+// serves but mcp-go offers.
 var transports = []string{"inprocess", "http"}
 
 // connect starts a real mcp-go client on the given transport and era and
@@ -91,10 +91,14 @@ func connectWith(t testing.TB, s *server.MCPServer, via, version string, getStre
 		if c, err = client.NewInProcessClientWithOptions(s, opts...); err != nil {
 			t.Fatal(err)
 		}
-	case "http":
+	case "http", "stateless-http":
 		// Served as cmd/flightserver serves it: through TrackGETStreams.
 		streams := NewGETStreams()
-		ts := httptest.NewServer(streams.Handler(server.NewStreamableHTTPServer(s)))
+		handler := streams.Handler(server.NewStreamableHTTPServer(s))
+		if via == "stateless-http" {
+			handler = server.NewStreamableHTTPServer(s, server.WithStateLess(true))
+		}
+		ts := httptest.NewServer(handler)
 		t.Cleanup(ts.Close)
 		defer func() {
 			// The client opens its GET stream in the background; a test
@@ -134,6 +138,46 @@ func connectWith(t testing.TB, s *server.MCPServer, via, version string, getStre
 		t.Fatalf("negotiated %s, want %s", got, version)
 	}
 	return c
+}
+
+// callWithForm calls tool with args from a client of the given era over
+// via whose user does what script says (a fresh copy of it, returned, so
+// that no two subtests share what it was shown; nil: the client declares
+// no form elicitation), with opts added. callErr is set only for a user who
+// never answers: the server then waits 300 ms, and a modern client, which
+// never retries, ends the call on its side; callWithForm checks that it
+// did, with callErr, and returns a nil result.
+func callWithForm(t *testing.T, via, version string, script *fakeclient.Form, callErr, tool string, args map[string]any, opts ...client.ClientOption) (*mcp.CallToolResult, *fakeclient.Form) {
+	t.Helper()
+	cfg := func(*Config) {}
+	if callErr != "" {
+		cfg = func(c *Config) { c.ElicitationTimeout = 300 * time.Millisecond }
+	}
+	var form *fakeclient.Form
+	if script != nil {
+		form = &fakeclient.Form{Behaviour: script.Behaviour, Content: script.Content, Contents: script.Contents}
+		opts = append(opts[:len(opts):len(opts)], client.WithElicitationHandler(form))
+	}
+	c := connect(t, newServer(t, cfg), via, version, opts...)
+	givesUp := mcp.IsModernProtocol(version) && callErr != ""
+	deadline := 10 * time.Second
+	if givesUp {
+		deadline = time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
+	if givesUp {
+		// The server holds nothing for it.
+		if err == nil || !strings.Contains(err.Error(), callErr) {
+			t.Fatalf("call error %v", err)
+		}
+		return nil, form
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, form
 }
 
 func callTool(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {

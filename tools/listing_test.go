@@ -6,6 +6,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
 // The listing's full schemas may stay out of mcp-go's registered tools
@@ -33,14 +35,14 @@ func TestRegisteredSchemasHideNoHeaderBindings(t *testing.T) {
 // One line per call at info: mcp-go's own per-request lines are at debug;
 // its warnings stay warnings.
 func TestOneLogLinePerCallAtInfo(t *testing.T) {
-	var logs lockedBuffer
+	var logs serverbin.Log
 	s := newServer(t, func(c *Config) { c.Logger = zerolog.New(&logs).Level(zerolog.InfoLevel) })
 	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125)
-	before := strings.Count(logs.String(), "\\n")
+	before := strings.Count(logs.String(), "\n")
 	callTool(t, c, FindBestFlightName, jfkLHR)
-	lines := strings.Split(strings.TrimSpace(logs.String()), "\\n")[before:]
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")[before:]
 	if len(lines) != 1 || !strings.Contains(lines[0], `"message":"call"`) {
-		t.Errorf("%d lines at info for one call:\\n%s", len(lines), strings.Join(lines, "\\n"))
+		t.Errorf("%d lines at info for one call:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 	SlogLogger(zerolog.New(&logs)).Warn("a warning")
 	if !strings.Contains(logs.String(), `"level":"warn","component":"mcp-go"`) {

@@ -8,9 +8,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
 // samplingTimeout is short so the silent-client cells finish quickly; the
@@ -35,13 +38,13 @@ func TestSamplingMatrix(t *testing.T) {
 		behaviour      fakeclient.Behaviour // "" = sampling not declared
 		legacy, modern want
 	}{
-		{fakeclient.Answers,
+		{fakemodel.Answers,
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"},
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"}},
-		{fakeclient.UnknownIDs,
+		{fakemodel.UnknownIDs,
 			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"},
 			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"}},
-		{fakeclient.Garbage,
+		{fakemodel.Garbage,
 			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"},
 			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"}},
 		// A modern client whose user says no does not retry: the call ends
@@ -171,7 +174,7 @@ func checkSamplingRequest(t *testing.T, reqs []mcp.CreateMessageRequest) {
 // stream. A client without one could never see the request: the tier is
 // skipped at once instead of waiting out its timeout.
 func TestSamplingLegacyHTTPWithoutGETStream(t *testing.T) {
-	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 	// A long timeout: falling back by waiting would show as "no answer".
 	s := newServer(t, func(c *Config) { c.SamplingTimeout = 30 * time.Second })
 	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, false, client.WithSamplingHandler(sampler))
@@ -188,7 +191,7 @@ func TestSamplingLegacyHTTPWithoutGETStream(t *testing.T) {
 // The operator can turn the tier off; strategy sampling then says so as an
 // error naming the other strategies, and so does a client that cannot.
 func TestSamplingOffAndStrategySampling(t *testing.T) {
-	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 	off := newServer(t, func(c *Config) { c.DisableSampling = true })
 	for _, era := range eras {
 		c := connect(t, off, "inprocess", era.version, client.WithSamplingHandler(sampler))
@@ -208,10 +211,10 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 
 	// A working client with strategy sampling ranks with its model; one that
 	// garbles gets an error, not a silent fallback it did not ask for.
-	for _, b := range []fakeclient.Behaviour{fakeclient.Answers, fakeclient.Garbage} {
+	for _, b := range []fakeclient.Behaviour{fakemodel.Answers, fakemodel.Garbage} {
 		c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: b}))
 		res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
-		if b == fakeclient.Answers {
+		if b == fakemodel.Answers {
 			var r FindResult
 			decode(t, res, &r)
 			if r.Method != "client_sampling" || len(r.Attempts) != 2 || r.Attempts[1].Step != stepView {
@@ -219,6 +222,41 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 			}
 		} else if !res.IsError || !strings.Contains(text(res), "not the JSON object") {
 			t.Errorf("strategy sampling with a garbling client: %s", text(res))
+		}
+	}
+}
+
+// A client that hangs up while the server waits for its sampling answer
+// leaves nothing behind: the wait ends with the request, and no goroutine
+// of the call outlives it.
+func TestNoGoroutineLeftWhenClientLeavesMidSampling(t *testing.T) {
+	// Registered first, so it runs last: after the clean-ups that close the
+	// client, then the server.
+	before := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, before) })
+
+	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Silent}
+	// The server would wait 30 s; the client leaves after 300 ms.
+	var logs serverbin.Log
+	s := newServer(t, func(c *Config) {
+		c.SamplingTimeout = 30 * time.Second
+		c.Logger = zerolog.New(&logs)
+	})
+	c := connectWith(t, s, "http", mcp.ProtocolVersion20251125, true, client.WithSamplingHandler(sampler))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: jfkLHR}}); err == nil {
+		t.Fatal("the call succeeded; the client was meant to give up")
+	}
+	if len(sampler.Requests()) != 1 {
+		t.Fatal("the sampling request never reached the client")
+	}
+	// The server stops waiting when the request ends, not when its own
+	// 30 s timeout would: the sampling tier reports the call ended.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "while waiting for the client"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server is still waiting for the departed client; log:\n%s", logs.String())
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -21,7 +23,7 @@ const testAPIKey = "sk-test-SECRET-123"
 
 // withEndpoint points the server-side LLM tier at a stand-in endpoint with
 // the given behaviour and captures the server's logs.
-func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *lockedBuffer) (*fakeendpoint.Endpoint, func(*Config)) {
+func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *serverbin.Log) (*fakeendpoint.Endpoint, func(*Config)) {
 	t.Helper()
 	e := &fakeendpoint.Endpoint{Behaviour: b}
 	ts := httptest.NewServer(e)
@@ -39,42 +41,27 @@ func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *lockedBuffer) (*
 }
 
 func TestServerLLMMatrix(t *testing.T) {
-	for _, tc := range []struct {
-		behaviour fakeendpoint.Behaviour
-		method    string
-		outcome   string
-		reason    string
-	}{
-		{fakeendpoint.Answers, "server_llm", "used", "ranked the 47 candidates"},
-		{fakeendpoint.NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-		{fakeendpoint.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-		{fakeendpoint.Garbage, "deterministic", "failed", "not the JSON object"},
-		{fakeendpoint.Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-		{fakeendpoint.RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
-		{fakeendpoint.RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
-		{fakeendpoint.ServerError, "deterministic", "failed", "server error (HTTP 500)"},
-		{fakeendpoint.Silent, "deterministic", "failed", "no answer within"},
-	} {
+	for _, tc := range fakeendpoint.Outcomes {
 		for _, era := range eras {
-			t.Run(string(tc.behaviour)+"/"+era.name, func(t *testing.T) {
-				var logs lockedBuffer
-				e, cfg := withEndpoint(t, tc.behaviour, &logs)
+			t.Run(string(tc.Behaviour)+"/"+era.name, func(t *testing.T) {
+				var logs serverbin.Log
+				e, cfg := withEndpoint(t, tc.Behaviour, &logs)
 				c := connect(t, newServer(t, cfg), "inprocess", era.version)
 				res := callTool(t, c, FindBestFlightName, jfkLHR)
 				var r FindResult
 				decode(t, res, &r)
-				if r.Method != tc.method || len(r.Flights) != 3 {
-					t.Fatalf("method %s with %d flights, want %s; attempts %+v", r.Method, len(r.Flights), tc.method, r.Attempts)
+				if r.Method != tc.Method || len(r.Flights) != 3 {
+					t.Fatalf("method %s with %d flights, want %s; attempts %+v", r.Method, len(r.Flights), tc.Method, r.Attempts)
 				}
 				// The client declared nothing: sampling skipped, then this tier.
 				if len(r.Attempts) < 2 || r.Attempts[0].Reason != "client did not declare sampling" {
 					t.Fatalf("attempts %+v", r.Attempts)
 				}
 				a := r.Attempts[1]
-				if a.Step != "server_llm" || a.Outcome != tc.outcome || !strings.Contains(a.Reason, tc.reason) {
-					t.Errorf("server_llm attempt %+v, want %s with %q", a, tc.outcome, tc.reason)
+				if a.Step != "server_llm" || a.Outcome != tc.Outcome || !strings.Contains(a.Reason, tc.Reason) {
+					t.Errorf("server_llm attempt %+v, want %s with %q", a, tc.Outcome, tc.Reason)
 				}
-				if tc.method == "server_llm" && r.Model != fakeendpoint.Model {
+				if tc.Method == "server_llm" && r.Model != fakeendpoint.Model {
 					t.Errorf("model %q", r.Model)
 				}
 				if e.Calls() == 0 {
@@ -101,7 +88,7 @@ func assertNoKey(t *testing.T, outputs ...string) {
 // A refused key is a configuration problem: logged at error level once,
 // not on every call.
 func TestServerLLMBadCredentialsLoggedOnce(t *testing.T) {
-	var logs lockedBuffer
+	var logs serverbin.Log
 	_, cfg := withEndpoint(t, fakeendpoint.Unauthorized, &logs)
 	c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125)
 	for range 3 {
@@ -122,11 +109,11 @@ func TestServerLLMOnlyAfterSampling(t *testing.T) {
 		method    string
 		calls     int
 	}{
-		{fakeclient.Answers, "client_sampling", 0},
+		{fakemodel.Answers, "client_sampling", 0},
 		{fakeclient.Rejects, "server_llm", 1},
 	} {
-		var logs lockedBuffer
-		e, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
+		var logs serverbin.Log
+		e, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 		c := connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: tc.behaviour}))
 		var r FindResult
 		decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
@@ -157,7 +144,7 @@ func TestServerLLMStrategiesAndFallback(t *testing.T) {
 	}
 
 	// A local endpoint without a key works, and sends no Authorization.
-	e := &fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}
+	e := &fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}
 	ts := httptest.NewServer(e)
 	defer ts.Close()
 	c = connect(t, newServer(t, func(c *Config) { c.LLM = llm.Config{BaseURL: ts.URL + "/v1"} }), "inprocess", mcp.ProtocolVersion20251125)
@@ -173,9 +160,9 @@ func TestServerLLMStrategiesAndFallback(t *testing.T) {
 func TestServerLLMFirstForModernClients(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-			var logs lockedBuffer
-			e, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
-			sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+			var logs serverbin.Log
+			e, cfg := withEndpoint(t, fakemodel.Answers, &logs)
+			sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 			s := newServer(t, cfg, func(c *Config) { c.ServerLLMFirst = ServerLLMFirstModern })
 			c := connect(t, s, "inprocess", era.version, client.WithSamplingHandler(sampler))
 			var r FindResult

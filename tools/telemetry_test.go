@@ -17,7 +17,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
-	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/telemetry"
 )
 
@@ -85,8 +86,8 @@ func TestTracesFollowTheConventions(t *testing.T) {
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	t.Cleanup(func() { otel.SetTracerProvider(prevTP); otel.SetTextMapPropagator(prevProp) })
 
-	var logs lockedBuffer
-	_, cfg := withEndpoint(t, fakeendpoint.Answers, &logs)
+	var logs serverbin.Log
+	_, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 	s := newServer(t, cfg)
 	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Rejects}))
 	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"

@@ -266,21 +266,21 @@ func newToolset(cfg Config) (*Toolset, error) {
 
 // server registers every tool on a new MCP server.
 func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
-	find, err := ts.findBestFlightTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
-	save, err := ts.saveItineraryTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
-	book, err := ts.bookFlightTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
-	airports, err := ts.findAirportsTool()
-	if err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
+	var defined []server.ServerTool
+	for _, t := range []struct {
+		define func() (mcp.Tool, error)
+		handle server.ToolHandlerFunc
+	}{
+		{func() (mcp.Tool, error) { return ts.findBestFlightTool() }, serve(ts, ts.findBestFlightSpec())},
+		{ts.saveItineraryTool, serve(ts, ts.saveItinerarySpec())},
+		{ts.bookFlightTool, serve(ts, ts.bookFlightSpec())},
+		{ts.findAirportsTool, serve(ts, ts.findAirportsSpec())},
+	} {
+		tool, err := t.define()
+		if err != nil {
+			return nil, fmt.Errorf("tools: %w", err)
+		}
+		defined = append(defined, server.ServerTool{Tool: ts.registered(tool), Handler: t.handle})
 	}
 	hooks := &server.Hooks{}
 	version := cfg.Version
@@ -308,10 +308,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		server.WithResourceCapabilities(false, false),
 		server.WithExtensions(map[string]any{UIExtension: map[string]any{}}),
 	}, opts...)...)
-	s.AddTool(ts.registered(find), serve(ts, ts.findBestFlightSpec()))
-	s.AddTool(ts.registered(save), serve(ts, ts.saveItinerarySpec()))
-	s.AddTool(ts.registered(book), serve(ts, ts.bookFlightSpec()))
-	s.AddTool(ts.registered(airports), serve(ts, ts.findAirportsSpec()))
+	s.AddTools(defined...)
 	ts.roots.watch(s, hooks)
 	offerView(s, hooks)
 	return s, nil

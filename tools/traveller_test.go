@@ -16,7 +16,8 @@ import (
 
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/fakeclient"
-	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/ranking"
 )
 
@@ -92,8 +93,8 @@ func TestFindAirports(t *testing.T) {
 // A round trip returns pairs, each with its return flight on the return
 // date, through every rung.
 func TestRoundTripThroughEveryRung(t *testing.T) {
-	var logs lockedBuffer
-	_, withLLM := withEndpoint(t, fakeendpoint.Answers, &logs)
+	var logs serverbin.Log
+	_, withLLM := withEndpoint(t, fakemodel.Answers, &logs)
 	check := func(t *testing.T, r FindResult, method string) {
 		t.Helper()
 		if r.Method != method || r.Trip.ReturnDate != "2026-12-22" || len(r.Flights) == 0 {
@@ -118,7 +119,7 @@ func TestRoundTripThroughEveryRung(t *testing.T) {
 			decode(t, callTool(t, plain, FindBestFlightName, with(roundTrip, "strategy", "candidates")), &r)
 			check(t, r, "candidates")
 
-			sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+			sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 			sampling := connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler))
 			decode(t, callTool(t, sampling, FindBestFlightName, roundTrip), &r)
 			check(t, r, "client_sampling")
@@ -281,7 +282,7 @@ func TestRecentSearchesAreReused(t *testing.T) {
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	p := &countingProvider{Provider: flights.NewSynthetic(catalog, today, 0)}
 	c := connect(t, newServer(t, func(c *Config) { c.Provider = p; c.Now = now }), "inprocess", mcp.ProtocolVersion20260728,
-		client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Answers}))
+		client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakemodel.Answers}))
 	var first, again FindResult
 	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &first) // two rounds: the question, then the answer
 	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &again)

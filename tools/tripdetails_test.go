@@ -52,34 +52,9 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 		for _, via := range transports {
 			for _, era := range eras {
 				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
-					cfg := func(*Config) {}
-					if tc.callErr != "" {
-						cfg = func(c *Config) { c.ElicitationTimeout = 300 * time.Millisecond }
-					}
-					opts := tc.opts
-					var form *fakeclient.Form
-					if tc.form != nil {
-						form = &fakeclient.Form{Behaviour: tc.form.Behaviour, Content: tc.form.Content, Contents: tc.form.Contents}
-						opts = append(opts, client.WithElicitationHandler(form))
-					}
-					c := connect(t, newServer(t, cfg), via, era.version, opts...)
-					deadline := 10 * time.Second
-					if era.name == "modern" && tc.callErr != "" {
-						deadline = time.Second
-					}
-					ctx, cancel := context.WithTimeout(context.Background(), deadline)
-					defer cancel()
-					res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: partialTrip}})
-					if era.name == "modern" && tc.callErr != "" {
-						// A modern host that never answers never retries: the
-						// call ends on its side, and the server holds nothing.
-						if err == nil || !strings.Contains(err.Error(), tc.callErr) {
-							t.Fatalf("call error %v", err)
-						}
+					res, form := callWithForm(t, via, era.version, tc.form, tc.callErr, FindBestFlightName, partialTrip, tc.opts...)
+					if res == nil {
 						return
-					}
-					if err != nil {
-						t.Fatal(err)
 					}
 					var shown []mcp.ElicitationRequest
 					if form != nil {
@@ -203,7 +178,7 @@ func TestTripDetailsCarryIntoSampling(t *testing.T) {
 		for _, era := range eras {
 			t.Run(via+"/"+era.name, func(t *testing.T) {
 				form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}
-				sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+				sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 				c := connect(t, newServer(t), via, era.version, client.WithElicitationHandler(form), client.WithSamplingHandler(sampler))
 				var r FindResult
 				decode(t, callTool(t, c, FindBestFlightName, partialTrip), &r)

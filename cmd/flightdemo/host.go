@@ -12,7 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -138,7 +138,7 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 	// transcript's "server log" lines.
 	args := []string{"--log-level", "debug"}
 	if p.ServerLLM {
-		endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers})
+		endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers})
 		defer endpoint.Close()
 		args = append(args, "--llm-base-url", endpoint.URL+"/v1")
 		env = append(env, "OPENAI_API_KEY=demo-key-not-secret")
@@ -195,7 +195,7 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 		}
 		res.Calls = append(res.Calls, done)
 	}
-	res.AskedFor = askedFor{Sampling: len(m.sampler.Requests()), Forms: u.count(), Roots: w.count()}
+	res.AskedFor = askedFor{Sampling: len(m.sampler.Requests()), Forms: int(u.forms.Load()), Roots: int(w.asked.Load())}
 	return nil
 }
 
@@ -323,21 +323,11 @@ func callStep(ctx context.Context, c *client.Client, s step, vars map[string]str
 type user struct {
 	tr        *transcript
 	behaviour fakeclient.Behaviour
-
-	mu    sync.Mutex
-	forms int
-}
-
-func (u *user) count() int {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return u.forms
+	forms     atomic.Int32 // forms the server sent
 }
 
 func (u *user) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	u.mu.Lock()
-	u.forms++
-	u.mu.Unlock()
+	u.forms.Add(1)
 	form := &fakeclient.Form{Behaviour: u.behaviour, Content: fill(req.Params.RequestedSchema)}
 	switch u.behaviour {
 	case fakeclient.Accepts:
@@ -389,7 +379,7 @@ type model struct {
 
 func (m *model) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	switch m.sampler.Behaviour {
-	case fakeclient.Answers:
+	case fakemodel.Answers:
 		ids := fakemodel.Choose(fakeclient.PromptIDs(req))
 		m.tr.add("host", "", fmt.Sprintf("the user approves; the host's model (%s, a stand-in) reads %d flights and picks %v", fakemodel.Model, len(fakeclient.PromptIDs(req)), ids))
 	case fakeclient.Rejects:
@@ -404,23 +394,13 @@ func (m *model) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest)
 
 // workspace is the host's open folder, shared as its only root.
 type workspace struct {
-	tr  *transcript
-	dir string
-
-	mu    sync.Mutex
-	asked int
-}
-
-func (w *workspace) count() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.asked
+	tr    *transcript
+	dir   string
+	asked atomic.Int32 // roots requests the server sent
 }
 
 func (w *workspace) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	w.mu.Lock()
-	w.asked++
-	w.mu.Unlock()
+	w.asked.Add(1)
 	uri := "file://" + filepath.ToSlash(w.dir)
 	w.tr.add("host", "", "shares its workspace as the only root: "+uri)
 	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: uri, Name: "workspace"}}}, nil

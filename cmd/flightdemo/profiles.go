@@ -4,6 +4,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // A profile is one kind of host: what it declares, which protocol era it
@@ -88,7 +89,7 @@ var profiles = []profile{
 		Steps: []step{searchNoDate},
 	},
 	{
-		Name: "sampling-approves", Like: "VS Code (Copilot), Goose", Era: legacy, Sampling: fakeclient.Answers,
+		Name: "sampling-approves", Like: "VS Code (Copilot), Goose", Era: legacy, Sampling: fakemodel.Answers,
 		Shows: "the client's LLM ranks through sampling",
 		Steps: []step{search},
 	},
@@ -110,7 +111,7 @@ var profiles = []profile{
 	},
 	{
 		Name: "modern-everything", Like: "Goose, MCP Inspector (2026-07-28)", Era: modern,
-		Sampling: fakeclient.Answers, Form: fakeclient.Accepts, Roots: true,
+		Sampling: fakemodel.Answers, Form: fakeclient.Accepts, Roots: true,
 		Shows: "stateless rounds: form for the missing date, then sampling, then a booking form, then roots, each an input_required round with signed state",
 		Steps: []step{searchNoDate, book, saveBooking},
 	},

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
 // routes are the trips the findBestFlight kinds rotate through, with every
@@ -95,7 +96,7 @@ type worker struct {
 type samplingStandIn struct{}
 
 func (samplingStandIn) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	return (&fakeclient.Sampler{Behaviour: fakeclient.Answers}).CreateMessage(ctx, req)
+	return (&fakeclient.Sampler{Behaviour: fakemodel.Answers}).CreateMessage(ctx, req)
 }
 
 // connect starts the worker's client and initializes its session. Each

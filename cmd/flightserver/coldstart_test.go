@@ -46,17 +46,7 @@ func firstAnswer(b *testing.B, bin string) {
 	if !strings.HasSuffix(bin, "flightserver") {
 		cmd = exec.Command(bin)
 	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	stdin, stdout := startPiped(b, cmd)
 	if _, err := io.WriteString(stdin, initializeLine); err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -35,7 +36,7 @@ func get(url string) (int, string, error) {
 func TestDrainOnSIGTERM(t *testing.T) {
 	slowLLM := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(2500 * time.Millisecond)
-		(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}).ServeHTTP(w, r)
+		(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}).ServeHTTP(w, r)
 	}))
 	defer slowLLM.Close()
 	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"},
@@ -82,14 +83,7 @@ func TestDrainOnSIGTERM(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call in flight was never answered")
 	}
-	select {
-	case <-proc.Exited():
-		if err := proc.ExitErr(); err != nil {
-			t.Errorf("exit: %v\n%s", err, logs.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server did not exit after its last call")
-	}
+	exits(t, proc, logs, 10*time.Second, "its last call")
 	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		t.Error("the port still accepts connections after exit")
 	}

@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flightserver/flightserver/internal/serverbin"
-
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,22 +23,31 @@ import (
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/internal/serverproc"
 )
 
-// goroutines reads the server's goroutine count from --debug-addr, on a
-// connection of its own that it closes (so it adds none).
-func goroutines(t *testing.T, debugAddr string) int {
-	t.Helper()
+// debugVars reads what the server serves at --debug-addr (query added to
+// /debug/vars) into v, on a connection of its own that it closes, so the
+// reading adds no goroutine and holds no memory in the server.
+func debugVars(tb testing.TB, debugAddr, query string, v any) {
+	tb.Helper()
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 5 * time.Second}
-	resp, err := c.Get("http://" + debugAddr + "/debug/vars")
+	resp, err := c.Get("http://" + debugAddr + "/debug/vars" + query)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var v struct{ Goroutines int }
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		t.Fatal(err)
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		tb.Fatal(err)
 	}
+}
+
+// goroutines is the server's goroutine count.
+func goroutines(t *testing.T, debugAddr string) int {
+	t.Helper()
+	var v struct{ Goroutines int }
+	debugVars(t, debugAddr, "", &v)
 	return v.Goroutines
 }
 
@@ -65,14 +72,7 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 	// The baseline is a server that has served one client and seen it go:
 	// what starts once (mcp-go's session sweeper) is not a leak.
 	warm := &http.Client{Transport: &http.Transport{}}
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(warm))
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err := first.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	first := dial(t, streamable(t, url, transport.WithHTTPBasicClient(warm)), client.WithProtocolVersion(mcp.ProtocolVersion20251125))
 	exercise(t, first, mcp.ProtocolVersion20251125)
 	_ = first.Close()
 	warm.CloseIdleConnections()
@@ -87,23 +87,12 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 				//lint:ignore SA1019 the legacy GET stream is how a 2025-11-25 client receives sampling requests.
 				topts = append(topts, transport.WithContinuousListening())
 			}
-			tr, err := transport.NewStreamableHTTP(url, topts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr, client.WithProtocolVersion(era.version), client.WithSamplingHandler(sampler))
-			if err := c.Start(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
-				t.Fatal(err)
-			}
+			c := initialized(t, dial(t, streamable(t, url, topts...), client.WithProtocolVersion(era.version), client.WithSamplingHandler(sampler)))
 			time.Sleep(200 * time.Millisecond) // the legacy GET stream opens in the background
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() {
-				_, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-					Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}}})
+				_, err := call(ctx, c, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()})
 				done <- err
 			}()
 			for deadline := time.Now().Add(5 * time.Second); len(sampler.Requests()) == 0; time.Sleep(10 * time.Millisecond) {
@@ -122,16 +111,21 @@ func TestFaultClientLeavesMidRound(t *testing.T) {
 		})
 	}
 	// And the next client is served as if nothing happened.
-	tr, err = transport.NewStreamableHTTP(url)
-	if err != nil {
-		t.Fatal(err)
+	exercise(t, dial(t, streamable(t, url), client.WithProtocolVersion(mcp.ProtocolVersion20251125)), mcp.ProtocolVersion20251125)
+}
+
+// exits waits up to within for the server to exit after what (a signal,
+// its last call), and fails the test if it does not, or not cleanly.
+func exits(t *testing.T, proc *serverproc.Process, logs *serverbin.Log, within time.Duration, what string) {
+	t.Helper()
+	select {
+	case <-proc.Exited():
+		if err := proc.ExitErr(); err != nil {
+			t.Errorf("exit after %s: %v\n%s", what, err, logs.String())
+		}
+	case <-time.After(within):
+		t.Fatalf("the server did not exit within %s after %s", within, what)
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	exercise(t, c, mcp.ProtocolVersion20251125)
 }
 
 // modernCall posts one 2026-07-28 tools/call and returns its result.
@@ -224,7 +218,7 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 	// A server-side LLM that takes 700 ms: calls that are surely in flight.
 	slowLLM := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(700 * time.Millisecond)
-		(&fakeendpoint.Endpoint{Behaviour: fakeendpoint.Answers}).ServeHTTP(w, r)
+		(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}).ServeHTTP(w, r)
 	}))
 	defer slowLLM.Close()
 	exportDir := t.TempDir()
@@ -304,14 +298,7 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	select {
-	case <-proc.Exited():
-		if err := proc.ExitErr(); err != nil {
-			t.Errorf("exit after SIGTERM: %v\n%s", err, logs.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("the server did not exit within its grace")
-	}
+	exits(t, proc, logs, 15*time.Second, "SIGTERM")
 
 	counts := map[string]int{}
 	saved := map[string]bool{}

@@ -44,6 +44,18 @@ func send(t *testing.T, url string, headers map[string]string, body string) repl
 	return reply{resp.StatusCode, resp.Header, string(b)}
 }
 
+// statusOf sends req and returns the reply's status, reading none of its
+// body (a stream's would never end).
+func statusOf(t *testing.T, req *http.Request) int {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 const testToken = "0123456789abcdef-test-token"
@@ -84,14 +96,8 @@ func TestHTTPBearerToken(t *testing.T) {
 	}
 	// A real client with the token, in both eras.
 	for _, era := range eras {
-		tr, err := transport.NewStreamableHTTP(h.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := client.NewClient(tr, client.WithProtocolVersion(era.version))
-		if err := c.Start(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		tr := streamable(t, h.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
+		c := dial(t, tr, client.WithProtocolVersion(era.version))
 		exercise(t, c, era.version)
 		c.Close()
 	}
@@ -148,22 +154,10 @@ func TestPublicAddressNeedsTokenOrOptOut(t *testing.T) {
 func TestHTTPMaxInflight(t *testing.T) {
 	h := startHTTP(t, "--max-inflight", "1")
 	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"date": travelDate()}, Delay: 700 * time.Millisecond}
-	tr, err := transport.NewStreamableHTTP(h.url + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithElicitationHandler(form))
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
+	c := startHTTPClient(t, h.url+"/mcp", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{
-			Name: "findBestFlight", Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "strategy": "deterministic"}}})
+		res, err := call(context.Background(), c, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "strategy": "deterministic"})
 		if err != nil {
 			t.Error(err)
 		}
@@ -231,17 +225,7 @@ func TestHTTPRateLimitPerClient(t *testing.T) {
 func TestLegacySessionOnAnotherReplica(t *testing.T) {
 	key := []string{"--state-key", strings.Repeat("ab", 32)}
 	a, b := startHTTP(t, key...), startHTTP(t, key...)
-	tr, err := transport.NewStreamableHTTP(a.url + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
+	c := startHTTPClient(t, a.url+"/mcp", mcp.ProtocolVersion20251125)
 	id := c.GetSessionId()
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	legacy := map[string]string{"Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25"}

@@ -5,20 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/flightserver/flightserver/tools"
 	"io"
 	"net"
 	"net/http"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/flightserver/flightserver/internal/serverbin"
-
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/tools"
 )
 
 // binary is the real flightserver, built once by TestMain, for the tests
@@ -39,14 +38,11 @@ func travelDate() string { return time.Now().AddDate(0, 1, 0).Format("2006-01-02
 // working server must do for a real client.
 func exercise(t *testing.T, c *client.Client, version string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "cmd-test", Version: "1"}}}); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if got := c.ProtocolVersion(); got != version {
+	if got := initialized(t, c).ProtocolVersion(); got != version {
 		t.Fatalf("negotiated %s, want %s", got, version)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
 	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatalf("tools/list: %v", err)
@@ -58,8 +54,7 @@ func exercise(t *testing.T, c *client.Client, version string) {
 	if strings.Join(names, " ") != "bookFlight findAirports findBestFlight saveItinerary" {
 		t.Fatalf("tools/list: %v", names)
 	}
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-		Arguments: map[string]any{"origin": "CDG", "destination": "JFK", "date": travelDate()}}})
+	res, err := call(ctx, c, "findBestFlight", map[string]any{"origin": "CDG", "destination": "JFK", "date": travelDate()})
 	if err != nil || res.IsError {
 		t.Fatalf("good call: %v %+v", err, res)
 	}
@@ -73,8 +68,7 @@ func exercise(t *testing.T, c *client.Client, version string) {
 	if err := json.Unmarshal(b, &r); err != nil || r.Method != "deterministic" || len(r.Flights) != 3 || !strings.HasPrefix(r.Flights[0].ID, "CDG-JFK-") {
 		t.Fatalf("good call result %s: %v", b, err)
 	}
-	res, err = c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-		Arguments: map[string]any{"origin": "CDG", "destination": "CDG", "date": "yesterday"}}})
+	res, err = call(ctx, c, "findBestFlight", map[string]any{"origin": "CDG", "destination": "CDG", "date": "yesterday"})
 	if err != nil || !res.IsError {
 		t.Fatalf("bad call: want isError, got %v %+v", err, res)
 	}
@@ -85,12 +79,7 @@ func TestStdioBinaryBothEras(t *testing.T) {
 		t.Run(era.name, func(t *testing.T) {
 			var stderr serverbin.Log
 			tr := transport.NewStdioWithOptions(binary, []string{"FLIGHTSERVER_LOG_LEVEL=debug"}, nil, transport.WithCommandStderrWriter(&stderr))
-			c := client.NewClient(tr, client.WithProtocolVersion(era.version))
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			if err := c.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
+			c := dial(t, tr, client.WithProtocolVersion(era.version))
 			exercise(t, c, era.version)
 			if err := c.Close(); err != nil {
 				t.Errorf("close: %v", err)
@@ -107,20 +96,7 @@ func TestStdioBinaryBothEras(t *testing.T) {
 // On stdio the protocol owns stdout: every byte the server writes there is
 // a JSON-RPC message, and logs go to stderr.
 func TestStdioStdoutIsProtocolOnly(t *testing.T) {
-	cmd := exec.Command(binary, "--log-level", "debug")
-	var stderr serverbin.Log
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, lines, stderr := rawStdio(t, "--log-level", "debug")
 	// Like a host, keep stdin open until the answers are in: on stdin's end
 	// the server stops, and calls still in flight then go unanswered.
 	_, _ = io.WriteString(stdin, strings.Join([]string{
@@ -132,15 +108,6 @@ func TestStdioStdoutIsProtocolOnly(t *testing.T) {
 	}, "\n")+"\n")
 
 	ids := map[float64]bool{}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
 	timeout := time.After(20 * time.Second)
 	for !(ids[1] && ids[2] && ids[3]) {
 		select {
@@ -160,7 +127,6 @@ func TestStdioStdoutIsProtocolOnly(t *testing.T) {
 				ids[*msg.ID] = true
 			}
 		case <-timeout:
-			_ = cmd.Process.Kill()
 			t.Fatalf("responses for ids %v after 20 s, want 1, 2 and 3", ids)
 		}
 	}
@@ -170,17 +136,7 @@ func TestStdioStdoutIsProtocolOnly(t *testing.T) {
 			t.Errorf("stdout line is not JSON-RPC: %q", line)
 		}
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("server did not exit when stdin closed")
-	}
+	waitExit(t, cmd, stderr) // on stdin's end
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
 		if !json.Valid([]byte(line)) {
 			t.Errorf("stderr line is not a JSON log entry: %q", line)
@@ -198,17 +154,53 @@ func startStdio(t *testing.T, env, args []string, stderr io.Writer, opts ...clie
 	if stderr != nil {
 		topts = append(topts, transport.WithCommandStderrWriter(stderr))
 	}
-	c := client.NewClient(transport.NewStdioWithOptions(binary, env, args, topts...), opts...)
+	return initialized(t, dial(t, transport.NewStdioWithOptions(binary, env, args, topts...), opts...))
+}
+
+// startHTTPClient connects an mcp-go client over streamable HTTP to url,
+// initialized in the era version names; it closes when the test ends.
+func startHTTPClient(t *testing.T, url, version string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	return initialized(t, dial(t, streamable(t, url), append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)...))
+}
+
+// dial starts an mcp-go client on tr, its era and handlers set by opts.
+// It closes when the test ends (a test may close it sooner).
+func dial(t *testing.T, tr transport.Interface, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	c := client.NewClient(tr, opts...)
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// initialized sends c's initialize, naming the client cmd-test, and
+// returns c once it is answered.
+func initialized(t *testing.T, c *client.Client) *client.Client {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "cmd-test", Version: "1"}}}); err != nil {
+		t.Fatalf("initialize: %v", err)
 	}
 	return c
+}
+
+// streamable is a streamable HTTP client transport to url.
+func streamable(t *testing.T, url string, opts ...transport.StreamableHTTPCOption) *transport.StreamableHTTP {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// call calls tool with args.
+func call(ctx context.Context, c *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	return c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
 }
 
 // structured reads a result's structuredContent into v and returns its JSON.
@@ -256,8 +248,7 @@ func usedStep(attempts []struct{ Step, Outcome string }) string {
 // firstFlightID is the best flight of a deterministic search.
 func firstFlightID(t *testing.T, ctx context.Context, c *client.Client, origin, destination string) string {
 	t.Helper()
-	found, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-		Arguments: map[string]any{"origin": origin, "destination": destination, "date": travelDate(), "strategy": "deterministic"}}})
+	found, err := call(ctx, c, "findBestFlight", map[string]any{"origin": origin, "destination": destination, "date": travelDate(), "strategy": "deterministic"})
 	if err != nil || found.IsError {
 		t.Fatalf("find: %v %+v", err, found)
 	}
@@ -322,16 +313,7 @@ func TestHTTPBothEras(t *testing.T) {
 	h := startHTTP(t)
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-			tr, err := transport.NewStreamableHTTP(h.url + "/mcp")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr, client.WithProtocolVersion(era.version))
-			if err := c.Start(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			exercise(t, c, era.version)
+			exercise(t, dial(t, streamable(t, h.url+"/mcp"), client.WithProtocolVersion(era.version)), era.version)
 		})
 	}
 }
@@ -378,13 +360,8 @@ func TestHTTPHardening(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, h.url+"/mcp", nil)
 		req.Header.Set("Origin", "https://evil.example")
 		req.Header.Set("Accept", "text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 403 {
-			t.Errorf("status %d, want 403", resp.StatusCode)
+		if status := statusOf(t, req); status != 403 {
+			t.Errorf("status %d, want 403", status)
 		}
 	})
 
@@ -422,25 +399,4 @@ func TestHTTPReadHeaderTimeout(t *testing.T) {
 	if errors.As(err, &ne) && ne.Timeout() {
 		t.Fatal("the server kept a half-sent request open past the header timeout")
 	}
-}
-
-// startHTTPClient connects an mcp-go client over streamable HTTP to url,
-// initialized in the era version names; it closes when the test ends.
-func startHTTPClient(t *testing.T, url, version string, opts ...client.ClientOption) *client.Client {
-	t.Helper()
-	tr, err := transport.NewStreamableHTTP(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)...)
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	return c
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -209,30 +210,18 @@ func TestBodyDeadlineSparesLongAnswers(t *testing.T) {
 func testLegacyFormAnswer(t *testing.T, url string, delay time.Duration) {
 	t.Helper()
 	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"date": travelDate()}, Delay: delay}
-	sampler := &fakeclient.Sampler{Behaviour: fakeclient.Answers}
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 	//lint:ignore SA1019 the legacy GET stream is how a 2025-11-25 client receives sampling requests.
-	tr, err := transport.NewStreamableHTTP(url+"/mcp", transport.WithContinuousListening())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithElicitationHandler(form), client.WithSamplingHandler(sampler))
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
+	tr := streamable(t, url+"/mcp", transport.WithContinuousListening())
+	c := initialized(t, dial(t, tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125), client.WithElicitationHandler(form), client.WithSamplingHandler(sampler)))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-		Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "strategy": "deterministic"}}})
+	res, err := call(ctx, c, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "strategy": "deterministic"})
 	if err != nil || res.IsError || len(form.Requests()) != 1 {
 		t.Fatalf("a call answered %s after its request: %v %+v (forms %d)", delay, err, res, len(form.Requests()))
 	}
 	time.Sleep(delay)
-	res, err = c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "findBestFlight",
-		Arguments: map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}}})
+	res, err = call(ctx, c, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()})
 	var got struct{ Method string }
 	if err != nil || res.IsError {
 		t.Fatalf("a sampling call on a GET stream %s old: %v %+v", delay, err, res)

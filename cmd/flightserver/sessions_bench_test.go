@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -62,15 +61,8 @@ func BenchmarkIdleSessionMemory(b *testing.B) {
 // memory is the server's live heap (after a GC) and its resident set.
 func memory(b *testing.B, debugAddr string, pid int) (heap, rss int64) {
 	b.Helper()
-	resp, err := http.Get("http://" + debugAddr + "/debug/vars?gc=1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
 	var v struct{ HeapAlloc int64 }
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		b.Fatal(err)
-	}
+	debugVars(b, debugAddr, "?gc=1", &v)
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Fatal(err)

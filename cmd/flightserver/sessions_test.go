@@ -22,13 +22,8 @@ func deleteSession(t *testing.T, url, id string) {
 	req, _ := http.NewRequest(http.MethodDelete, url+"/mcp", nil)
 	req.Header.Set("Mcp-Session-Id", id)
 	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("DELETE: %d", resp.StatusCode)
+	if status := statusOf(t, req); status != 200 {
+		t.Fatalf("DELETE: %d", status)
 	}
 }
 
@@ -148,13 +143,8 @@ func TestDebugVarsHostAndOrigin(t *testing.T) {
 		if tc.origin != "" {
 			req.Header.Set("Origin", tc.origin)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != tc.status {
-			t.Errorf("Host %q Origin %q: %d, want %d", tc.host, tc.origin, resp.StatusCode, tc.status)
+		if status := statusOf(t, req); status != tc.status {
+			t.Errorf("Host %q Origin %q: %d, want %d", tc.host, tc.origin, status, tc.status)
 		}
 	}
 	// /mcp refuses a rebound Host in JSON-RPC.

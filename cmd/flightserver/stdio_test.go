@@ -25,17 +25,7 @@ func rawStdio(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, <-chan s
 	cmd := exec.Command(binary, args...)
 	logs := &serverbin.Log{}
 	cmd.Stderr = logs
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := startPiped(t, cmd)
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()
@@ -52,6 +42,23 @@ func rawStdio(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, <-chan s
 		close(lines)
 	}()
 	return cmd, stdin, lines, logs
+}
+
+// startPiped starts cmd with a pipe to its stdin and one from its stdout.
+func startPiped(tb testing.TB, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser) {
+	tb.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	return stdin, stdout
 }
 
 type rpcReply struct {

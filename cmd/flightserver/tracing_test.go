@@ -61,11 +61,7 @@ func TestTracesReachAnOTLPReceiver(t *testing.T) {
 		t.Fatalf("call: %v", res)
 	}
 	_ = proc.Cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-proc.Exited():
-	case <-time.After(20 * time.Second):
-		t.Fatal("the server did not exit")
-	}
+	exits(t, proc, logs, 20*time.Second, "SIGTERM")
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	call, ok := rec.ids["tools/call findBestFlight"]

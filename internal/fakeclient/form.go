@@ -2,7 +2,6 @@ package fakeclient
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -31,26 +30,19 @@ type Form struct {
 	// Delay is how long the user takes to answer.
 	Delay time.Duration
 
-	mu       sync.Mutex
-	requests []mcp.ElicitationRequest
+	requests received[mcp.ElicitationRequest]
 }
 
 // Requests returns the elicitation requests received so far.
-func (f *Form) Requests() []mcp.ElicitationRequest {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]mcp.ElicitationRequest(nil), f.requests...)
-}
+func (f *Form) Requests() []mcp.ElicitationRequest { return f.requests.all() }
 
 // Elicit implements client.ElicitationHandler.
 func (f *Form) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	f.mu.Lock()
-	f.requests = append(f.requests, req)
+	seen := f.requests.add(req)
 	content := f.Content
 	if n := len(f.Contents); n > 0 {
-		content = f.Contents[min(len(f.requests), n)-1]
+		content = f.Contents[min(seen, n)-1]
 	}
-	f.mu.Unlock()
 	if f.Behaviour == Silent {
 		<-ctx.Done()
 		return nil, ctx.Err()

@@ -13,24 +13,20 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
-// Behaviour is what the client does with a sampling request.
+// Behaviour is what the client does with a sampling request: what its
+// model does (fakemodel.Answers, fakemodel.UnknownIDs, fakemodel.Garbage),
+// or what the host does instead (below); with a form, what its user does
+// (form.go).
 type Behaviour string
 
-// The behaviours a host shows.
+// The behaviours a host shows around its model.
 const (
-	// Answers: the model reads the flights and answers as asked.
-	Answers Behaviour = "answers"
-	// UnknownIDs: the model invents flight ids.
-	UnknownIDs Behaviour = "unknown-ids"
-	// Garbage: the model chats instead of answering in JSON.
-	Garbage Behaviour = "garbage"
 	// Rejects: the user says no at the approval prompt.
 	Rejects Behaviour = "rejects"
 	// Silent: the host never answers (no UI, a stuck approval dialog).
@@ -45,49 +41,35 @@ const RejectMessage = "User rejected sampling request"
 // records the requests it received so tests can check their shape.
 type Sampler struct {
 	Behaviour Behaviour
-	// Reply, when set, writes an Answers model's text from the prompt's
+	// Reply, when set, writes an answering model's text from the prompt's
 	// (a shape of answer a test wants to see through the rung).
 	Reply func(prompt string) string
 
-	mu       sync.Mutex
-	requests []mcp.CreateMessageRequest
+	requests received[mcp.CreateMessageRequest]
 }
 
 // Requests returns the sampling requests received so far.
-func (s *Sampler) Requests() []mcp.CreateMessageRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]mcp.CreateMessageRequest(nil), s.requests...)
-}
+func (s *Sampler) Requests() []mcp.CreateMessageRequest { return s.requests.all() }
 
 // CreateMessage implements client.SamplingHandler.
 func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	s.mu.Unlock()
+	s.requests.add(req)
 
-	var text string
+	prompt := promptText(req)
 	switch s.Behaviour {
-	case Answers:
-		ids := PromptIDs(req)
-		if len(ids) == 0 {
+	case fakemodel.Answers:
+		if len(fakemodel.IDs(prompt)) == 0 {
 			return nil, errors.New("scripted: no flight ids in the prompt")
 		}
-		text = fakemodel.Answer(fakemodel.Choose(ids)...)
-		if s.Reply != nil {
-			text = s.Reply(promptText(req))
-		}
-	case UnknownIDs:
-		text = fakemodel.Answer("XX-YY-000000-X9X9X", "Q1")
-	case Garbage:
-		text = "Honestly, they all look lovely. I'd take the one with the nicest meal."
 	case Rejects:
 		//lint:ignore ST1005 the exact words hosts send, capital and all.
 		return nil, errors.New(RejectMessage)
 	case Silent:
 		<-ctx.Done()
 		return nil, ctx.Err()
-	default:
+	}
+	text, ok := fakemodel.Reply(string(s.Behaviour), prompt, s.Reply)
+	if !ok {
 		return nil, fmt.Errorf("scripted: unknown behaviour %q", s.Behaviour)
 	}
 	return &mcp.CreateMessageResult{

@@ -14,17 +14,13 @@ import (
 	"github.com/flightserver/flightserver/internal/fakemodel"
 )
 
-// Behaviour is what the endpoint does with a request.
+// Behaviour is what the endpoint does with a request: what its model does
+// (fakemodel.Answers, fakemodel.UnknownIDs, fakemodel.Garbage), or what
+// the API does instead (below).
 type Behaviour string
 
-// Endpoint behaviours.
+// The behaviours of the API around its model.
 const (
-	// Answers: the model reads the flights and answers as asked.
-	Answers Behaviour = "answers"
-	// UnknownIDs: the model invents flight ids.
-	UnknownIDs Behaviour = "unknown-ids"
-	// Garbage: the model chats instead of answering in JSON.
-	Garbage Behaviour = "garbage"
 	// Silent: the endpoint never answers.
 	Silent Behaviour = "silent"
 	// Unauthorized: the key is wrong (HTTP 401).
@@ -40,6 +36,31 @@ const (
 	NoJSONSchema Behaviour = "no-json-schema"
 )
 
+// Outcome is what the server's LLM rung makes of an endpoint behaviour on
+// a search from JFK to LHR (47 candidates): the tier that ranks, the
+// rung's outcome and words its reason holds.
+type Outcome struct {
+	Behaviour               Behaviour
+	Method, Outcome, Reason string
+}
+
+// Outcomes hold one Outcome for each behaviour: the one table that the
+// rung's tests in package tools (in-process) and the built binary's
+// (cmd/flightserver, configured by flags and OPENAI_API_KEY) both assert,
+// so the two cannot drift apart. Silent's reason names no duration: each
+// test sets its own timeout.
+var Outcomes = []Outcome{
+	{fakemodel.Answers, "server_llm", "used", "ranked the 47 candidates"},
+	{NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
+	{fakemodel.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
+	{fakemodel.Garbage, "deterministic", "failed", "not the JSON object"},
+	{Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
+	{RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
+	{RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
+	{ServerError, "deterministic", "failed", "server error (HTTP 500)"},
+	{Silent, "deterministic", "failed", "no answer within"},
+}
+
 // Model is the model name the stand-in endpoint reports.
 const Model = "scripted-endpoint-1"
 
@@ -48,7 +69,7 @@ const Model = "scripted-endpoint-1"
 // with no network and no key. Silent hangs until the request is cancelled.
 type Endpoint struct {
 	Behaviour Behaviour
-	// Reply, when set, writes an Answers model's text from the prompt's.
+	// Reply, when set, writes an answering model's text from the prompt's.
 	Reply func(prompt string) string
 
 	mu       sync.Mutex
@@ -95,17 +116,8 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.authSeen = append(e.authSeen, r.Header.Get("Authorization"))
 	e.mu.Unlock()
 
-	var text string
+	text, isModel := fakemodel.Reply(string(e.Behaviour), req.text(), e.Reply)
 	switch e.Behaviour {
-	case Answers:
-		text = fakemodel.Answer(fakemodel.Choose(fakemodel.IDs(req.text()))...)
-		if e.Reply != nil {
-			text = e.Reply(req.text())
-		}
-	case UnknownIDs:
-		text = fakemodel.Answer("XX-YY-000000-X9X9X", "Q1")
-	case Garbage:
-		text = "They all look lovely."
 	case Unauthorized:
 		apiError(w, http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided.")
 		return
@@ -132,8 +144,10 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		text = "Sure! " + fakemodel.Answer(fakemodel.Choose(fakemodel.IDs(req.text()))...)
 	default:
-		apiError(w, http.StatusInternalServerError, "server_error", "unknown scripted behaviour")
-		return
+		if !isModel {
+			apiError(w, http.StatusInternalServerError, "server_error", "unknown scripted behaviour")
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{

@@ -16,6 +16,39 @@ import (
 // Model is the model name the stand-in reports through sampling.
 const Model = "scripted-llm-1"
 
+// What the model does with a ranking prompt. The client and endpoint
+// stand-ins take these as behaviours of theirs (untyped, so each keeps its
+// own Behaviour type) and add what a host or an API does around a model: a
+// user who rejects, a host or a server that never answers, HTTP errors.
+const (
+	// Answers: the model reads the flights and answers as asked.
+	Answers = "answers"
+	// UnknownIDs: the model invents flight ids.
+	UnknownIDs = "unknown-ids"
+	// Garbage: the model chats instead of answering in JSON.
+	Garbage = "garbage"
+)
+
+// Reply is the model's text for prompt when it behaves as behaviour (one
+// of the above); reply, when not nil, writes an answering model's text
+// instead (a shape of answer a test wants to see through the rung). ok is
+// false for a behaviour that is not the model's, for the stand-in around it
+// to play.
+func Reply(behaviour, prompt string, reply func(prompt string) string) (text string, ok bool) {
+	switch behaviour {
+	case Answers:
+		if reply != nil {
+			return reply(prompt), true
+		}
+		return Answer(Choose(IDs(prompt))...), true
+	case UnknownIDs:
+		return Answer("XX-YY-000000-X9X9X", "Q1"), true
+	case Garbage:
+		return "Honestly, they all look lovely. I'd take the one with the nicest meal.", true
+	}
+	return "", false
+}
+
 // flightID matches a flight's id, or a round trip's (two joined by "_").
 var flightID = regexp.MustCompile(`\b[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-Z]{5}(?:_[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-Z]{5})?\b`)
 

@@ -44,7 +44,8 @@ func run(m *testing.M, bin *string) int {
 	return m.Run()
 }
 
-// Log collects a process's output for a test to read while it still runs.
+// Log collects what a process (or a logger in the test's own process)
+// writes, for a test to read while it still writes.
 type Log struct {
 	mu sync.Mutex
 	b  bytes.Buffer
