@@ -94,9 +94,9 @@ const (
 	NotConfigured Why = "not_configured"
 	// NoCandidates: nothing was left to choose from.
 	NoCandidates Why = "no_candidates"
-	// NotRequested: the caller's arguments chose another path (a strategy,
-	// or arguments that carry the answer themselves).
-	NotRequested Why = "not_requested"
+	// ServerFault: the server itself failed (a question whose state it
+	// could not seal): a defect to report, not something the client did.
+	ServerFault Why = "server_fault"
 	// NotTrusted: what the client offered cannot be trusted on this
 	// transport (a remote HTTP client's roots name its own disk).
 	NotTrusted Why = "not_trusted"

@@ -151,7 +151,7 @@ func (c *call) pose(q question, again int) asked {
 	token, err := c.seal(q.step, sealedRound{AskedAtMs: start.UnixMilli(), About: q.about, Rounds: c.rounds, Again: again, Asked: c.asked})
 	if err != nil {
 		c.log.Error().Err(err).Str("step", q.step).Msg("could not seal a question")
-		return notAsked(fallback.ClientError, "the server could not record the question")
+		return notAsked(fallback.ServerFault, "the server could not record the question")
 	}
 	b := server.NewInputRequestBuilder(token)
 	switch q.kind() {

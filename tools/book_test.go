@@ -233,3 +233,26 @@ func TestBookFlightReportsProgressWhileWaiting(t *testing.T) {
 		t.Errorf("%d progress notifications without a token", got)
 	}
 }
+
+// A trip form the budget left no time to wait for is not sent, and the
+// error says so: the user was not asked (askedUser false, skipped no_time),
+// so the host's model must ask, rather than being told the user saw a form.
+func TestTripDetailsWithNoTimeToAsk(t *testing.T) {
+	for _, via := range transports {
+		t.Run(via, func(t *testing.T) {
+			form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm}
+			s := newServer(t, func(c *Config) { c.CallBudget = 400 * time.Millisecond })
+			c := connect(t, s, via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
+			res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR"})
+			d := errorDetails(t, res)
+			a, _ := attemptAt(d.Attempts, stepTrip)
+			if !res.IsError || d.Error != ErrorTripDetailsNeeded || d.AskedUser == nil || *d.AskedUser || a.Outcome != "skipped" || a.Why != "no_time" ||
+				!strings.Contains(text(res), "could not ask the user") {
+				t.Errorf("%s %+v", text(res), d)
+			}
+			if n := len(form.Requests()); n != 0 {
+				t.Errorf("%d forms shown with no time to wait for them", n)
+			}
+		})
+	}
+}

@@ -82,7 +82,7 @@ func (a *FindArgs) request() flights.Request {
 const findDescription = `Search about 47 flights for a trip and pick the best three, each with a one-line reason; one way, or a round trip with returnDate, on one date or flexibly (flexDays).
 Give origin and destination as airport codes, metro codes or city names ("JFK", "NYC", "San Francisco"; findAirports looks them up) and the date as YYYY-MM-DD; the other arguments narrow the search.
 If origin, destination or date is missing, the server asks the user in a form when your client can show one; otherwise (or when the user declines) it returns an error naming each missing detail (machine-readable in _meta "io.github.flightserver/error": {error: "trip_details_needed", askedUser, why, fields}): ask the user, then call again.
-Ranking uses your client's LLM through sampling when the client offers it, then the server's own LLM when one is configured, and otherwise price + stops + duration.
+Ranking uses your client's LLM through sampling when the client offers it and the server's own LLM when one is configured (by default the client's first; the operator may put the server's first), and otherwise price + stops + duration.
 The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
 Flight ids are stable: pass one to other tools to refer to that flight.
 With strategy "candidates" you get a shortlist to choose from with the user instead of a ranking.

@@ -16,7 +16,7 @@ import (
 
 // AttemptOut is one decision in a result: the "attempts" of every tool.
 type AttemptOut struct {
-	Step      string `json:"step" jsonschema:"the rung this decision is about, e.g. client_sampling, server_llm, deterministic, candidates, trip_details, confirm_form, confirm_arguments, client_roots, export_dir"`
+	Step      string `json:"step" jsonschema:"the rung this decision is about, e.g. client_sampling, server_llm, deterministic, candidates, trip_details, confirm_form, confirm_arguments, client_roots, export_dir, view"`
 	Outcome   string `json:"outcome" jsonschema:"used, skipped (not tried: unavailable or not asked for) or failed (tried, with no usable result; the next rung ran)"`
 	Why       string `json:"why,omitempty" jsonschema:"for skipped and failed: the cause, from a fixed list (client_cannot_ask, user_declined, user_rejected, no_answer, no_time, not_configured, ...; see docs/FALLBACKS.md)"`
 	Reason    string `json:"reason" jsonschema:"the cause in words, for people"`
@@ -75,8 +75,9 @@ type ToolError struct {
 	Why    string `json:"why,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	// AskedUser says whether the server showed the user a form (trip
-	// details): true means the user saw it and did not give the details;
-	// false means this client cannot ask.
+	// details): true means the form reached the client and the user did not
+	// give the details; false means no form was sent (the client cannot
+	// show one, or there was no time or round left to ask).
 	AskedUser *bool `json:"askedUser,omitempty"`
 	// Fields are the problems with the arguments or the details still
 	// needed: each field, what is wrong and what is accepted.

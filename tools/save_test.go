@@ -328,6 +328,12 @@ func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
 			if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
 				t.Fatalf("written in a root outside the export directory: %v", entries)
 			}
+			// A client that declares no roots is told that first: trust
+			// is moot when nothing was offered.
+			_, res = save(t, connect(t, newServer(t, func(c *Config) { c.Transport = TransportHTTP }), "http", era.version), map[string]any{"flightId": id})
+			if a, _ := attemptAt(errorDetails(t, res).Attempts, stepRoots); !res.IsError || a.Why != "client_cannot_ask" {
+				t.Errorf("HTTP, no roots declared, no --export-dir: %s %+v", text(res), a)
+			}
 
 			// With one: the root outside it is skipped, the one inside
 			// narrows where the file goes.

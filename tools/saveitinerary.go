@@ -59,7 +59,7 @@ type SaveResult struct {
 }
 
 const saveDescription = `Save a flight found by findBestFlight (by flightId) or booked with bookFlight (by bookingRef) as a calendar file (ics) or a readable itinerary (markdown).
-It writes only inside a directory the client shares as a root (over HTTP: only where that root lies inside the server's export directory), or the server's configured export directory; it never picks a directory itself.
+It writes only inside a directory the client shares as a root (over HTTP: only where that root lies inside the server's export directory, unless the operator says client and server share a filesystem), or the server's configured export directory; it never picks a directory itself.
 An existing file is kept unless overwrite is true. The result gives the file's URI and, in attempts, which rule chose the directory.`
 
 func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
@@ -180,8 +180,13 @@ func (t *Toolset) rootsToWrite(ctx context.Context, c *call) ([]usableRoot, *mcp
 	within := ""
 	if t.transport == TransportHTTP && !t.sharedFS {
 		if t.exportDir == "" && !c.resuming(stepRoots) {
-			c.record(fallback.SkippedFor(stepRoots, fallback.NotTrusted, "over HTTP a client's roots name directories on its own machine, "+
-				"and this server writes only inside --export-dir, which is not set"))
+			// Not asked: no root could be used. A client that could not
+			// have shared roots anyway is told that first.
+			why, reason := c.client.cannotAsk(askRoots)
+			if why == "" {
+				why, reason = fallback.NotTrusted, "over HTTP a client's roots name directories on its own machine, so they can only narrow --export-dir"
+			}
+			c.record(fallback.SkippedFor(stepRoots, why, reason))
 			return nil, nil
 		}
 		within = t.exportDir

@@ -253,16 +253,12 @@ func detailsWhy(w fallback.Why) string {
 }
 
 // detailsNeeded ends a call without a trip: an isError that names each
-// missing field, what is accepted, and whether the user was asked.
-func (c *call) detailsNeeded(why fallback.Why, reason string, need flights.Problems, elapsed time.Duration) *mcp.CallToolResult {
-	outcome := fallback.FailedFor(stepTrip, why, reason, elapsed)
-	asked := true
-	switch why {
-	case fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient:
-		asked = false
-		outcome = fallback.SkippedFor(stepTrip, why, reason)
-	}
-	c.record(outcome)
+// missing field, what is accepted, and whether the user was asked (whether
+// the form reached the client, not what the failure is called: a form
+// never sent for want of time was not seen by anyone).
+func (c *call) detailsNeeded(a asked, need flights.Problems) *mcp.CallToolResult {
+	why, reason, asked := a.why, a.reason, a.sent
+	c.record(a.attempt(stepTrip))
 	var b strings.Builder
 	fmt.Fprintf(&b, "findBestFlight did not search: it needs the %s. ", fieldWords(need))
 	if asked {
@@ -319,7 +315,8 @@ func (t *Toolset) settleTrip(ctx context.Context, c *call, st *findState, args F
 			return flights.Trip{}, c.invalidArguments(ps)
 		}
 		if !c.resuming(stepTrip) && c.timesAsked(stepTrip) >= maxTripForms {
-			return flights.Trip{}, c.detailsNeeded(fallback.StillInvalid, "the details given were still not valid after a second form", need, answered)
+			return flights.Trip{}, c.detailsNeeded(asked{why: fallback.StillInvalid, reason: "the details given were still not valid after a second form",
+				elapsed: answered, sent: true}, need)
 		}
 		a := c.ask(ctx, question{step: stepTrip, key: tripKey, limit: t.elicitationTimeout,
 			waiting: "waiting for the user to give the trip details",
@@ -328,7 +325,7 @@ func (t *Toolset) settleTrip(ctx context.Context, c *call, st *findState, args F
 		case a.pending != nil:
 			return flights.Trip{}, a.pending
 		case a.failed():
-			return flights.Trip{}, c.detailsNeeded(a.why, a.reason, need, a.elapsed)
+			return flights.Trip{}, c.detailsNeeded(a, need)
 		}
 		answered, gotAnswer = a.elapsed, true
 		answerPs = readTripAnswer(a.answer.content, st)

@@ -228,7 +228,11 @@ func explain(w io.Writer, r runResult) {
 	}
 	fmt.Fprintln(w)
 	for _, c := range r.Calls {
-		fmt.Fprintf(w, "   %s → %s\n", c.Tool, c.Summary)
+		summary := c.Summary
+		if c.HostEnded != "" {
+			summary = "the host ended the call: " + c.HostEnded
+		}
+		fmt.Fprintf(w, "   %s → %s\n", c.Tool, summary)
 		for _, a := range c.Attempts {
 			fmt.Fprintf(w, "      %-18s %-8s %s\n", a.Step, a.Outcome, a.Reason)
 		}

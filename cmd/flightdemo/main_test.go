@@ -151,7 +151,7 @@ func TestExplainTellsTheStory(t *testing.T) {
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := run(ctx, []string{"--server", serverBin, "--profile", "form-user-declines,modern-everything", "--explain"}, &out, &bytes.Buffer{}); err != nil {
+	if err := run(ctx, []string{"--server", serverBin, "--profile", "form-user-declines,modern-everything,modern-sampling-rejects", "--explain"}, &out, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	story := out.String()
@@ -169,6 +169,9 @@ func TestExplainTellsTheStory(t *testing.T) {
 		"shares its workspace as the only root",
 		"step=client_sampling outcome=used",
 		"client_sampling    used",
+		// A 2026-07-28 host whose user rejects sampling ends the call
+		// itself: the story says so rather than an empty summary.
+		"findBestFlight → the host ended the call: ",
 	} {
 		if !strings.Contains(story, want) {
 			t.Errorf("the story lacks %q", want)
