@@ -37,7 +37,7 @@ const maxOptions = 47
 // searchCacheSize trips, the least recently asked dropped first.
 const (
 	searchTTL       = time.Minute
-	searchCacheSize = 256
+	searchCacheSize = 64
 )
 
 // searchCache holds recent searches by trip.
