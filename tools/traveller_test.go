@@ -301,3 +301,35 @@ func TestRecentSearchesAreReused(t *testing.T) {
 		t.Errorf("after a minute: %d searches, want 3", p.count())
 	}
 }
+
+// Calls at once share the cached searches and must not change them: every
+// caller gets the same answer (run under -race in CI, which fails on a
+// cached search written by one call while another reads it).
+func TestConcurrentCallsShareSearches(t *testing.T) {
+	s := newServer(t)
+	trips := []map[string]any{jfkLHR, roundTrip, with(jfkLHR, "maxStops", 0)}
+	want := make([]string, len(trips))
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125)
+	for i, args := range trips {
+		var r FindResult
+		decode(t, callTool(t, c, FindBestFlightName, args), &r)
+		want[i] = r.Flights[0].ID
+	}
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125)
+			for i := range 10 {
+				k := (w + i) % len(trips)
+				var r FindResult
+				decode(t, callTool(t, c, FindBestFlightName, trips[k]), &r)
+				if r.Flights[0].ID != want[k] {
+					t.Errorf("trip %d: %s, want %s", k, r.Flights[0].ID, want[k])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
