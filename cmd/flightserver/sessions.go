@@ -81,6 +81,11 @@ func (s *sessions) Generate() string {
 	id := s.prefix + hex.EncodeToString(b)
 	s.mu.Lock()
 	s.live[id] = ""
+	// The initialize that asked for it no longer waits: it is live now, and
+	// counting it as pending too would refuse a place that is free.
+	if s.pending > 0 {
+		s.pending--
+	}
 	s.mu.Unlock()
 	return id
 }
@@ -149,7 +154,9 @@ func (s *sessions) handler(log zerolog.Logger, next http.Handler) http.Handler {
 		switch {
 		case modern:
 			next.ServeHTTP(w, r)
-		case id == "" && r.Method == http.MethodPost && isInitialize(bodyOf(r)):
+		case r.Method == http.MethodPost && isInitialize(bodyOf(r)):
+			// Every initialize starts a session, whatever Mcp-Session-Id it
+			// carries (mcp-go mints a new one either way): each is counted.
 			s.initialize(log, w, r, next)
 		case id == "" && r.Method == http.MethodGet:
 			// mcp-go would mint a session for a stream that names none: one
@@ -198,7 +205,9 @@ func (s *sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http
 	issued := w.Header().Get(server.HeaderKeySessionID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pending--
+	if issued == "" {
+		s.pending-- // no session came of it (Generate gave back the place otherwise)
+	}
 	if owner, ok := s.live[issued]; ok && owner == "" && counted {
 		s.live[issued] = client
 		return

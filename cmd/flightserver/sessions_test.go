@@ -59,6 +59,12 @@ func TestSessionLimits(t *testing.T) {
 	if r.status != 503 || code != codeBusy || !strings.Contains(msg, "--max-sessions") || !strings.Contains(msg, "2026-07-28") {
 		t.Errorf("beyond --max-sessions: %d %d %q", r.status, code, msg)
 	}
+	// An initialize that carries a live session's id starts a session
+	// too (mcp-go mints a new one): it counts like any other.
+	withID := map[string]string{"X-Real-IP": "198.51.100.4", "Mcp-Session-Id": a[1]}
+	if r := send(t, h.url+"/mcp", withID, initialize); r.status != 503 {
+		t.Errorf("an initialize carrying a session id, beyond --max-sessions: %d %s", r.status, r.body)
+	}
 	// Stateless 2026-07-28 requests need no session and are not refused.
 	if r := send(t, h.url+"/mcp", modernHeaders, discover); r.status != 200 {
 		t.Errorf("a modern request while sessions are full: %d %s", r.status, r.body)
