@@ -90,6 +90,12 @@ type config struct {
 // secretFlags never have their values echoed in an error or a log.
 var secretFlags = map[string]bool{"state-key": true, "state-key-previous": true, "llm-api-key": true, "auth-token": true}
 
+// commandLineOnly are flags that ask for something other than a server (print
+// the version) or that only tests should turn on: FLIGHTSERVER_VERSION is a
+// name a deployment may well set to the image's version, and must not make
+// the container print a line and exit.
+var commandLineOnly = map[string]bool{"version": true, "load-test-tools": true}
+
 var errHelp = flag.ErrHelp
 
 // parseConfig reads flags, then fills every flag not given from its
@@ -175,7 +181,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
 		name := envPrefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		if v := getenv(name); v != "" && !given[f.Name] && envErr == nil {
+		if v := getenv(name); v != "" && !given[f.Name] && !commandLineOnly[f.Name] && envErr == nil {
 			if err := fs.Set(f.Name, v); err != nil {
 				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
 				if secretFlags[f.Name] {

@@ -36,6 +36,12 @@ func TestConfigDefaultsFlagsAndEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A deployment's FLIGHTSERVER_VERSION names its image, and must not turn
+	// the server into a version printer; test-only switches are not read
+	// from the environment either.
+	if c, err := parseConfig(nil, env(map[string]string{"FLIGHTSERVER_VERSION": "0.1.0", "FLIGHTSERVER_LOAD_TEST_TOOLS": "true"}), io.Discard); err != nil || c.showVersion || c.loadTestTools {
+		t.Errorf("FLIGHTSERVER_VERSION / FLIGHTSERVER_LOAD_TEST_TOOLS from the environment: %+v, %v", c, err)
+	}
 	if c.transport != "http" || c.addr != "127.0.0.1:9000" || c.logLevel != zerolog.DebugLevel ||
 		strings.Join(c.allowedOrigins, " ") != "http://localhost:6274 https://app.example" || c.weights.HourCostUSD != 35.5 {
 		t.Errorf("config = %+v", c)
