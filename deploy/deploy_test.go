@@ -393,7 +393,10 @@ func TestRouterInFrontOfThreeReplicas(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				status, body := legacyPost(t, c.url+"/mcp", tc.id)
-				if status != http.StatusNotFound || !strings.Contains(body, tc.says) || !strings.Contains(strings.ToLower(body), "initialize again") {
+				// The router answers with the server's own code (-32001, the
+				// SDKs' "session not found"), so a client reads both alike.
+				if status != http.StatusNotFound || !strings.Contains(body, tc.says) || !strings.Contains(strings.ToLower(body), "initialize again") ||
+					!strings.Contains(body, `"code":-32001`) {
 					t.Errorf("session %s: %d %s; want 404 saying %q and to initialize again", tc.id, status, body, tc.says)
 				}
 			})

@@ -70,6 +70,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}()
 	if on, why := telemetry.TracingEnabled(getenv); on {
 		log.Info().Msg("tracing: exporting spans over OTLP as the OTEL_* variables say")
+	} else if exp := getenv("OTEL_TRACES_EXPORTER"); exp != "" && exp != "none" {
+		// The operator asked for traces this server cannot send: say so
+		// where they will look, rather than only at debug.
+		log.Warn().Str("why", why).Msg("tracing off")
 	} else {
 		log.Debug().Str("why", why).Msg("tracing off")
 	}

@@ -82,3 +82,12 @@ func keys(m map[string][]byte) []string {
 	}
 	return ks
 }
+
+// Traces asked for in a way this server cannot send (an exporter it does
+// not have) are off, and the log says so at warn, where an operator looks.
+func TestUnsupportedTraceExporterIsWarned(t *testing.T) {
+	_, _, logs := serverbin.StartHTTP(t, binary, []string{"OTEL_TRACES_EXPORTER=console", "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1"})
+	if !logs.Await(`"level":"warn","why":"OTEL_TRACES_EXPORTER=\"console\" is not supported (use otlp or none)"`, 5*time.Second) {
+		t.Errorf("no warning for an exporter the server does not have:\n%s", logs.String())
+	}
+}
