@@ -42,8 +42,15 @@ func (r rawResult) text() string {
 // rawCall sends one modern tools/call to findBestFlight.
 func rawCall(t *testing.T, s *server.MCPServer, caps map[string]any, args map[string]any, requestState string, inputResponses map[string]any) rawResult {
 	t.Helper()
+	return rawCallTool(t, s, FindBestFlightName, caps, args, requestState, inputResponses)
+}
+
+// rawCallTool sends one modern tools/call to any tool (its
+// structuredContent is read as findBestFlight's).
+func rawCallTool(t *testing.T, s *server.MCPServer, tool string, caps map[string]any, args map[string]any, requestState string, inputResponses map[string]any) rawResult {
+	t.Helper()
 	params := map[string]any{
-		"name": FindBestFlightName, "arguments": args,
+		"name": tool, "arguments": args,
 		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps},
 	}
 	if requestState != "" {

@@ -335,6 +335,26 @@ func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
 				t.Errorf("HTTP, no roots declared, no --export-dir: %s %+v", text(res), a)
 			}
 
+			// Nor can a requestState sealed at client_roots elsewhere (a
+			// stdio replica, one with --export-dir, this one before a
+			// restart) carry roots past the rule: the rule is this
+			// replica's, and a state cannot prove it.
+			if era.name == "modern" {
+				declaresRoots := map[string]any{"roots": map[string]any{}}
+				first := rawCallTool(t, newServer(t), SaveItineraryName, declaresRoots, map[string]any{"flightId": id}, "", nil)
+				if first.ResultType != "input_required" {
+					t.Fatalf("a stdio server asks for roots first: %+v", first)
+				}
+				replayed := rawCallTool(t, newServer(t, func(c *Config) { c.Transport = TransportHTTP }), SaveItineraryName, declaresRoots,
+					map[string]any{"flightId": id}, first.RequestState, map[string]any{rootsKey: map[string]any{"roots": []any{map[string]any{"uri": fileURI(elsewhere)}}}})
+				if !replayed.IsError {
+					t.Errorf("HTTP without --export-dir, roots from a replayed state: %s", replayed.text())
+				}
+				if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+					t.Fatalf("written through a replayed state in a root outside any export directory: %v", entries)
+				}
+			}
+
 			// With one: the root outside it is skipped, the one inside
 			// narrows where the file goes.
 			withExport := func(c *Config) { c.ExportDir = exportDir }

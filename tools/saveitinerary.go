@@ -179,9 +179,11 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 func (t *Toolset) rootsToWrite(ctx context.Context, c *call) ([]usableRoot, *mcp.CallToolResult) {
 	within := ""
 	if t.transport == TransportHTTP && !t.sharedFS {
-		if t.exportDir == "" && !c.resuming(stepRoots) {
-			// Not asked: no root could be used. A client that could not
-			// have shared roots anyway is told that first.
+		if t.exportDir == "" {
+			// Not asked: no root could be used. Nor is a retry's answer
+			// read: its state may come from a replica with other rules,
+			// and the rule is this one's. A client that could not have
+			// shared roots anyway is told that first.
 			why, reason := c.client.cannotAsk(askRoots)
 			if why == "" {
 				why, reason = fallback.NotTrusted, "over HTTP a client's roots name directories on its own machine, so they can only narrow --export-dir"
