@@ -43,7 +43,19 @@ type rung struct {
 // input_required result when a rung must ask the client first (modern), or
 // with an isError when a single-rung strategy could not rank.
 func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job ranking.Options) (ranking.Ranking, *mcp.CallToolResult) {
-	for _, r := range t.rungsFor(strategy, c) {
+	rungs := t.rungsFor(strategy, c)
+	// A modern retry answering a rung's question resumes at that rung: the
+	// rungs above it ran in an earlier round, and their attempts came back
+	// with the state. Running them again would pay for them twice (a
+	// server LLM called again, a user waiting out its timeout again) and
+	// could throw away the answer the user just gave.
+	for i, r := range rungs {
+		if c.resuming(string(r.tier)) {
+			rungs = rungs[i:]
+			break
+		}
+	}
+	for _, r := range rungs {
 		res := t.climb(ctx, c, r, job)
 		if res.pending != nil {
 			return ranking.Ranking{}, res.pending

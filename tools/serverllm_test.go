@@ -176,6 +176,23 @@ func TestServerLLMFirstForModernClients(t *testing.T) {
 			}
 		})
 	}
+	// When the server's LLM fails first, the modern client is asked to
+	// sample; its retry resumes at that question: the endpoint is not
+	// called again (nor its timeout waited out again), and the answer the
+	// user approved is the one that ranks.
+	var logs serverbin.Log
+	e, cfg := withEndpoint(t, fakeendpoint.ServerError, &logs)
+	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
+	c := connect(t, newServer(t, cfg, func(c *Config) { c.ServerLLMFirst = ServerLLMFirstModern }), "inprocess", mcp.ProtocolVersion20260728,
+		client.WithSamplingHandler(sampler))
+	var r FindResult
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
+	calls := e.Calls()
+	if r.Method != "client_sampling" || len(r.Attempts) != 3 || r.Attempts[0].Step != "server_llm" || r.Attempts[0].Outcome != "failed" ||
+		r.Attempts[1].Step != "client_sampling" || len(sampler.Requests()) != 1 || calls > 2 {
+		t.Errorf("server LLM failing first: ranked by %s, attempts %+v, sampled %d times, endpoint called %d times (once, and its one retry)",
+			r.Method, r.Attempts, len(sampler.Requests()), calls)
+	}
 	if _, err := NewServer(Config{Catalog: mustCatalog(t), ServerLLMFirst: "sometimes", Logger: zerolog.Nop()}); err == nil {
 		t.Error("an unknown --server-llm-first value was accepted")
 	}
