@@ -141,9 +141,11 @@ func TestBookFlightWithoutForm(t *testing.T) {
 }
 
 // Under a call budget too short to wait for anyone, bookFlight does not show
-// a form it could not wait for: it says there was no time, and books nothing.
-// (It once asked with a negative timeout and reported "nobody answered within
-// -100ms".)
+// a form it could not wait for (it once asked with a negative timeout and
+// reported "nobody answered within -100ms"): the form is skipped, no_time,
+// and the next rung runs, the approval carried by the call itself: without
+// it nothing is booked and the text says there was no time; with it the
+// booking is made.
 func TestBookFlightWithNoTimeToAsk(t *testing.T) {
 	id := aFlight(t)
 	for _, via := range transports {
@@ -153,8 +155,16 @@ func TestBookFlightWithNoTimeToAsk(t *testing.T) {
 			c := connect(t, s, via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 			res := callTool(t, c, BookFlightName, map[string]any{"flightId": id})
 			d := errorDetails(t, res)
-			if !res.IsError || d.Why != "no_time" || !strings.Contains(text(res), "no time was left in the call budget") {
+			skipped, _ := attemptAt(d.Attempts, stepConfirmForm)
+			if !res.IsError || d.Why != "not_confirmed" || skipped.Outcome != "skipped" || skipped.Why != "no_time" ||
+				!strings.Contains(text(res), "no time was left in the call budget") {
 				t.Errorf("%s %+v", text(res), d)
+			}
+			res = callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"})
+			var b BookResult
+			decodeWith(t, bookOutputSchema, res, &b)
+			if used, _ := attemptAt(b.Attempts, stepConfirmArgs); res.IsError || used.Outcome != "used" {
+				t.Errorf("no time for the form, approval in the arguments: %s %+v", text(res), b.Attempts)
 			}
 			if n := len(form.Requests()); n != 0 {
 				t.Errorf("%d forms shown with no time to wait for them", n)

@@ -141,12 +141,13 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 	if f.depart().Before(t.now()) {
 		return c.fail(ErrorNotBooked, fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.id, f.depart().Format(flights.DateLayout)), nil)
 	}
-	// The server's own form, when the client can show one.
-	why, reason := c.client.cannotAsk(askForm)
-	if why == "" || c.resuming(stepConfirmForm) {
-		return t.confirmByForm(ctx, c, f, args)
+	// The server's own form, when it can be shown; when it cannot (the
+	// client shows none, no time or round is left), the next rung runs.
+	res, notSent := t.confirmByForm(ctx, c, f, args)
+	if res != nil {
+		return res
 	}
-	c.record(fallback.SkippedFor(stepConfirmForm, why, reason))
+	c.record(notSent.attempt(stepConfirmForm))
 
 	// No form: the call itself must carry the user's approval.
 	name, nameErr := checkName(args.PassengerName)
@@ -162,41 +163,44 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 			missing = "confirm: true and passengerName"
 		}
 		return notBooked(c, fallback.FailedFor(stepConfirmArgs, fallback.NotConfirmed, "the call did not carry "+missing, 0),
-			fmt.Sprintf("this client cannot show the server's confirmation form (%s), so the call itself must carry the user's approval. "+
-				"Ask the user to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", reason, f.id))
+			fmt.Sprintf("the server could not show its confirmation form (%s), so the call itself must carry the user's approval. "+
+				"Ask the user to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", notSent.reason, f.id))
 	}
 	c.record(fallback.UsedBy(stepConfirmArgs, "the call carried confirm: true and the passenger's name (the host asked the user)", 0))
 	return t.book(c, f, name, seatOr(args.Seat))
 }
 
 // confirmByForm asks the user in the server's own form and books only on an
-// explicit tick and a valid name.
-func (t *Toolset) confirmByForm(ctx context.Context, c *call, f chosen, args BookArgs) *mcp.CallToolResult {
+// explicit tick and a valid name. A form that could not be sent returns no
+// result, and the question, for the caller to fall back on the arguments.
+func (t *Toolset) confirmByForm(ctx context.Context, c *call, f chosen, args BookArgs) (*mcp.CallToolResult, asked) {
 	a := c.ask(ctx, question{step: stepConfirmForm, key: confirmKey, limit: t.elicitationTimeout,
 		waiting: "waiting for the user to confirm the booking", form: ptr(t.confirmation(f, args))})
 	switch {
 	case a.pending != nil:
-		return a.pending
+		return a.pending, a
+	case a.failed() && !a.sent:
+		return nil, a
 	case a.failed():
-		return notBooked(c, a.attempt(stepConfirmForm), formFailureText(a)+" Ask the user, then call bookFlight again.")
+		return notBooked(c, a.attempt(stepConfirmForm), formFailureText(a)+" Ask the user, then call bookFlight again."), a
 	}
 	content, _ := a.answer.content.(map[string]any)
 	if confirmed, _ := content["confirm"].(bool); !confirmed {
 		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.NotConfirmed, "the user did not tick the confirmation", a.elapsed),
-			"the user did not tick the confirmation.")
+			"the user did not tick the confirmation."), a
 	}
 	raw, _ := content["passengerName"].(string)
 	name, err := checkName(raw)
 	if err != nil {
 		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.UnusableAnswer, "the passenger name in the form "+err.Error(), a.elapsed),
-			"the passenger name in the form "+err.Error()+". Call bookFlight again to ask once more.")
+			"the passenger name in the form "+err.Error()+". Call bookFlight again to ask once more."), a
 	}
 	seat, _ := content["seat"].(string)
 	if !validSeat(seat) {
 		seat = seatOr(args.Seat)
 	}
 	c.record(fallback.UsedBy(stepConfirmForm, "the user confirmed in the server's form", a.elapsed))
-	return t.book(c, f, name, seat)
+	return t.book(c, f, name, seat), a
 }
 
 // notBooked records the confirmation's failed attempt and says so.
