@@ -207,7 +207,14 @@ func newToolset(cfg Config) (*Toolset, error) {
 		if key, err = state.RandomKey(); err != nil {
 			return nil, fmt.Errorf("tools: state key: %w", err)
 		}
-		cfg.Logger.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
+		// Over stdio there is one client and one process, and every round
+		// of a call comes back to it: a key of the process's own is right,
+		// and not worth a warning. Over HTTP a retry may reach another
+		// replica (or this one after a restart), which then cannot open
+		// the state.
+		if cfg.Transport == TransportHTTP {
+			cfg.Logger.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
+		}
 	}
 	sealer, err := state.New(key, cfg.Now, orDefault(cfg.StateTTL, DefaultStateTTL), maxStateBytes, cfg.PreviousStateKeys...)
 	if err != nil {

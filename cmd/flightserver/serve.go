@@ -18,7 +18,6 @@ import (
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/telemetry"
 	"github.com/flightserver/flightserver/tools"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
 // newLogger logs to stderr only: on stdio, stdout belongs to the protocol.
@@ -35,23 +34,10 @@ func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, op
 	if err != nil {
 		return nil, fmt.Errorf("load embedded data: %w", err)
 	}
-	key := cfg.stateKey
-	if key == nil {
-		// Over stdio there is one client and one process, and every round of
-		// a call comes back to it: a key of the process's own is right, and
-		// not worth a warning. Over HTTP a retry may reach another replica
-		// (or this one after a restart), which then cannot open the state.
-		if key, err = state.RandomKey(); err != nil {
-			return nil, fmt.Errorf("state key: %w", err)
-		}
-		if cfg.transport == "http" {
-			log.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
-		}
-	}
 	srv, err := tools.NewServer(tools.Config{
 		Catalog: catalog, Weights: &cfg.weights,
 		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
-		CallBudget: cfg.callBudget, StateKey: key, PreviousStateKeys: cfg.previousKeys,
+		CallBudget: cfg.callBudget, StateKey: cfg.stateKey, PreviousStateKeys: cfg.previousKeys,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
 		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
 		Transport: cfg.transport, SharedFilesystem: cfg.sharedFilesystem, ServerLLMFirst: cfg.serverLLMFirst,
