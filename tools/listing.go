@@ -18,9 +18,6 @@ import (
 // and tools/list results say so: their cache hints (ttlMs 0, private) tell
 // a client never to reuse one listing for other capabilities.
 
-// tripFields are the details a client that cannot show forms must give.
-var tripFields = []string{"origin", "destination", "date"}
-
 // listFor is the mcp-go tool filter that shows each client its variant of
 // the tools. It gets a fresh copy of the tools for every request.
 func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {

@@ -34,8 +34,10 @@ const (
 	maxFormText = 64
 )
 
-// askedFields are the required trip details a call may leave out.
-var askedFields = []string{"origin", "destination", "date"}
+// tripFields are the required trip details a call may leave out, for the
+// user to give in a form; a client that cannot show forms sees them
+// required in its listing (listing.go).
+var tripFields = []string{"origin", "destination", "date"}
 
 // formAsWhole names a problem with a form answer as a whole.
 const formAsWhole = "form"
@@ -224,20 +226,10 @@ func fieldWords(ps flights.Problems) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// Why a call ended without the trip details it needs, as the isError's
-// details name it (ToolError.Why). They are the fallback vocabulary's words,
-// except form_failed, which predates it: a form that failed for any reason
-// other than the user's.
-const (
-	WhyDeclined      = string(fallback.UserDeclined)
-	WhyCancelled     = string(fallback.UserCancelled)
-	WhyNoAnswer      = string(fallback.NoAnswer)
-	WhyFormFailed    = "form_failed"
-	WhyStillInvalid  = string(fallback.StillInvalid)
-	WhyCannotAsk     = string(fallback.ClientCannotAsk)
-	WhyURLModeOnly   = string(fallback.URLModeOnly)
-	WhyUnknownClient = string(fallback.UnknownClient)
-)
+// WhyFormFailed is the trip-details error's why (ToolError.Why) for a form
+// that failed for any reason other than the user's; every other why there
+// is the fallback vocabulary's own word.
+const WhyFormFailed = "form_failed"
 
 // detailsWhy says a failed trip form in the words of the trip-details error.
 func detailsWhy(w fallback.Why) string {
@@ -246,7 +238,7 @@ func detailsWhy(w fallback.Why) string {
 		fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient:
 		return string(w)
 	case fallback.NoTime:
-		return WhyNoAnswer
+		return string(fallback.NoAnswer)
 	default:
 		return WhyFormFailed
 	}
@@ -342,7 +334,7 @@ func (t *Toolset) partition(ps flights.Problems, args FindArgs, answered bool) (
 		switch {
 		case answered && (slices.Contains(formFields, p.Field) || p.Field == formAsWhole):
 			need = append(need, p)
-		case slices.Contains(askedFields, p.Field) && strings.TrimSpace(given[p.Field]) == "":
+		case slices.Contains(tripFields, p.Field) && strings.TrimSpace(given[p.Field]) == "":
 			need = append(need, p)
 		default:
 			wrong = append(wrong, p)

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
@@ -42,12 +43,12 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 		{name: "accepts valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}, forms: 1},
 		{name: "invalid then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{badTrip, goodTrip}}, forms: 2},
 		{name: "wrong types then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{mistypedTrip, goodTrip}}, forms: 2, again: []string{"origin", "passengers"}},
-		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: badTrip}, forms: 2, why: WhyStillInvalid, says: `"XXQ" is not a known airport or metro code`},
-		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, forms: 1, why: WhyDeclined, says: "the user declined"},
-		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, forms: 1, why: WhyCancelled, says: "dismissed the form"},
-		{name: "never answers", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, forms: 1, why: WhyNoAnswer, says: "no answer within", callErr: "context deadline exceeded"},
-		{name: "not declared", forms: 0, why: WhyCannotAsk, says: "did not declare elicitation"},
-		{name: "url mode only", opts: []client.ClientOption{urlOnly}, forms: 0, why: WhyURLModeOnly, says: "only URL-mode"},
+		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: badTrip}, forms: 2, why: string(fallback.StillInvalid), says: `"XXQ" is not a known airport or metro code`},
+		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, forms: 1, why: string(fallback.UserDeclined), says: "the user declined"},
+		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, forms: 1, why: string(fallback.UserCancelled), says: "dismissed the form"},
+		{name: "never answers", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, forms: 1, why: string(fallback.NoAnswer), says: "no answer within", callErr: "context deadline exceeded"},
+		{name: "not declared", forms: 0, why: string(fallback.ClientCannotAsk), says: "did not declare elicitation"},
+		{name: "url mode only", opts: []client.ClientOption{urlOnly}, forms: 0, why: string(fallback.URLModeOnly), says: "only URL-mode"},
 	} {
 		for _, via := range transports {
 			for _, era := range eras {
@@ -379,7 +380,7 @@ func TestCallBudgetBoundsEveryWait(t *testing.T) {
 
 	form := &fakeclient.Form{Behaviour: fakeclient.Silent}
 	c = connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
-	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), WhyNoAnswer, true, "no answer within 1s")
+	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), string(fallback.NoAnswer), true, "no answer within 1s")
 }
 
 // failingForm is a host whose form machinery errors out.

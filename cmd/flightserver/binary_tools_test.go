@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/fakemodel"
@@ -175,12 +176,12 @@ func TestStdioAsksForMissingTripDetails(t *testing.T) {
 	}{
 		{name: "accepts valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: good}, forms: 1},
 		{name: "invalid then valid", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Contents: []map[string]any{bad, good}}, forms: 2},
-		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: bad}, forms: 2, why: tools.WhyStillInvalid},
-		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, forms: 1, why: tools.WhyDeclined},
-		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, forms: 1, why: tools.WhyCancelled},
-		{name: "never answers", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, forms: 1, why: tools.WhyNoAnswer},
-		{name: "not declared", why: tools.WhyCannotAsk},
-		{name: "url mode only", caps: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}}, why: tools.WhyURLModeOnly},
+		{name: "invalid twice", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: bad}, forms: 2, why: string(fallback.StillInvalid)},
+		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, forms: 1, why: string(fallback.UserDeclined)},
+		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, forms: 1, why: string(fallback.UserCancelled)},
+		{name: "never answers", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, forms: 1, why: string(fallback.NoAnswer)},
+		{name: "not declared", why: string(fallback.ClientCannotAsk)},
+		{name: "url mode only", caps: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}}, why: string(fallback.URLModeOnly)},
 	} {
 		for _, era := range eras {
 			if tc.form != nil && tc.form.Behaviour == fakeclient.Silent && era.name == "modern" {
