@@ -99,6 +99,36 @@ func checkFormSchema(t *testing.T, p mcp.ElicitationParams) {
 				t.Errorf("property %s asks for a secret: %q", name, s)
 			}
 		}
+		// A default the form's own bounds refuse would make the user's
+		// host reject the form, or the user fix the server's pre-fill.
+		if d, ok := prop["default"].(string); ok {
+			n := len([]rune(d))
+			if lo, ok := prop["minLength"].(int); ok && n < lo {
+				t.Errorf("property %s: default %q is shorter than its minLength %d", name, d, lo)
+			}
+			if hi, ok := prop["maxLength"].(int); ok && n > hi {
+				t.Errorf("property %s: default of %d characters is longer than its maxLength %d", name, n, hi)
+			}
+		}
+	}
+}
+
+// The confirmation form is pre-filled with the passenger name the call
+// carried only when it is a name the form would accept (the host's model
+// wrote it), cleaned of extra spaces.
+func TestConfirmationPrefill(t *testing.T) {
+	for _, tc := range []struct{ given, want string }{
+		{"  Ada   Lovelace ", "Ada Lovelace"},
+		{strings.Repeat("A", 10_000), ""},
+		{"R2-D2", ""},
+		{"", ""},
+	} {
+		schema := confirmationSchema(BookArgs{PassengerName: tc.given})
+		prop := schema["properties"].(map[string]any)["passengerName"].(map[string]any)
+		if got, _ := prop["default"].(string); got != tc.want {
+			t.Errorf("passengerName %.20q: default %q, want %q", tc.given, got, tc.want)
+		}
+		checkFormSchema(t, mcp.ElicitationParams{RequestedSchema: schema})
 	}
 }
 

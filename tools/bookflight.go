@@ -100,8 +100,10 @@ func confirmationSchema(prefill BookArgs) map[string]any {
 	}
 	name := map[string]any{"type": "string", "title": "Passenger name", "description": "As it appears on the passenger's ID",
 		"minLength": 2, "maxLength": maxNameLen}
-	if prefill.PassengerName != "" {
-		name["default"] = prefill.PassengerName
+	// The host's model wrote it: pre-filled only when it is a name the
+	// form itself would accept.
+	if n, err := checkName(prefill.PassengerName); prefill.PassengerName != "" && err == nil {
+		name["default"] = n
 	}
 	return map[string]any{
 		"type": "object",
