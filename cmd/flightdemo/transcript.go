@@ -108,6 +108,9 @@ func (t *transcript) readServerLog(r io.Reader) {
 		}
 		t.add("server log", "", clip(strings.TrimSpace(msg+" "+strings.Join(parts, " ")), 200))
 	}
+	// A line over the scanner's limit stops it: read on, or the server
+	// blocks writing stderr.
+	_, _ = io.Copy(io.Discard, r)
 }
 
 // narrateRequest describes a host's request to the server.

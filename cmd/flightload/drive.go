@@ -91,7 +91,7 @@ func drive(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	defer closeClients()
 	if err := connectAll(callCtx, t.workers, endpoint, o.callTimeout, logger); err != nil {
 		if srv != nil && srv.died() {
-			return fmt.Errorf("%w; the server exited (%v), its last output:\n%s", err, srv.exitErr(), srv.log.String())
+			return fmt.Errorf("%w; the server exited (%v), its last output:\n%s", err, srv.exitErr(), srv.proc.Output())
 		}
 		return err
 	}
@@ -138,7 +138,7 @@ func drive(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	died := srv != nil && srv.died() && ctx.Err() == nil
 	if srv != nil {
 		srv.stop()
-		rep.Server.LogTail, rep.Server.LogLines = srv.log.snapshot()
+		rep.Server.LogTail, rep.Server.LogLines = srv.proc.Tail()
 		rep.Server.Died = died
 		if died {
 			rep.Server.Exit = fmt.Sprint(srv.exitErr())
@@ -173,7 +173,7 @@ func drive(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted after %d of %d measured calls: %w", rep.Overall.Calls, o.calls, ctx.Err())
 	case died:
-		return fmt.Errorf("the server died during the run (%v); its last output:\n%s", srv.exitErr(), srv.log.String())
+		return fmt.Errorf("the server died during the run (%v); its last output:\n%s", srv.exitErr(), srv.proc.Output())
 	case rep.Overall.Errors > 0 || rep.Overall.WarmupErrors > 0:
 		return fmt.Errorf("%d of %d measured calls failed, and %d of %d warm-up calls",
 			rep.Overall.Errors, rep.Overall.Calls, rep.Overall.WarmupErrors, rep.Overall.WarmupCalls)

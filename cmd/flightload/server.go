@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -30,7 +29,6 @@ type managedServer struct {
 	proc     *serverproc.Process
 	url      string // the MCP endpoint
 	debugURL string // its /debug/vars
-	log      *tailWriter
 
 	stopping chan struct{} // closed when flightload asks it to stop
 	stopNote string        // what happened at the stop, if anything unusual
@@ -52,13 +50,13 @@ func startServer(ctx context.Context, bin string) (*managedServer, error) {
 		return nil, fmt.Errorf("state key: %w", err)
 	}
 	debugAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[1]))
-	s := &managedServer{log: &tailWriter{max: logTail}, stopping: make(chan struct{}), debugURL: "http://" + debugAddr + "/debug/vars"}
+	s := &managedServer{stopping: make(chan struct{}), debugURL: "http://" + debugAddr + "/debug/vars"}
 	s.proc, err = serverproc.Start(ctx, serverproc.Options{
 		Bin:  bin,
 		Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0])),
 		Args: []string{"--load-test-tools", "--rate-limit", "0", "--max-inflight", "0", "--debug-addr", debugAddr, "--log-level", "warn"},
 		Env:  []string{"FLIGHTSERVER_STATE_KEY=" + hex.EncodeToString(key)},
-		Log:  s.log,
+		Keep: logTail,
 	})
 	if err != nil {
 		return nil, err
@@ -135,60 +133,6 @@ func freePorts(n int) ([]int, error) {
 		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
-}
-
-// tailWriter keeps the last max lines written to it, and counts them all.
-type tailWriter struct {
-	mu      sync.Mutex
-	max     int
-	lines   []string
-	partial []byte
-	total   int
-}
-
-func (t *tailWriter) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.partial = append(t.partial, p...)
-	for {
-		i := bytes.IndexByte(t.partial, '\n')
-		if i < 0 {
-			break
-		}
-		t.push(string(t.partial[:i]))
-		t.partial = t.partial[i+1:]
-	}
-	return len(p), nil
-}
-
-func (t *tailWriter) push(line string) {
-	t.total++
-	t.lines = append(t.lines, line)
-	if len(t.lines) > t.max {
-		t.lines = t.lines[len(t.lines)-t.max:]
-	}
-}
-
-// snapshot returns the kept lines (an unfinished last line included) and
-// how many lines were written in all.
-func (t *tailWriter) snapshot() ([]string, int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := append([]string(nil), t.lines...)
-	total := t.total
-	if len(t.partial) > 0 {
-		lines = append(lines, string(t.partial))
-		total++
-	}
-	return lines, total
-}
-
-func (t *tailWriter) String() string {
-	lines, _ := t.snapshot()
-	if len(lines) == 0 {
-		return "  (nothing)"
-	}
-	return "  " + strings.Join(lines, "\n  ")
 }
 
 // memSample is one reading of the server's memory and goroutines. Fields

@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -41,6 +42,8 @@ type Options struct {
 	Log io.Writer
 	// Wait bounds how long the server may take to listen; 0 means 15 s.
 	Wait time.Duration
+	// Keep is how many of the last stderr lines Tail keeps; 0 means 40.
+	Keep int
 }
 
 // Process is a running server.
@@ -72,7 +75,11 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("serverproc: start %s: %w", o.Bin, err)
 	}
-	p := &Process{Cmd: cmd, exited: make(chan struct{}), tail: &tail{max: 40}}
+	keep := o.Keep
+	if keep <= 0 {
+		keep = 40
+	}
+	p := &Process{Cmd: cmd, exited: make(chan struct{}), tail: &tail{max: keep}}
 	addr := make(chan string, 1)
 	read := make(chan struct{})
 	go func() {
@@ -93,6 +100,9 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 				}
 			}
 		}
+		// A line over the scanner's limit stops it: read on, or the
+		// server blocks writing stderr and never exits.
+		_, _ = io.Copy(io.Discard, stderr)
 	}()
 	go func() {
 		<-read // Wait closes the pipe: read it all first
@@ -156,6 +166,14 @@ func (p *Process) ExitErr() error { return p.exitErr }
 // Output is the last lines the server wrote to stderr.
 func (p *Process) Output() string { return p.tail.String() }
 
+// Tail is the last lines the server wrote to stderr (Options.Keep of them)
+// and how many it wrote in all.
+func (p *Process) Tail() ([]string, int) {
+	p.tail.mu.Lock()
+	defer p.tail.mu.Unlock()
+	return slices.Clone(p.tail.lines), p.tail.total
+}
+
 // ErrKilled says the server did not exit within the grace Stop gave it.
 var ErrKilled = errors.New("serverproc: the server did not exit in time and was killed")
 
@@ -189,11 +207,13 @@ type tail struct {
 	mu    sync.Mutex
 	max   int
 	lines []string
+	total int
 }
 
 func (t *tail) add(line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.total++
 	t.lines = append(t.lines, line)
 	if len(t.lines) > t.max {
 		t.lines = t.lines[len(t.lines)-t.max:]
