@@ -87,10 +87,6 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-// Registry is the registry the collectors are on, for callers that add
-// their own (the live legacy sessions gauge lives with the sessions).
-func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
-
 // Attempt counts one fallback decision.
 func (m *Metrics) Attempt(tool, rung, outcome string) {
 	if m == nil {

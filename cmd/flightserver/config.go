@@ -39,6 +39,10 @@ func buildVersion() string {
 const envPrefix = "FLIGHTSERVER_"
 
 type config struct {
+	// httpOnlyIgnored are the HTTP-only flags given (on the command line
+	// or in the environment) to a stdio server, which run warns about.
+	httpOnlyIgnored []string
+
 	transport      string
 	addr           string
 	allowedOrigins []string
@@ -202,6 +206,14 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	case "stdio", "http":
 	default:
 		return c, fmt.Errorf("--transport %q: use stdio or http", c.transport)
+	}
+	if c.transport == "stdio" {
+		// The flags whose help starts "HTTP:" shape only the HTTP server.
+		fs.Visit(func(f *flag.Flag) {
+			if strings.HasPrefix(f.Usage, "HTTP") {
+				c.httpOnlyIgnored = append(c.httpOnlyIgnored, "--"+f.Name)
+			}
+		})
 	}
 	if _, _, err := net.SplitHostPort(c.addr); err != nil {
 		return c, fmt.Errorf("--addr %q: want host:port, e.g. 127.0.0.1:8080 (%v)", c.addr, err)

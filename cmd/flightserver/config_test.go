@@ -42,7 +42,12 @@ func TestConfigDefaultsFlagsAndEnvironment(t *testing.T) {
 	if c, err := parseConfig(nil, env(map[string]string{"FLIGHTSERVER_VERSION": "0.1.0", "FLIGHTSERVER_LOAD_TEST_TOOLS": "true"}), io.Discard); err != nil || c.showVersion || c.loadTestTools {
 		t.Errorf("FLIGHTSERVER_VERSION / FLIGHTSERVER_LOAD_TEST_TOOLS from the environment: %+v, %v", c, err)
 	}
-	if c.transport != "http" || c.addr != "127.0.0.1:9000" || c.logLevel != zerolog.DebugLevel ||
+	// Over stdio the HTTP-only flags given are named, for run to warn about.
+	if c, err := parseConfig([]string{"--debug-addr", "127.0.0.1:6061", "--log-level", "warn"}, env(map[string]string{"FLIGHTSERVER_MAX_SESSIONS": "5"}), io.Discard); err != nil ||
+		strings.Join(c.httpOnlyIgnored, " ") != "--debug-addr --max-sessions" {
+		t.Errorf("HTTP-only flags over stdio: %v, %v", c.httpOnlyIgnored, err)
+	}
+	if c.transport != "http" || c.addr != "127.0.0.1:9000" || c.logLevel != zerolog.DebugLevel || len(c.httpOnlyIgnored) != 0 ||
 		strings.Join(c.allowedOrigins, " ") != "http://localhost:6274 https://app.example" || c.weights.HourCostUSD != 35.5 {
 		t.Errorf("config = %+v", c)
 	}

@@ -18,6 +18,16 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// bearer is the token of an Authorization: Bearer header; the scheme's
+// name is case-insensitive (RFC 9110 section 11.1), so "bearer" counts.
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
+}
+
 // requireToken lets a request through only with Authorization: Bearer
 // <token>. The comparison is of SHA-256 digests in constant time, so
 // neither the token's length nor how much of a guess was right leaks
@@ -26,8 +36,8 @@ import (
 func requireToken(token string, log zerolog.Logger, next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+		got, ok := bearer(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(got))
 		if ok && subtle.ConstantTimeCompare(sum[:], want[:]) == 1 {
 			next.ServeHTTP(w, r)
 			return

@@ -72,6 +72,7 @@ func TestHTTPBearerToken(t *testing.T) {
 		{"wrong token", "Bearer not-the-token-at-all", 401, `Bearer realm="flightserver", error="invalid_token"`},
 		{"another scheme", "Basic " + testToken, 401, `Bearer realm="flightserver"`},
 		{"right token", "Bearer " + testToken, 200, ""},
+		{"the scheme in lower case (RFC 9110: case-insensitive)", "bearer " + testToken, 200, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			headers := map[string]string{}

@@ -57,6 +57,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		_, _ = io.WriteString(stderr, terminalNotice)
 	}
 	log := newLogger(cfg, stderr)
+	if len(cfg.httpOnlyIgnored) > 0 {
+		log.Warn().Strs("flags", cfg.httpOnlyIgnored).Msg("these flags shape only the HTTP server (--transport http) and are ignored over stdio")
+	}
 	shutdownTracing, err := telemetry.SetupTracing(ctx, getenv, buildVersion())
 	if err != nil {
 		return err
