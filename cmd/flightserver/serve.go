@@ -61,6 +61,13 @@ func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, op
 // noopTool is registered by --load-test-tools.
 const noopTool = "noop"
 
+// getStreamHeartbeat is how often a quiet 2025-11-25 GET stream carries a
+// ping. Proxies close a response that says nothing for a while (the shipped
+// router and ingress after 120 s); a sampling or roots request sent while
+// the client reconnects would be lost and its rung fall through for
+// nothing. TestHeartbeatBeatsTheProxies keeps it under their timeouts.
+const getStreamHeartbeat = 30 * time.Second
+
 // serveHTTP listens on cfg.addr and serves until ctx ends, then drains
 // (see serveUntilDone).
 func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *telemetry.Metrics, log zerolog.Logger) error {
@@ -94,6 +101,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 		server.WithStreamableHTTPLogger(tools.SlogLogger(log)),
 		server.WithSessionIdManager(sess),
 		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
+		server.WithHeartbeatInterval(getStreamHeartbeat),
 	)
 	calls := newInflight(cfg.maxInflight)
 	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, calls, metrics, log); err != nil {
