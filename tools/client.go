@@ -58,9 +58,10 @@ func ClientFrom(ctx context.Context) Client {
 	}
 	c := Client{Era: Legacy, ProtocolVersion: server.RequestProtocolVersion(ctx)}
 	session := server.ClientSessionFromContext(ctx)
-	// An ephemeral session (legacy stateless HTTP, a session id this replica
-	// never saw) reports itself initialized but has no negotiated version:
-	// nothing was declared to it, so nothing about the client is known.
+	// A request before initialize, or an ephemeral session (mcp-go's
+	// stateless mode; the binary's session guard answers an unknown id with
+	// 404 first) has no negotiated version: nothing was declared to it, so
+	// nothing about the client is known.
 	if session == nil || !session.Initialized() || c.ProtocolVersion == "" {
 		return c
 	}

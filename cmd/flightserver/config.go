@@ -171,7 +171,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "Usage: flightserver [flags]\n\nAn MCP server that finds flights. Every flag also reads %s<FLAG> (e.g. %sLOG_LEVEL).\n\n", envPrefix, envPrefix)
+			fmt.Fprintf(stderr, "Usage: flightserver [flags]\n\nAn MCP server that finds flights. Every flag but --version and --load-test-tools also reads %s<FLAG> (e.g. %sLOG_LEVEL).\n\n", envPrefix, envPrefix)
 			fs.SetOutput(stderr)
 			fs.PrintDefaults()
 		}

@@ -50,7 +50,7 @@ type refusal struct {
 var (
 	refusedHost           = refusal{http.StatusForbidden, codeRefused, telemetry.RefusedOrigin}
 	refusedOrigin         = refusal{http.StatusForbidden, codeRefused, telemetry.RefusedOrigin}
-	refusedNoSessionGET   = refusal{http.StatusBadRequest, codeRefused, ""}
+	refusedNoSession      = refusal{http.StatusBadRequest, codeRefused, ""}
 	refusedUnreadable     = refusal{http.StatusBadRequest, mcp.PARSE_ERROR, ""}
 	refusedUnknownSession = refusal{http.StatusNotFound, codeSessionNotFound, ""}
 	refusedAuth           = refusal{http.StatusUnauthorized, codeUnauthorized, telemetry.RefusedAuth}

@@ -161,7 +161,12 @@ func (s *sessions) handler(log zerolog.Logger, next http.Handler) http.Handler {
 		case id == "" && r.Method == http.MethodGet:
 			// mcp-go would mint a session for a stream that names none: one
 			// no initialize admitted, attributed to nobody, never swept.
-			writeError(w, r, refusedNoSessionGET, "open the GET stream with the Mcp-Session-Id header that initialize returned")
+			writeError(w, r, refusedNoSession, "open the GET stream with the Mcp-Session-Id header that initialize returned")
+		case id == "" && r.Method == http.MethodPost:
+			// mcp-go would answer 404 in plain text; the transport asks for
+			// 400, and the client's developer for what to do.
+			writeError(w, r, refusedNoSession, "a 2025-11-25 request other than initialize needs the Mcp-Session-Id header that initialize returned: "+
+				"initialize first, or use protocol 2026-07-28, which needs no session")
 		case id == "":
 			next.ServeHTTP(w, r)
 		default:

@@ -125,6 +125,13 @@ func TestGETStreamWithoutSession(t *testing.T) {
 	if resp.StatusCode != 400 || !strings.Contains(string(b[:n]), "Mcp-Session-Id") {
 		t.Errorf("GET without a session: %d %s", resp.StatusCode, b[:n])
 	}
+	// So is a legacy tools/call that names none: a JSON-RPC error that
+	// says to initialize (mcp-go alone answered 404 in plain text).
+	r := send(t, h.url+"/mcp", map[string]string{"MCP-Protocol-Version": "2025-11-25"},
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"findAirports","arguments":{"query":"paris"}}}`)
+	if code, msg := rpcError(t, r); r.status != 400 || code != codeRefused || !strings.Contains(msg, "initialize first") {
+		t.Errorf("legacy tools/call without a session: %d %d %q", r.status, code, msg)
+	}
 }
 
 // /debug/vars answers only what /mcp would: a loopback Host, and no
