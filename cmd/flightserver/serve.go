@@ -61,6 +61,9 @@ func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, op
 // noopTool is registered by --load-test-tools.
 const noopTool = "noop"
 
+// refusalLogBurst is how many refusal lines a second reach the log.
+const refusalLogBurst = 20
+
 // getStreamHeartbeat is how often a quiet 2025-11-25 GET stream carries a
 // ping. Proxies close a response that says nothing for a while (the shipped
 // router and ingress after 120 s); a sampling or roots request sent while
@@ -175,6 +178,11 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 // too slow, a full house or a draining one, a session that lives elsewhere
 // or one too many.
 func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *inflight, metrics *telemetry.Metrics, log zerolog.Logger) (http.Handler, error) {
+	// The layers in front of mcp-go log only what they refuse, which
+	// flightserver_http_refusals_total counts anyway: their lines are
+	// sampled, so a client sending bad requests cannot decide how much the
+	// server logs.
+	log = log.Sample(&zerolog.BurstSampler{Burst: refusalLogBurst, Period: time.Second})
 	h := sess.handler(log, tools.TrackGETStreams(mcpHTTP))
 	h = calls.wrap(log, h)
 	h = readBody(cfg.maxBodyBytes, cfg.readBody, log, h)

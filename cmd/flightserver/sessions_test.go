@@ -175,3 +175,15 @@ func TestDebugVarsHostAndOrigin(t *testing.T) {
 		t.Errorf("/mcp with a rebound Host: %d %d %q", resp.StatusCode, code, msg)
 	}
 }
+
+// Refusals are counted in the metrics; their log lines are sampled, so a
+// client sending bad requests cannot decide how much the server logs.
+func TestRefusalLogsAreBounded(t *testing.T) {
+	h := startHTTP(t)
+	for range 200 {
+		send(t, h.url+"/mcp", map[string]string{"Origin": "https://evil.example"}, initialize)
+	}
+	if n := strings.Count(h.stderr.String(), "refused cross-origin request"); n == 0 || n > 2*refusalLogBurst {
+		t.Errorf("200 refused requests in well under a few seconds logged %d lines; want some, at most %d", n, 2*refusalLogBurst)
+	}
+}
