@@ -44,7 +44,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
 	var o options
 	var names string
 	var asJSON, list bool
-	fs.StringVar(&o.server, "server", "", "the flightserver binary (default: flightserver on PATH, else built from this module with go build)")
+	fs.StringVar(&o.server, "server", "", "the flightserver binary (default: built from this module with go build, else flightserver on PATH)")
 	fs.StringVar(&o.transport, "transport", "stdio", "how to reach the server the demo starts: stdio or http")
 	fs.StringVar(&o.url, "url", "", "use an already running server at this streamable HTTP URL (e.g. http://127.0.0.1:8080/mcp); its own flags then decide, not the profiles'")
 	fs.StringVar(&names, "profile", "", "comma-separated profiles to play (default: all; see --list)")
@@ -122,15 +122,28 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// serverBinary finds the server to run: the flag, then flightserver on
-// PATH, then a build of this module's cmd/flightserver.
+// serverBinary finds the server to run: the flag, else a build of this
+// module's cmd/flightserver (the code the reader is looking at, not an
+// older flightserver on PATH), else, when that cannot be built, the one on
+// PATH, said so.
 func serverBinary(ctx context.Context, flagValue string, stderr io.Writer) (string, func(), error) {
 	if flagValue != "" {
 		return flagValue, func() {}, nil
 	}
-	if p, err := exec.LookPath("flightserver"); err == nil {
+	bin, cleanup, err := buildServer(ctx, stderr)
+	if err == nil {
+		return bin, cleanup, nil
+	}
+	if p, lookErr := exec.LookPath("flightserver"); lookErr == nil {
+		fmt.Fprintf(stderr, "flightdemo: %v; running %s from PATH instead\n", err, p)
 		return p, func() {}, nil
 	}
+	return "", nil, err
+}
+
+// buildServer builds this module's cmd/flightserver into a temporary
+// directory.
+func buildServer(ctx context.Context, stderr io.Writer) (string, func(), error) {
 	dir, err := os.MkdirTemp("", "flightdemo-bin-")
 	if err != nil {
 		return "", nil, err
