@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/serverbin"
@@ -31,6 +32,7 @@ func TestSamplingMatrix(t *testing.T) {
 	type want struct {
 		method  string // the tier that ranked
 		outcome string // of the client_sampling attempt
+		why     fallback.Why
 		reason  string // in that attempt's reason
 		callErr string // modern cells where the client itself ends the call
 	}
@@ -42,23 +44,26 @@ func TestSamplingMatrix(t *testing.T) {
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"},
 			want{method: "client_sampling", outcome: "used", reason: "the client's model (scripted-llm-1) ranked the 47 candidates"}},
 		{fakemodel.UnknownIDs,
-			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"},
-			want{method: "deterministic", outcome: "failed", reason: "answer named unknown flight ids"}},
+			want{method: "deterministic", outcome: "failed", why: fallback.UnusableAnswer, reason: "answer named unknown flight ids"},
+			want{method: "deterministic", outcome: "failed", why: fallback.UnusableAnswer, reason: "answer named unknown flight ids"}},
 		{fakemodel.Garbage,
-			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"},
-			want{method: "deterministic", outcome: "failed", reason: "not the JSON object asked for"}},
+			want{method: "deterministic", outcome: "failed", why: fallback.UnusableAnswer, reason: "not the JSON object asked for"},
+			want{method: "deterministic", outcome: "failed", why: fallback.UnusableAnswer, reason: "not the JSON object asked for"}},
 		// A modern client whose user says no does not retry: the call ends
 		// on the client's side, and the server, holding nothing, is not
 		// waiting for it.
 		{fakeclient.Rejects,
-			want{method: "deterministic", outcome: "failed", reason: "the user rejected the request"},
+			want{method: "deterministic", outcome: "failed", why: fallback.UserRejected, reason: "the user rejected the request"},
 			want{callErr: fakeclient.RejectMessage}},
+		{fakeclient.Fails,
+			want{method: "deterministic", outcome: "failed", why: fallback.ClientError, reason: fakeclient.FailMessage},
+			want{callErr: fakeclient.FailMessage}},
 		{fakeclient.Silent,
-			want{method: "deterministic", outcome: "failed", reason: "no answer within 300ms"},
+			want{method: "deterministic", outcome: "failed", why: fallback.NoAnswer, reason: "no answer within 300ms"},
 			want{callErr: "context deadline exceeded"}},
 		{"",
-			want{method: "deterministic", outcome: "skipped", reason: "client did not declare sampling"},
-			want{method: "deterministic", outcome: "skipped", reason: "client did not declare sampling"}},
+			want{method: "deterministic", outcome: "skipped", why: fallback.ClientCannotAsk, reason: "client did not declare sampling"},
+			want{method: "deterministic", outcome: "skipped", why: fallback.ClientCannotAsk, reason: "client did not declare sampling"}},
 	} {
 		for _, via := range transports {
 			for _, era := range eras {
@@ -114,8 +119,8 @@ func TestSamplingMatrix(t *testing.T) {
 						t.Fatalf("method %s with %d flights, want %s with 3; attempts %+v", r.Method, len(r.Flights), w.method, r.Attempts)
 					}
 					a := r.Attempts[0]
-					if a.Step != "client_sampling" || a.Outcome != w.outcome || !strings.Contains(a.Reason, w.reason) {
-						t.Errorf("sampling attempt %+v, want %s with reason containing %q", a, w.outcome, w.reason)
+					if a.Step != "client_sampling" || a.Outcome != w.outcome || a.Why != string(w.why) || !strings.Contains(a.Reason, w.reason) {
+						t.Errorf("sampling attempt %+v, want %s (%q) with reason containing %q", a, w.outcome, w.why, w.reason)
 					}
 					if w.method == "deterministic" {
 						// No server LLM in these tests: skipped, then deterministic.

@@ -58,8 +58,8 @@ func TestServerLLMMatrix(t *testing.T) {
 					t.Fatalf("attempts %+v", r.Attempts)
 				}
 				a := r.Attempts[1]
-				if a.Step != "server_llm" || a.Outcome != tc.Outcome || !strings.Contains(a.Reason, tc.Reason) {
-					t.Errorf("server_llm attempt %+v, want %s with %q", a, tc.Outcome, tc.Reason)
+				if a.Step != "server_llm" || a.Outcome != tc.Outcome || a.Why != tc.Why || !strings.Contains(a.Reason, tc.Reason) {
+					t.Errorf("server_llm attempt %+v, want %s (%q) with %q", a, tc.Outcome, tc.Why, tc.Reason)
 				}
 				if tc.Method == "server_llm" && r.Model != fakeendpoint.Model {
 					t.Errorf("model %q", r.Model)
@@ -195,5 +195,21 @@ func TestServerLLMFirstForModernClients(t *testing.T) {
 	}
 	if _, err := NewServer(Config{Catalog: mustCatalog(t), ServerLLMFirst: "sometimes", Logger: zerolog.Nop()}); err == nil {
 		t.Error("an unknown --server-llm-first value was accepted")
+	}
+}
+
+// An endpoint nobody listens on is unreachable: the rung fails with that
+// why, the reason names no address detail beyond it, and the fallback ranks.
+func TestServerLLMUnreachable(t *testing.T) {
+	gone := httptest.NewServer(nil)
+	url := gone.URL
+	gone.Close()
+	c := connect(t, newServer(t, func(c *Config) {
+		c.LLM = llm.Config{BaseURL: url + "/v1", APIKey: testAPIKey, Timeout: 2 * time.Second}
+	}), "inprocess", mcp.ProtocolVersion20251125)
+	var r FindResult
+	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
+	if a, _ := attemptAt(r.Attempts, "server_llm"); r.Method != "deterministic" || a.Outcome != "failed" || a.Why != "unreachable" {
+		t.Errorf("ranked by %s, server_llm attempt %+v", r.Method, a)
 	}
 }

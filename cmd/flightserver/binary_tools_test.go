@@ -31,7 +31,7 @@ import (
 // ladder is how a findBestFlight result says it was ranked.
 type ladder struct {
 	Method   string
-	Attempts []struct{ Step, Outcome, Reason string }
+	Attempts []struct{ Step, Outcome, Why, Reason string }
 }
 
 // searchJFKLHR searches from JFK to LHR through c, waiting at most wait,
@@ -70,17 +70,18 @@ func withAndWithout(t *testing.T, with, without string, f func(t *testing.T, ver
 // The sampling ladder for every client behaviour in both eras. (tools runs
 // the same matrix in-process and over HTTP.)
 func TestStdioSamplingMatrix(t *testing.T) {
-	type want struct{ method, outcome, reason, callErr string }
+	type want struct{ method, outcome, why, reason, callErr string }
 	for _, tc := range []struct {
 		behaviour      fakeclient.Behaviour
 		legacy, modern want
 	}{
-		{fakemodel.Answers, want{"client_sampling", "used", "scripted-llm-1", ""}, want{"client_sampling", "used", "scripted-llm-1", ""}},
-		{fakemodel.UnknownIDs, want{"deterministic", "failed", "unknown flight ids", ""}, want{"deterministic", "failed", "unknown flight ids", ""}},
-		{fakemodel.Garbage, want{"deterministic", "failed", "not the JSON object", ""}, want{"deterministic", "failed", "not the JSON object", ""}},
-		{fakeclient.Rejects, want{"deterministic", "failed", "the user rejected the request", ""}, want{callErr: fakeclient.RejectMessage}},
-		{fakeclient.Silent, want{"deterministic", "failed", "no answer within 300ms", ""}, want{callErr: "context deadline exceeded"}},
-		{"", want{"deterministic", "skipped", "client did not declare sampling", ""}, want{"deterministic", "skipped", "client did not declare sampling", ""}},
+		{fakemodel.Answers, want{"client_sampling", "used", "", "scripted-llm-1", ""}, want{"client_sampling", "used", "", "scripted-llm-1", ""}},
+		{fakemodel.UnknownIDs, want{"deterministic", "failed", "unusable_answer", "unknown flight ids", ""}, want{"deterministic", "failed", "unusable_answer", "unknown flight ids", ""}},
+		{fakemodel.Garbage, want{"deterministic", "failed", "unusable_answer", "not the JSON object", ""}, want{"deterministic", "failed", "unusable_answer", "not the JSON object", ""}},
+		{fakeclient.Rejects, want{"deterministic", "failed", "user_rejected", "the user rejected the request", ""}, want{callErr: fakeclient.RejectMessage}},
+		{fakeclient.Fails, want{"deterministic", "failed", "client_error", fakeclient.FailMessage, ""}, want{callErr: fakeclient.FailMessage}},
+		{fakeclient.Silent, want{"deterministic", "failed", "no_answer", "no answer within 300ms", ""}, want{callErr: "context deadline exceeded"}},
+		{"", want{"deterministic", "skipped", "client_cannot_ask", "client did not declare sampling", ""}, want{"deterministic", "skipped", "client_cannot_ask", "client did not declare sampling", ""}},
 	} {
 		for _, era := range eras {
 			name := string(tc.behaviour)
@@ -113,7 +114,7 @@ func TestStdioSamplingMatrix(t *testing.T) {
 				if err != nil || len(r.Attempts) == 0 {
 					t.Fatalf("call: %v, result %s", err, b)
 				}
-				if a := r.Attempts[0]; r.Method != w.method || a.Step != "client_sampling" || a.Outcome != w.outcome || !strings.Contains(a.Reason, w.reason) {
+				if a := r.Attempts[0]; r.Method != w.method || a.Step != "client_sampling" || a.Outcome != w.outcome || a.Why != w.why || !strings.Contains(a.Reason, w.reason) {
 					t.Errorf("method %s, attempts %+v; want %s with sampling %s (%q)", r.Method, r.Attempts, w.method, w.outcome, w.reason)
 				}
 			})
@@ -144,8 +145,8 @@ func TestStdioServerLLM(t *testing.T) {
 				if err != nil || len(r.Attempts) < 2 {
 					t.Fatalf("call: %v, result %s", err, b)
 				}
-				if a := r.Attempts[1]; r.Method != tc.Method || a.Step != "server_llm" || a.Outcome != tc.Outcome || !strings.Contains(a.Reason, tc.Reason) {
-					t.Errorf("method %s attempts %+v; want %s with server_llm %s (%q)", r.Method, r.Attempts, tc.Method, tc.Outcome, tc.Reason)
+				if a := r.Attempts[1]; r.Method != tc.Method || a.Step != "server_llm" || a.Outcome != tc.Outcome || a.Why != tc.Why || !strings.Contains(a.Reason, tc.Reason) {
+					t.Errorf("method %s attempts %+v; want %s with server_llm %s/%s (%q)", r.Method, r.Attempts, tc.Method, tc.Outcome, tc.Why, tc.Reason)
 				}
 				if auth := endpoint.Authorizations(); len(auth) == 0 || auth[0] != "Bearer "+key {
 					t.Errorf("the key from OPENAI_API_KEY did not reach the endpoint: %q", auth)

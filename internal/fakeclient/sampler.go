@@ -31,7 +31,13 @@ const (
 	Rejects Behaviour = "rejects"
 	// Silent: the host never answers (no UI, a stuck approval dialog).
 	Silent Behaviour = "silent"
+	// Fails: the host answers with an error of its own (no model
+	// selected, out of quota).
+	Fails Behaviour = "fails"
 )
+
+// FailMessage is what a failing host says.
+const FailMessage = "no model is available to answer"
 
 // RejectMessage is what a rejecting host says (VS Code and the official
 // SDKs use this wording with code -1).
@@ -67,6 +73,8 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 	case Silent:
 		<-ctx.Done()
 		return nil, ctx.Err()
+	case Fails:
+		return nil, errors.New(FailMessage)
 	}
 	text, ok := fakemodel.Reply(string(s.Behaviour), prompt, s.Reply)
 	if !ok {

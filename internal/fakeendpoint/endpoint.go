@@ -38,10 +38,11 @@ const (
 
 // Outcome is what the server's LLM rung makes of an endpoint behaviour on
 // a search from JFK to LHR (47 candidates): the tier that ranks, the
-// rung's outcome and words its reason holds.
+// rung's outcome, its why (the word clients and dashboards branch on) and
+// words its reason holds.
 type Outcome struct {
-	Behaviour               Behaviour
-	Method, Outcome, Reason string
+	Behaviour                    Behaviour
+	Method, Outcome, Why, Reason string
 }
 
 // Outcomes hold one Outcome for each behaviour: the one table that the
@@ -50,15 +51,15 @@ type Outcome struct {
 // so the two cannot drift apart. Silent's reason names no duration: each
 // test sets its own timeout.
 var Outcomes = []Outcome{
-	{fakemodel.Answers, "server_llm", "used", "ranked the 47 candidates"},
-	{NoJSONSchema, "server_llm", "used", "ranked the 47 candidates"},
-	{fakemodel.UnknownIDs, "deterministic", "failed", "unknown flight ids"},
-	{fakemodel.Garbage, "deterministic", "failed", "not the JSON object"},
-	{Unauthorized, "deterministic", "failed", "bad credentials (HTTP 401)"},
-	{RateLimited, "deterministic", "failed", "rate limited (HTTP 429); Retry-After"},
-	{RateLimitedNoRetryAfter, "deterministic", "failed", "rate limited (HTTP 429); retried once"},
-	{ServerError, "deterministic", "failed", "server error (HTTP 500)"},
-	{Silent, "deterministic", "failed", "no answer within"},
+	{fakemodel.Answers, "server_llm", "used", "", "ranked the 47 candidates"},
+	{NoJSONSchema, "server_llm", "used", "", "ranked the 47 candidates"},
+	{fakemodel.UnknownIDs, "deterministic", "failed", "unusable_answer", "unknown flight ids"},
+	{fakemodel.Garbage, "deterministic", "failed", "unusable_answer", "not the JSON object"},
+	{Unauthorized, "deterministic", "failed", "bad_credentials", "bad credentials (HTTP 401)"},
+	{RateLimited, "deterministic", "failed", "rate_limited", "rate limited (HTTP 429); Retry-After"},
+	{RateLimitedNoRetryAfter, "deterministic", "failed", "rate_limited", "rate limited (HTTP 429); retried once"},
+	{ServerError, "deterministic", "failed", "endpoint_error", "server error (HTTP 500)"},
+	{Silent, "deterministic", "failed", "no_answer", "no answer within"},
 }
 
 // Model is the model name the stand-in endpoint reports.
