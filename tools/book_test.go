@@ -34,38 +34,49 @@ func TestBookFlightWithForm(t *testing.T) {
 		{"wrong types", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, false, "did not tick", ""},
 		{"silent", &fakeclient.Form{Behaviour: fakeclient.Silent}, false, "got no answer: no answer within 300ms", "context deadline exceeded"},
 	} {
-		for _, via := range transports {
-			for _, era := range eras {
-				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
-					res, form := callWithForm(t, via, era.version, tc.form, tc.callErr, BookFlightName, map[string]any{"flightId": id})
-					if res == nil {
-						return
-					}
-					if len(form.Requests()) != 1 {
-						t.Fatalf("%d forms shown, want 1", len(form.Requests()))
-					}
-					checkFormSchema(t, form.Requests()[0].Params)
-					if msg := form.Requests()[0].Params.Message; !strings.Contains(msg, "simulation") {
-						t.Errorf("message does not say it is a simulation: %q", msg)
-					}
-					checkErrorShape(t, res)
-					if !tc.booked {
-						if !res.IsError || !strings.Contains(text(res), "Not booked") || !strings.Contains(text(res), tc.says) {
-							t.Errorf("want not booked saying %q, got %s", tc.says, text(res))
+		// The host's model may send confirm: true and a name as well: with
+		// a form shown, only the user's answer counts, so a declined form
+		// books nothing even then.
+		for args, withApproval := range map[string]map[string]any{
+			"":                 {"flightId": id},
+			"+confirm in args": {"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"},
+		} {
+			for _, via := range transports {
+				for _, era := range eras {
+					t.Run(tc.name+args+"/"+via+"/"+era.name, func(t *testing.T) {
+						res, form := callWithForm(t, via, era.version, tc.form, tc.callErr, BookFlightName, withApproval)
+						if res == nil {
+							return
 						}
-						d := errorDetails(t, res)
-						if a, ok := attemptAt(d.Attempts, stepConfirmForm); d.Error != ErrorNotBooked || !ok || a.Outcome != "failed" || a.Why == "" || d.Why != a.Why {
-							t.Errorf("details %+v", d)
+						if len(form.Requests()) != 1 {
+							t.Fatalf("%d forms shown, want 1", len(form.Requests()))
 						}
-						return
-					}
-					var r BookResult
-					decodeWith(t, bookOutputSchema, res, &r)
-					if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != "window" || usedStep(r.Attempts) != stepConfirmForm || r.FlightID != id ||
-						!regexp.MustCompile(`^BK-`+regexp.QuoteMeta(id)+`-[A-Z2-7]{6}$`).MatchString(r.Reference) {
-						t.Errorf("booking %+v", r)
-					}
-				})
+						checkFormSchema(t, form.Requests()[0].Params)
+						if msg := form.Requests()[0].Params.Message; !strings.Contains(msg, "simulation") {
+							t.Errorf("message does not say it is a simulation: %q", msg)
+						}
+						checkErrorShape(t, res)
+						if !tc.booked {
+							if !res.IsError || !strings.Contains(text(res), "Not booked") || !strings.Contains(text(res), tc.says) {
+								t.Errorf("want not booked saying %q, got %s", tc.says, text(res))
+							}
+							d := errorDetails(t, res)
+							if a, ok := attemptAt(d.Attempts, stepConfirmForm); d.Error != ErrorNotBooked || !ok || a.Outcome != "failed" || a.Why == "" || d.Why != a.Why {
+								t.Errorf("details %+v", d)
+							}
+							if _, fellThrough := attemptAt(d.Attempts, stepConfirmArgs); fellThrough {
+								t.Errorf("a form the user saw fell through to the call's own confirmation: %+v", d.Attempts)
+							}
+							return
+						}
+						var r BookResult
+						decodeWith(t, bookOutputSchema, res, &r)
+						if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != "window" || usedStep(r.Attempts) != stepConfirmForm || r.FlightID != id ||
+							!regexp.MustCompile(`^BK-`+regexp.QuoteMeta(id)+`-[A-Z2-7]{6}$`).MatchString(r.Reference) {
+							t.Errorf("booking %+v", r)
+						}
+					})
+				}
 			}
 		}
 	}
