@@ -229,6 +229,7 @@ func TestModernRetryWithoutAnswerAsksOnceMoreThenFallsBack(t *testing.T) {
 // ever.
 func TestModernRoundsAreBounded(t *testing.T) {
 	s := newServer(t)
+	// The re-ask rule alone ends a chain of empty retries early...
 	st, _ := ask(t, s, jfkLHR)
 	asked := 1
 	for range 2 * maxRounds {
@@ -240,6 +241,28 @@ func TestModernRoundsAreBounded(t *testing.T) {
 	}
 	if asked > maxRounds {
 		t.Errorf("%d questions in one chain, at most %d allowed", asked, maxRounds)
+	}
+	// ...so the limit itself is met by a chain that has already asked
+	// maxRounds questions (as a state says, sealed by this server): the
+	// trip form's answer is used, and sampling is not asked for any more.
+	caps := map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{}}
+	digest, _ := state.Digest(partialTrip)
+	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), Rounds: maxRounds, Asked: map[string]int{stepTrip: 1}, Data: json.RawMessage(`{}`)})
+	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := sealer.Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: stepTrip, Data: round})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rawCall(t, s, caps, partialTrip, full, map[string]any{tripKey: map[string]any{"action": "accept", "content": goodTrip}})
+	if r.ResultType == "input_required" || r.StructuredContent == nil {
+		t.Fatalf("a chain at its limit asked again: %+v %s", r, r.text())
+	}
+	if a := r.StructuredContent.Attempts; len(a) < 2 || a[1].Step != "client_sampling" || a[1].Outcome != "skipped" || a[1].Why != "too_many_rounds" ||
+		r.StructuredContent.Method != "deterministic" {
+		t.Errorf("at the limit: method %s, attempts %+v", r.StructuredContent.Method, a)
 	}
 }
 
