@@ -202,7 +202,7 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 		c := connect(t, off, "inprocess", era.version, client.WithSamplingHandler(sampler))
 		var r FindResult
 		decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
-		if a := r.Attempts[0]; r.Method != "deterministic" || a.Outcome != "skipped" || !strings.Contains(a.Reason, "--sampling off") {
+		if a := r.Attempts[0]; r.Method != "deterministic" || a.Outcome != "skipped" || a.Why != "turned_off" || !strings.Contains(a.Reason, "--sampling off") {
 			t.Errorf("%s: method %s attempt %+v", era.name, r.Method, a)
 		}
 		res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
@@ -263,5 +263,40 @@ func TestNoGoroutineLeftWhenClientLeavesMidSampling(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the server is still waiting for the departed client; log:\n%s", logs.String())
 		}
+	}
+}
+
+// The shared skip rules, with a client that would answer: nothing within
+// the trip's limits leaves no model anything to rank (no_candidates, both
+// eras), and a budget with no time left to wait is not spent waiting
+// (no_time: 2025-11-25 only, since a 2026-07-28 question holds nothing
+// open and waits for nothing). Either way the client is not asked.
+func TestSamplingSkipRules(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			for _, tc := range []struct {
+				name string
+				cfg  func(*Config)
+				args map[string]any
+				why  string
+			}{
+				{"nothing within limits", func(*Config) {}, with(jfkLHR, "maxPrice", 1), "no_candidates"},
+				{"no time left", func(c *Config) { c.CallBudget = 400 * time.Millisecond }, jfkLHR, "no_time"},
+			} {
+				if tc.why == "no_time" && era.name == "modern" {
+					continue
+				}
+				sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
+				c := connect(t, newServer(t, tc.cfg), "inprocess", era.version, client.WithSamplingHandler(sampler))
+				var r FindResult
+				decode(t, callTool(t, c, FindBestFlightName, tc.args), &r)
+				if a, _ := attemptAt(r.Attempts, "client_sampling"); a.Outcome != "skipped" || a.Why != tc.why || r.Method != "deterministic" {
+					t.Errorf("%s: method %s, sampling attempt %+v", tc.name, r.Method, a)
+				}
+				if n := len(sampler.Requests()); n != 0 {
+					t.Errorf("%s: the client was asked %d times", tc.name, n)
+				}
+			}
+		})
 	}
 }

@@ -122,6 +122,16 @@ func TestSaveWhereToWrite(t *testing.T) {
 			if _, res := save(t, c, map[string]any{"flightId": id, "directory": exportDir}); !res.IsError {
 				t.Error("with roots declared, the export directory is not a root and must be refused")
 			}
+
+			// A host with no folder open shares no roots: not usable, and
+			// the export directory takes over.
+			empty := &rootsClient{}
+			c = connect(t, withExport, "inprocess", era.version, client.WithRootsHandler(empty))
+			r, res = save(t, c, map[string]any{"flightId": id, "filename": "no-roots"})
+			if a, _ := attemptAt(r.Attempts, stepRoots); res.IsError || usedStep(r.Attempts) != stepExportDir || a.Outcome != "failed" || a.Why != "not_usable" ||
+				!strings.Contains(a.Reason, "client shared no roots") {
+				t.Errorf("no roots shared: %+v %s", r, text(res))
+			}
 		})
 	}
 }
