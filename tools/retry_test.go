@@ -296,3 +296,29 @@ func TestModernCapabilitiesArePerRequest(t *testing.T) {
 		t.Errorf("retry without the capability: %+v %s", r.StructuredContent, r.text())
 	}
 }
+
+// An answer about other candidates than this round has (fares moved between
+// the question and the retry, or a state sealed for another search) does
+// not rank: stale_answer, and the fallback ranks the flights of now.
+func TestModernStaleAnswer(t *testing.T) {
+	s := newServer(t)
+	_, ids := ask(t, s, jfkLHR)
+	digest, _ := state.Digest(jfkLHR)
+	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), About: "other-candidates", Rounds: 1,
+		Asked: map[string]int{string(ranking.ClientSampling): 1}, Data: json.RawMessage(`{}`)})
+	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sealer.Seal(state.Payload{Tool: FindBestFlightName, ArgsDigest: digest, Step: string(ranking.ClientSampling), Data: round})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rawCall(t, s, declaresSampling, jfkLHR, st, answerTo(ids...))
+	if r.StructuredContent == nil {
+		t.Fatalf("stale answer: %+v %s", r, r.text())
+	}
+	if a := r.StructuredContent.Attempts[0]; r.StructuredContent.Method != "deterministic" || a.Step != "client_sampling" || a.Outcome != "failed" || a.Why != "stale_answer" {
+		t.Errorf("stale answer: method %s, attempts %+v", r.StructuredContent.Method, r.StructuredContent.Attempts)
+	}
+}

@@ -399,3 +399,17 @@ func TestTripFormThatFails(t *testing.T) {
 		checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), WhyFormFailed, true, "the client answered with an error")
 	}
 }
+
+// On 2025-11-25 streamable HTTP mcp-go sends sampling and roots requests
+// only on the GET stream, but elicitation on the call's own response: a
+// client without a GET stream still gets the trip form (the no_stream rule
+// is for the other two, and must not spread to forms).
+func TestLegacyHTTPFormsNeedNoGETStream(t *testing.T) {
+	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}
+	c := connectWith(t, newServer(t), "http", mcp.ProtocolVersion20251125, false, client.WithElicitationHandler(form))
+	var r FindResult
+	decode(t, callTool(t, c, FindBestFlightName, partialTrip), &r)
+	if a, _ := attemptAt(r.Attempts, stepTrip); len(form.Requests()) != 1 || a.Outcome != "used" || len(r.Flights) == 0 {
+		t.Errorf("%d forms, trip attempt %+v", len(form.Requests()), a)
+	}
+}
