@@ -79,14 +79,17 @@ func (t *Toolset) climb(ctx context.Context, c *call, r rung, job ranking.Option
 	skip := func(why fallback.Why, reason string) rungResult {
 		return rungResult{attempt: fallback.SkippedFor(step, why, reason)}
 	}
-	// A modern retry answering this rung's question goes straight to the
-	// answer: the state proves the rung could run when it asked.
-	if !c.resuming(step) {
-		if r.unavailable != nil {
-			if why, reason := r.unavailable(c); why != "" {
-				return skip(why, reason)
-			}
+	// The operator's settings hold on every round: a state sealed by a
+	// replica with other settings does not bring a rung this one turned
+	// off back.
+	if r.unavailable != nil {
+		if why, reason := r.unavailable(c); why == fallback.TurnedOff || why == fallback.NotConfigured || (why != "" && !c.resuming(step)) {
+			return skip(why, reason)
 		}
+	}
+	// A modern retry answering this rung's question goes straight to the
+	// answer otherwise: the state proves the client could be asked.
+	if !c.resuming(step) {
 		if r.model && job.Len() == 0 {
 			return skip(fallback.NoCandidates, "no flight is within the trip's limits, so there is nothing to rank")
 		}

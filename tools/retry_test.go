@@ -322,3 +322,18 @@ func TestModernStaleAnswer(t *testing.T) {
 		t.Errorf("stale answer: method %s, attempts %+v", r.StructuredContent.Method, r.StructuredContent.Attempts)
 	}
 }
+
+// A retry's state does not bring back a rung the operator of the replica
+// serving it turned off: the state proves the client could be asked, not
+// that this server may ask.
+func TestResumeKeepsTheOperatorsSettings(t *testing.T) {
+	st, ids := ask(t, newServer(t), jfkLHR)
+	off := newServer(t, func(c *Config) { c.DisableSampling = true })
+	r := rawCall(t, off, declaresSampling, jfkLHR, st, answerTo(ids...))
+	if r.StructuredContent == nil {
+		t.Fatalf("%+v %s", r, r.text())
+	}
+	if a, _ := attemptAt(r.StructuredContent.Attempts, "client_sampling"); r.StructuredContent.Method != "deterministic" || a.Why != "turned_off" {
+		t.Errorf("sampling off on the replica that got the retry: method %s, attempts %+v", r.StructuredContent.Method, r.StructuredContent.Attempts)
+	}
+}
