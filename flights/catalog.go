@@ -93,11 +93,13 @@ type Catalog struct {
 	searchText map[string]string
 
 	// Hub index for the provider's routing, built once: every airport that
-	// is some airline's hub, the distances between them, and each airline's
-	// hubs as indexes into that list.
+	// is some airline's hub, each airline's hubs as indexes into that list,
+	// and the distances between the hubs, computed when the first search
+	// needs them (a few thousand great circles: a third of the catalog's
+	// build, and of no use to a process that has not searched yet).
 	hubs       []*Airport
-	hubDistKm  [][]float64
 	airlineHub [][]int // airlineHub[i] are the hubs of airlines[i]
+	hubDistKm  func() [][]float64
 }
 
 // Embedded returns the catalog built from the data package, parsed once.
@@ -226,16 +228,19 @@ func (c *Catalog) indexHubs() {
 			c.airlineHub[i] = append(c.airlineHub[i], k)
 		}
 	}
-	c.hubDistKm = make([][]float64, len(c.hubs))
-	for i := range c.hubs {
-		c.hubDistKm[i] = make([]float64, len(c.hubs))
-	}
-	for i, a := range c.hubs { // distance is symmetric: half the matrix
-		for j := i + 1; j < len(c.hubs); j++ {
-			d := DistanceKm(a, c.hubs[j])
-			c.hubDistKm[i][j], c.hubDistKm[j][i] = d, d
+	c.hubDistKm = sync.OnceValue(func() [][]float64 {
+		dist := make([][]float64, len(c.hubs))
+		for i := range c.hubs {
+			dist[i] = make([]float64, len(c.hubs))
 		}
-	}
+		for i, a := range c.hubs { // distance is symmetric: half the matrix
+			for j := i + 1; j < len(c.hubs); j++ {
+				d := DistanceKm(a, c.hubs[j])
+				dist[i][j], dist[j][i] = d, d
+			}
+		}
+		return dist
+	})
 }
 
 func readCSV(b []byte, header []string, row func(line int, fields []string) error) error {

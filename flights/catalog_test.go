@@ -284,6 +284,33 @@ func TestFold(t *testing.T) {
 	}
 }
 
+// The ASCII fast path must fold exactly as the general one: every pair of
+// ASCII bytes (so every transition between letters, digits, punctuation and
+// controls), and every airport's name and city as the data spells them.
+func TestFoldASCIIIsFold(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := foldASCII(s), foldUnicode(s); got != want {
+			t.Errorf("foldASCII(%q) = %q, foldUnicode = %q", s, got, want)
+		}
+	}
+	for a := range 128 {
+		for b := range 128 {
+			check(string([]byte{byte(a), byte(b)}))
+			check(string([]byte{' ', byte(a), 'x', byte(b), ' '}))
+		}
+	}
+	c := mustCatalog(t)
+	for _, code := range c.AirportCodes() {
+		a := c.Airport(code)
+		for _, s := range []string{a.Name, a.City, a.Code} {
+			if fold(s) != foldUnicode(s) {
+				t.Errorf("fold(%q) = %q, foldUnicode = %q", s, fold(s), foldUnicode(s))
+			}
+		}
+	}
+}
+
 func TestResolveCountryAndAirline(t *testing.T) {
 	c := mustCatalog(t)
 	for in, want := range map[string]string{"GB": "GB", "uk": "GB", "United Kingdom": "GB", "côte": "", "south korea": "KR", "us": "US"} {

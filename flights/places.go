@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Metro is an IATA metropolitan-area code and the airports it stands for:
@@ -589,7 +590,41 @@ func (c *Catalog) FindAirports(query, country string) []Airport {
 // and ligatures off ("São" -> "sao", "Zürich" -> "zurich", "ø" -> "o"), dots
 // and apostrophes dropped ("D.C." -> "dc", "O'Hare" -> "ohare"), any other
 // punctuation a space, spaces collapsed.
+//
+// Most of what it reads is plain ASCII (codes, and most names as typed),
+// which foldASCII does in one pass without decoding runes or a table.
 func fold(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return foldUnicode(s)
+		}
+	}
+	return foldASCII(s)
+}
+
+// foldASCII is fold for a string of ASCII bytes only.
+func foldASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	space := true // no leading space
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+			space = false
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			b = append(b, c)
+			space = false
+		case c == '.' || c == '\'' || c == '`':
+		case !space:
+			b = append(b, ' ')
+			space = true
+		}
+	}
+	return strings.TrimRight(string(b), " ")
+}
+
+// foldUnicode is fold for any string.
+func foldUnicode(s string) string {
 	var b strings.Builder
 	space := true // no leading space
 	for _, r := range strings.ToLower(s) {

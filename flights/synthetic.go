@@ -308,6 +308,7 @@ func nonstops(o, d *Airport, direct float64, airlines []*Airline, out []routing)
 // so the two-stop search is additions, not trigonometry.
 func (s *Synthetic) routings(o, d *Airport, direct, slack float64) []routing {
 	c := s.catalog
+	hubDist := c.hubDistKm()
 	fromO, toD := make([]float64, len(c.hubs)), make([]float64, len(c.hubs))
 	for i, h := range c.hubs {
 		fromO[i], toD[i] = DistanceKm(o, h), DistanceKm(h, d)
@@ -343,7 +344,7 @@ func (s *Synthetic) routings(o, d *Airport, direct, slack float64) []routing {
 					continue
 				}
 				for _, h2i := range c.airlineHub[pi] {
-					h2, d2, d3 := c.hubs[h2i], c.hubDistKm[hi][h2i], toD[h2i]
+					h2, d2, d3 := c.hubs[h2i], hubDist[hi][h2i], toD[h2i]
 					if h2 == o || h2 == d || h2i == hi || d1+d2+d3 > twoStopMax || !legOK(d2) || !legOK(d3) {
 						continue
 					}

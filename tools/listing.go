@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -21,16 +22,23 @@ import (
 // listFor is the mcp-go tool filter that shows each client its variant of
 // the tools. It gets a fresh copy of the tools for every request.
 func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+	defs, err := t.definitions()
+	if err != nil {
+		// Cannot happen in a tested build (every listing test builds them);
+		// the client still sees the tools' names and can call them.
+		t.log.Error().Err(err).Msg("tool definitions could not be built: listing the tools without their schemas")
+		return tools
+	}
 	client := ClientFrom(ctx)
 	for i, tool := range tools {
-		full, ours := t.listed[tool.Name]
+		full, ours := defs.byName[tool.Name]
 		if !ours {
 			continue // a tool registered by someone else (the load test's noop)
 		}
 		tools[i] = full
 		if tool.Name == FindBestFlightName {
 			if why, _ := client.cannotAsk(askForm); why != "" {
-				tools[i] = t.findRequired
+				tools[i] = defs.findRequired
 			}
 			if client.CanShowView() {
 				tools[i] = withView(tools[i])
@@ -52,15 +60,43 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 // schema here: its input validation (server.WithInputSchemaValidation) is
 // not used; the handlers validate their arguments themselves.
 
-// registered is a tool as registered with mcp-go: its full definition is
-// kept for the listing, and mcp-go's copy has the least input schema.
-func (t *Toolset) registered(tool mcp.Tool) mcp.Tool {
-	if t.listed == nil {
-		t.listed = map[string]mcp.Tool{}
+// registered is a tool as registered with mcp-go: its name, which routes
+// calls to its handler, and the least input schema. Its full definition is
+// in the listing.
+func registered(name string) mcp.Tool {
+	return mcp.Tool{Name: name, RawInputSchema: minimalSchema}
+}
+
+// definitions are the tools' full definitions, as the listing shows them.
+type definitions struct {
+	byName map[string]mcp.Tool
+	// findRequired is findBestFlight as a client that cannot show forms
+	// sees it: origin, destination and date required.
+	findRequired mcp.Tool
+}
+
+// define builds every tool's full definition. Deriving their ten JSON schemas
+// from the Go types takes about 2 ms, more than the rest of start-up, and
+// nothing needs them before a client lists the tools: newToolset starts
+// this in the background, and the first listing waits for it (it is done by
+// then in practice, since a client initializes first).
+func (t *Toolset) define() (definitions, error) {
+	defs := definitions{byName: map[string]mcp.Tool{}}
+	for _, define := range []func() (mcp.Tool, error){
+		func() (mcp.Tool, error) { return t.findBestFlightTool() },
+		t.saveItineraryTool, t.bookFlightTool, t.findAirportsTool,
+	} {
+		tool, err := define()
+		if err != nil {
+			return definitions{}, fmt.Errorf("tools: %w", err)
+		}
+		defs.byName[tool.Name] = tool
 	}
-	t.listed[tool.Name] = tool
-	tool.RawInputSchema = minimalSchema
-	return tool
+	var err error
+	if defs.findRequired, err = t.findBestFlightTool(tripFields...); err != nil {
+		return definitions{}, fmt.Errorf("tools: %w", err)
+	}
+	return defs, nil
 }
 
 // minimalSchema is the input schema mcp-go holds for each of our tools.

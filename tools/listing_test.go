@@ -19,10 +19,14 @@ func TestRegisteredSchemasHideNoHeaderBindings(t *testing.T) {
 	if _, err := ts.server(testConfig(t)); err != nil {
 		t.Fatal(err)
 	}
-	if len(ts.listed) != 4 {
-		t.Fatalf("%d tools listed", len(ts.listed))
+	defs, err := ts.definitions()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, tool := range ts.listed {
+	if len(defs.byName) != 4 {
+		t.Fatalf("%d tools listed", len(defs.byName))
+	}
+	for name, tool := range defs.byName {
 		if strings.Contains(string(tool.RawInputSchema), "x-mcp-header") {
 			t.Errorf("%s binds a parameter to a header: register it with its full schema", name)
 		}

@@ -149,11 +149,9 @@ type Toolset struct {
 	sharedFS  bool
 	metrics   *telemetry.Metrics
 
-	// findRequired is findBestFlight as a client that cannot show forms
-	// sees it: origin, destination and date required (listing.go).
-	findRequired mcp.Tool
-	// listed are the tools' full definitions, by name (listing.go).
-	listed map[string]mcp.Tool
+	// definitions are the tools' full definitions, built once, in the
+	// background from the start (listing.go).
+	definitions func() (definitions, error)
 	// searches are the recent searches (search.go).
 	searches *searchCache
 }
@@ -265,9 +263,8 @@ func newToolset(cfg Config) (*Toolset, error) {
 		}
 		ts.exportDir = dir
 	}
-	if ts.findRequired, err = ts.findBestFlightTool(tripFields...); err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
+	ts.definitions = sync.OnceValues(ts.define)
+	go ts.definitions() //nolint:errcheck // the listing reads the result
 	return ts, nil
 }
 
@@ -275,19 +272,15 @@ func newToolset(cfg Config) (*Toolset, error) {
 func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
 	var defined []server.ServerTool
 	for _, t := range []struct {
-		define func() (mcp.Tool, error)
+		name   string
 		handle server.ToolHandlerFunc
 	}{
-		{func() (mcp.Tool, error) { return ts.findBestFlightTool() }, serve(ts, ts.findBestFlightSpec())},
-		{ts.saveItineraryTool, serve(ts, ts.saveItinerarySpec())},
-		{ts.bookFlightTool, serve(ts, ts.bookFlightSpec())},
-		{ts.findAirportsTool, serve(ts, ts.findAirportsSpec())},
+		{FindBestFlightName, serve(ts, ts.findBestFlightSpec())},
+		{SaveItineraryName, serve(ts, ts.saveItinerarySpec())},
+		{BookFlightName, serve(ts, ts.bookFlightSpec())},
+		{FindAirportsName, serve(ts, ts.findAirportsSpec())},
 	} {
-		tool, err := t.define()
-		if err != nil {
-			return nil, fmt.Errorf("tools: %w", err)
-		}
-		defined = append(defined, server.ServerTool{Tool: ts.registered(tool), Handler: t.handle})
+		defined = append(defined, server.ServerTool{Tool: registered(t.name), Handler: t.handle})
 	}
 	hooks := &server.Hooks{}
 	version := cfg.Version
