@@ -2,7 +2,9 @@ package tools
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -88,20 +90,12 @@ func decodeFields(raw any, fields map[string]argField, strict bool) flights.Prob
 	if raw == nil {
 		return nil
 	}
-	b, err := json.Marshal(raw)
+	m, err := rawValues(raw)
 	if err != nil {
-		return flights.Problems{{Field: "arguments", Problem: "could not be read", Accepted: "a JSON object"}}
+		return flights.Problems{{Field: "arguments", Problem: err.Error(), Accepted: "a JSON object of named arguments"}}
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return flights.Problems{{Field: "arguments", Problem: "is not a JSON object", Accepted: "a JSON object of named arguments"}}
-	}
-	names := make([]string, 0, len(fields))
-	for n := range fields {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	var ps flights.Problems
+	listed := false // the accepted names are in an earlier problem
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -112,9 +106,9 @@ func decodeFields(raw any, fields map[string]argField, strict bool) flights.Prob
 		switch {
 		case !ok && strict:
 			// The accepted names once; later unknown names point back.
-			accepted := "only " + strings.Join(names, ", ")
-			if slices.ContainsFunc(ps, func(p flights.Problem) bool { return p.Accepted == accepted }) {
-				accepted = "only the arguments named above"
+			accepted := "only the arguments named above"
+			if !listed {
+				accepted, listed = "only "+strings.Join(slices.Sorted(maps.Keys(fields)), ", "), true
 			}
 			ps = append(ps, flights.Problem{Field: flights.Quote(k), Problem: "is not an argument of this tool", Accepted: accepted})
 		case !ok:
@@ -125,6 +119,34 @@ func decodeFields(raw any, fields map[string]argField, strict bool) flights.Prob
 		}
 	}
 	return ps
+}
+
+// rawValues is each named value of a JSON object, as JSON. mcp-go hands
+// over arguments and form content decoded (a map[string]any); encoding each
+// value on its own costs a fraction of re-encoding the whole object and
+// decoding it again, which is what anything else (a struct, from a test)
+// still gets.
+func rawValues(raw any) (map[string]json.RawMessage, error) {
+	if obj, ok := raw.(map[string]any); ok {
+		m := make(map[string]json.RawMessage, len(obj))
+		for k, v := range obj {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, errors.New("could not be read")
+			}
+			m[k] = b
+		}
+		return m, nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, errors.New("could not be read")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, errors.New("is not a JSON object")
+	}
+	return m, nil
 }
 
 // compact shortens a raw JSON value for an error message, so a huge or

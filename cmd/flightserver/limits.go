@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net"
@@ -210,7 +209,7 @@ func (f *inflight) stop(ctx context.Context) int {
 
 func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		starts := r.Method == http.MethodPost && isRequest(bodyOf(r))
+		starts := r.Method == http.MethodPost && messageOf(r).request
 		if !starts && r.Method != http.MethodGet {
 			next.ServeHTTP(w, r)
 			return
@@ -246,30 +245,6 @@ func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
-}
-
-// isRequest reports whether a JSON-RPC body holds a request (a method and
-// an id) rather than only responses or notifications. A body that is not
-// JSON counts as a request: the server will refuse it, and that is work.
-func isRequest(body []byte) bool {
-	type message struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-	}
-	var one message
-	if err := json.Unmarshal(body, &one); err == nil {
-		return one.Method != "" && len(one.ID) > 0 && string(one.ID) != "null"
-	}
-	var batch []message
-	if err := json.Unmarshal(body, &batch); err != nil {
-		return true
-	}
-	for _, m := range batch {
-		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
-			return true
-		}
-	}
-	return false
 }
 
 // servedBy names the replica in every response, so an operator (and the

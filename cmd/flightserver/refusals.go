@@ -113,13 +113,18 @@ func writeError(w http.ResponseWriter, r *http.Request, why refusal, message str
 	}
 }
 
-// withBody is r marked as having its body read in full and held as body.
-func withBody(r *http.Request, body []byte) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), bodyReadKey{}, body))
+// withBody is r marked as having its body read in full, with what the
+// layers need to know of it.
+func withBody(r *http.Request, m message) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), bodyReadKey{}, m))
 }
 
-// bodyOf is the body readBody read, or nil.
-func bodyOf(r *http.Request) []byte {
-	b, _ := r.Context().Value(bodyReadKey{}).([]byte)
-	return b
+// messageOf is what readBody found in r's body. A body nobody read counts
+// as a request, like one that is not JSON.
+func messageOf(r *http.Request) message {
+	m, ok := r.Context().Value(bodyReadKey{}).(message)
+	if !ok {
+		return message{request: true}
+	}
+	return m
 }

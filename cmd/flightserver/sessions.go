@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -154,7 +153,7 @@ func (s *sessions) handler(log zerolog.Logger, next http.Handler) http.Handler {
 		switch {
 		case modern:
 			next.ServeHTTP(w, r)
-		case r.Method == http.MethodPost && isInitialize(bodyOf(r)):
+		case r.Method == http.MethodPost && messageOf(r).initialize:
 			// Every initialize starts a session, whatever Mcp-Session-Id it
 			// carries (mcp-go mints a new one either way): each is counted.
 			s.initialize(log, w, r, next)
@@ -234,12 +233,4 @@ func (s *sessions) requireKnown(log zerolog.Logger, id string, w http.ResponseWr
 	default:
 		next.ServeHTTP(w, r)
 	}
-}
-
-// isInitialize reports whether a JSON-RPC body is an initialize request.
-func isInitialize(body []byte) bool {
-	var m struct {
-		Method string `json:"method"`
-	}
-	return json.Unmarshal(body, &m) == nil && m.Method == string(mcp.MethodInitialize)
 }
