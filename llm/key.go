@@ -14,9 +14,14 @@ const minKeyFragment = 8
 
 // containsKeyFragment reports whether s holds any piece of key at least
 // minKeyFragment characters long, ignoring case (an endpoint that upper-
-// cases a key still leaks it). A key shorter than that counts only whole.
-// Every string the endpoint supplies passes through this before it is kept:
-// an answer, a model name, an error code. An empty key never matches.
+// cases a key still leaks it). Every string the endpoint supplies passes
+// through this before it is kept: an answer, a model name, an error code.
+//
+// A key shorter than minKeyFragment is not a secret and never matches: no
+// provider issues one, and it is what local servers that check no key are
+// given to satisfy clients that insist on one ("none", "EMPTY", "ollama").
+// Guarding it would refuse every answer that says "none of these", and
+// fall back for nothing. An empty key never matches either.
 //
 // Any substring of key of length L >= minKeyFragment contains one of
 // exactly minKeyFragment characters, so checking those windows suffices.
@@ -25,8 +30,8 @@ func containsKeyFragment(s, key string) bool {
 		return false
 	}
 	s, key = strings.ToLower(s), strings.ToLower(key)
-	if len(key) <= minKeyFragment {
-		return strings.Contains(s, key)
+	if len(key) < minKeyFragment {
+		return false
 	}
 	for i := 0; i+minKeyFragment <= len(key); i++ {
 		if strings.Contains(s, key[i:i+minKeyFragment]) {

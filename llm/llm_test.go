@@ -596,6 +596,19 @@ func TestCompleteNeverShowsTheKey(t *testing.T) {
 	}
 }
 
+// A local server's placeholder key is not a secret: an answer that says it
+// (here the endpoint even echoes it) is used, where a real key's echo is
+// refused (TestCompleteNeverShowsTheKey).
+func TestPlaceholderKeyAnswerIsUsed(t *testing.T) {
+	for _, key := range []string{"none", "EMPTY", "ollama"} {
+		_, c := serve(t, epEchoesKey, Config{APIKey: key})
+		reply, err := c.Complete(context.Background(), testRequest)
+		if err != nil || !strings.HasSuffix(reply.Text, "your key is "+key) {
+			t.Errorf("key %q: reply %+v, error %v; want the answer used", key, reply, err)
+		}
+	}
+}
+
 func TestContainsKeyFragment(t *testing.T) {
 	const key = "sk-proj-AbCdEfGhIjKl"
 	for _, tc := range []struct {
@@ -613,8 +626,9 @@ func TestContainsKeyFragment(t *testing.T) {
 		{"x" + key[13:20], key, false},              // nor the last 7
 		{"gpt-4o-mini-2024-07-18", key, false},      // ordinary text
 		{"retried once after HTTP 500", key, false}, // our own words
-		{"use ollama here", "ollama", true},         // a short key counts whole
-		{"use llama here", "ollama", false},         // ... and only whole
+		{"use ollama here", "ollama", false},        // a short key is a placeholder
+		{"None of these; EMPTY", "none", false},     // ... whatever the answer says
+		{"none", "EMPTY", false},
 		{"aBcDeFgH", "abcdefgh", true},              // exactly 8
 		{"bcdefgh", "abcdefgh", false},              // 7 of an 8-character key
 		{"ÄÖÜäöüßé-key", "äöüäöüßé-key-rest", true}, // multi-byte

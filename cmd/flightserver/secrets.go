@@ -62,7 +62,7 @@ var placeholderWord = regexp.MustCompile(`(^|[^a-z])(todo|fixme|tbd|redacted|dum
 // came from (the flag or its variable) and never what it was.
 func checkSecret(source, value string) error {
 	if why := placeholderReason(value); why != "" {
-		return fmt.Errorf("%s looks like a placeholder, not a secret (%s): generate a real one, e.g. `openssl rand -hex 32` (for --llm-api-key, the provider's key)", source, why)
+		return fmt.Errorf("%s looks like a placeholder, not a secret (%s): generate a real one, e.g. `openssl rand -hex 32` (for --llm-api-key, the provider's key; a local endpoint that needs none takes no key: set --llm-base-url alone)", source, why)
 	}
 	return nil
 }
