@@ -33,6 +33,9 @@ func TestBookFlightWithForm(t *testing.T) {
 		{"bad name", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": "x<script>"}}, false, "passenger name", ""},
 		{"wrong types", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, false, "did not tick", ""},
 		{"silent", &fakeclient.Form{Behaviour: fakeclient.Silent}, false, "got no answer: no answer within 300ms", "context deadline exceeded"},
+		// A 2026-07-28 host that fails never retries: like silence, the
+		// server does not hear of it, and the call ends at the client.
+		{"fails", &fakeclient.Form{Behaviour: fakeclient.Fails}, false, fakeclient.FormFailMessage, fakeclient.FormFailMessage},
 	} {
 		// The host's model may send confirm: true and a name as well: with
 		// a form shown, only the user's answer counts, so a declined form

@@ -337,3 +337,28 @@ func TestResumeKeepsTheOperatorsSettings(t *testing.T) {
 		t.Errorf("sampling off on the replica that got the retry: method %s, attempts %+v", r.StructuredContent.Method, r.StructuredContent.Attempts)
 	}
 }
+
+// A question the server cannot seal (a defect; here a state limit no
+// question fits) is said to be the server's fault, never the client's:
+// the rung records server_fault, the client is not asked, and the next
+// rung answers in the same round.
+func TestUnsealableQuestionIsServerFault(t *testing.T) {
+	ts := newToolsetForTest(t)
+	tiny, err := state.New(testStateKey, today, DefaultStateTTL, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.sealer = tiny
+	s, err := ts.server(testConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rawCall(t, s, declaresSampling, jfkLHR, "", nil)
+	if r.ResultType != "complete" || r.StructuredContent == nil {
+		t.Fatalf("%+v %s", r, r.text())
+	}
+	a, _ := attemptAt(r.StructuredContent.Attempts, "client_sampling")
+	if r.StructuredContent.Method != "deterministic" || a.Why != "server_fault" || !strings.Contains(a.Reason, "could not record the question") {
+		t.Errorf("method %s, attempts %+v", r.StructuredContent.Method, r.StructuredContent.Attempts)
+	}
+}

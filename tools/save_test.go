@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,12 +16,13 @@ import (
 )
 
 // rootsClient is a client's roots handler whose roots can change, and that
-// can stay silent.
+// can stay silent or answer with an error.
 type rootsClient struct {
 	mu     sync.Mutex
 	dirs   []string
 	calls  int
 	silent bool
+	fails  bool
 }
 
 func (r *rootsClient) set(dirs ...string) {
@@ -38,11 +40,14 @@ func (r *rootsClient) asked() int {
 func (r *rootsClient) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
 	r.mu.Lock()
 	r.calls++
-	dirs, silent := r.dirs, r.silent
+	dirs, silent, fails := r.dirs, r.silent, r.fails
 	r.mu.Unlock()
 	if silent {
 		<-ctx.Done()
 		return nil, ctx.Err()
+	}
+	if fails {
+		return nil, errors.New("the host's workspace is not open")
 	}
 	res := &mcp.ListRootsResult{Roots: []mcp.Root{}}
 	for _, d := range dirs {
@@ -182,18 +187,65 @@ func TestSaveRootsChangeAndSkips(t *testing.T) {
 	}
 
 	// Unusable roots are skipped with a reason; with none left, the export
-	// directory serves, and says why.
-	bad := &rootsClient{}
-	bad.set("https://example.com/docs", filepath.Join(rootA, "missing"), file)
-	c = connect(t, newServer(t, func(c *Config) { c.ExportDir = exportDir }), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(bad))
-	r, res := save(t, c, map[string]any{"flightId": id})
-	ra, _ := attemptAt(r.Attempts, stepRoots)
-	if res.IsError || usedStep(r.Attempts) != stepExportDir || ra.Outcome != "failed" || ra.Why != "not_usable" {
-		t.Fatalf("bad roots: %+v %s", r, text(res))
+	// directory serves, and says why: in either era.
+	for _, era := range eras {
+		bad := &rootsClient{}
+		bad.set("https://example.com/docs", filepath.Join(rootA, "missing"), file)
+		c = connect(t, newServer(t, func(c *Config) { c.ExportDir = exportDir }), "inprocess", era.version, client.WithRootsHandler(bad))
+		r, res := save(t, c, map[string]any{"flightId": id, "overwrite": true})
+		ra, _ := attemptAt(r.Attempts, stepRoots)
+		if res.IsError || usedStep(r.Attempts) != stepExportDir || ra.Outcome != "failed" || ra.Why != "not_usable" || filepath.Dir(r.Path) != exportDir {
+			t.Fatalf("%s, bad roots: %+v %s", era.name, r, text(res))
+		}
+		for _, want := range []string{"https://example.com/docs: not a file:// URI", "missing: does not exist", ": is not a directory"} {
+			if !strings.Contains(ra.Reason, want) || !strings.Contains(r.Summary, want) {
+				t.Errorf("%s: the roots attempt %q or the summary %q does not say %q", era.name, ra.Reason, r.Summary, want)
+			}
+		}
 	}
-	for _, want := range []string{"https://example.com/docs: not a file:// URI", "missing: does not exist", ": is not a directory"} {
-		if !strings.Contains(ra.Reason, want) || !strings.Contains(r.Summary, want) {
-			t.Errorf("the roots attempt %q or the summary %q does not say %q", ra.Reason, r.Summary, want)
+}
+
+// A 2025-11-25 host that answers roots/list with an error (client_error),
+// or never answers (no_answer, over HTTP too, where the question travels
+// on the GET stream), costs the save nothing it cannot recover: the export
+// directory answers, and says why the roots were not used. Without an
+// export directory the save is refused (not_configured), and its text and
+// attempts name what the roots did.
+func TestSaveRootsThatFailOrStaySilent(t *testing.T) {
+	id := aFlight(t)
+	short := func(c *Config) { c.RootsTimeout = 300 * time.Millisecond }
+	for _, tc := range []struct {
+		name, why, says string
+		roots           *rootsClient
+	}{
+		{"error", "client_error", "the host's workspace is not open", &rootsClient{fails: true}},
+		{"silent", "no_answer", "no answer within 300ms", &rootsClient{silent: true}},
+	} {
+		for _, via := range transports {
+			t.Run(tc.name+"/"+via, func(t *testing.T) {
+				roots := &rootsClient{fails: tc.roots.fails, silent: tc.roots.silent}
+				exportDir := t.TempDir()
+				cfg := []func(*Config){short}
+				if via == "http" {
+					// Where the roots would count: a shared filesystem.
+					cfg = append(cfg, func(c *Config) { c.Transport, c.SharedFilesystem = TransportHTTP, true })
+				}
+				withExport := append(cfg[:len(cfg):len(cfg)], func(c *Config) { c.ExportDir = exportDir })
+				c := connect(t, newServer(t, withExport...), via, mcp.ProtocolVersion20251125, client.WithRootsHandler(roots))
+				r, res := save(t, c, map[string]any{"flightId": id})
+				ra, _ := attemptAt(r.Attempts, stepRoots)
+				if res.IsError || usedStep(r.Attempts) != stepExportDir || ra.Outcome != "failed" || ra.Why != tc.why ||
+					!strings.Contains(ra.Reason, tc.says) || filepath.Dir(r.Path) != exportDir || roots.asked() != 1 {
+					t.Errorf("with an export directory: %+v %s (asked %d times)", r, text(res), roots.asked())
+				}
+				c = connect(t, newServer(t, cfg...), via, mcp.ProtocolVersion20251125, client.WithRootsHandler(roots))
+				_, res = save(t, c, map[string]any{"flightId": id})
+				d := errorDetails(t, res)
+				ra, _ = attemptAt(d.Attempts, stepRoots)
+				if !res.IsError || d.Why != "not_configured" || ra.Why != tc.why || !strings.Contains(text(res), tc.says) {
+					t.Errorf("without an export directory: %s %+v", text(res), d)
+				}
+			})
 		}
 	}
 }

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -383,19 +382,12 @@ func TestCallBudgetBoundsEveryWait(t *testing.T) {
 	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), string(fallback.NoAnswer), true, "no answer within 1s")
 }
 
-// failingForm is a host whose form machinery errors out.
-type failingForm struct{}
-
-func (failingForm) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	return nil, errors.New("the host's form renderer crashed")
-}
-
 // A legacy host that answers the form with an error ends the call with
 // form_failed, naming the fields. (A modern host that fails never retries:
 // the server does not hear of it, as with silence.)
 func TestTripFormThatFails(t *testing.T) {
 	for _, via := range transports {
-		c := connect(t, newServer(t), via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(failingForm{}))
+		c := connect(t, newServer(t), via, mcp.ProtocolVersion20251125, client.WithElicitationHandler(&fakeclient.Form{Behaviour: fakeclient.Fails}))
 		checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), WhyFormFailed, true, "the client answered with an error")
 	}
 }

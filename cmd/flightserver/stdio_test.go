@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/tools"
 )
 
 // rawStdio runs the binary with args over pipes and returns its stdin, a
@@ -200,6 +202,61 @@ func TestStdioQuestionsAfterStdinClosesFallBackAtOnce(t *testing.T) {
 	}
 	if r := string(got[3].Result); !strings.Contains(r, `"isError":true`) || !strings.Contains(r, "closed its end of stdin") {
 		t.Errorf("the form call: %.600s", r)
+	}
+}
+
+// A host that calls before it initializes has declared nothing, and the
+// server cannot tell "declared nothing" from "did not say": every rung
+// that would ask the client is skipped as unknown_client (not
+// client_cannot_ask), the search still answers, and a call missing trip
+// details names them without claiming the user was asked.
+func TestStdioCallBeforeInitializeIsUnknownClient(t *testing.T) {
+	cmd, stdin, lines, logs := rawStdio(t)
+	script := []string{
+		toolCall(2, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}),
+		toolCall(3, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR"}),
+	}
+	_, _ = io.WriteString(stdin, strings.Join(script, "\n")+"\n")
+	_ = stdin.Close()
+	got := collect(t, lines, 15*time.Second)
+	waitExit(t, cmd, logs)
+
+	var found struct {
+		StructuredContent struct {
+			Method   string
+			Attempts []struct{ Step, Outcome, Why string }
+		}
+	}
+	if err := json.Unmarshal(got[2].Result, &found); err != nil || found.StructuredContent.Method != "deterministic" {
+		t.Fatalf("the search before initialize: %v %.800s", err, got[2].Result)
+	}
+	why := map[string]string{}
+	for _, a := range found.StructuredContent.Attempts {
+		why[a.Step] = a.Outcome + "/" + a.Why
+	}
+	for step, want := range map[string]string{
+		"client_sampling": "skipped/unknown_client", "server_llm": "skipped/not_configured",
+		"deterministic": "used/", "view": "skipped/unknown_client",
+	} {
+		if why[step] != want {
+			t.Errorf("%s: %q, want %q (all: %v)", step, why[step], want, why)
+		}
+	}
+
+	var missing struct {
+		IsError bool
+		Meta    map[string]tools.ToolError `json:"_meta"`
+	}
+	if err := json.Unmarshal(got[3].Result, &missing); err != nil {
+		t.Fatal(err)
+	}
+	e := missing.Meta["io.github.flightserver/error"]
+	var fields []string
+	for _, f := range e.Fields {
+		fields = append(fields, f.Field)
+	}
+	if !missing.IsError || e.Error != "trip_details_needed" || e.AskedUser == nil || *e.AskedUser || e.Why != "unknown_client" || !slices.Equal(fields, []string{"date"}) {
+		t.Errorf("the call missing its date before initialize: %+v %.600s", e, got[3].Result)
 	}
 }
 

@@ -2,6 +2,7 @@ package fakeclient
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -15,8 +16,13 @@ const (
 	Declines Behaviour = "declines"
 	// Cancels: the user dismisses the form.
 	Cancels Behaviour = "cancels"
-	// Silent (shared with sampling): the form is never answered.
+	// Silent and Fails (shared with sampling): the form is never
+	// answered, or the host answers with an error of its own
+	// (FormFailMessage).
 )
+
+// FormFailMessage is what a failing host says of a form.
+const FormFailMessage = "the host's form renderer crashed"
 
 // Form is an mcp-go client.ElicitationHandler with a scripted user. It
 // records the requests so tests can check what the server asked.
@@ -43,9 +49,12 @@ func (f *Form) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.Eli
 	if n := len(f.Contents); n > 0 {
 		content = f.Contents[min(seen, n)-1]
 	}
-	if f.Behaviour == Silent {
+	switch f.Behaviour {
+	case Silent:
 		<-ctx.Done()
 		return nil, ctx.Err()
+	case Fails:
+		return nil, errors.New(FormFailMessage)
 	}
 	select {
 	case <-time.After(f.Delay):
