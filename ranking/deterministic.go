@@ -232,10 +232,12 @@ func (w Weights) scoreText(f flights.Flight) string {
 	return s + fmt.Sprintf(" + %s for %s", usd(hours), flights.FormatDuration(f.Duration()))
 }
 
-func minOf[T cmp.Ordered](fs []flights.Flight, key func(flights.Flight) T) T {
-	m := key(fs[0])
-	for _, f := range fs[1:] {
-		m = min(m, key(f))
+// minOf is the least key over xs (flights or round trips), which must not
+// be empty.
+func minOf[E any, T cmp.Ordered](xs []E, key func(E) T) T {
+	m := key(xs[0])
+	for _, x := range xs[1:] {
+		m = min(m, key(x))
 	}
 	return m
 }
@@ -318,7 +320,7 @@ func (w Weights) RankRoundTrips(candidates []flights.RoundTrip, n int) []RoundTr
 	if len(candidates) == 0 {
 		return nil
 	}
-	cheapest := minOfPairs(candidates, flights.RoundTrip.PriceUSD)
+	cheapest := minOf(candidates, flights.RoundTrip.PriceUSD)
 	for i, r := range candidates[:min(n, len(candidates))] {
 		lead := "best balance of price, stops and time"
 		if i > 0 {
@@ -337,12 +339,4 @@ func (w Weights) RankRoundTrips(candidates []flights.RoundTrip, n int) []RoundTr
 // when there is more than one passenger: "$1150 ($3450 for 3) round trip".
 func DescribeRoundTrip(r flights.RoundTrip) string {
 	return fareText(r.PriceUSD(), r.TotalUSD()) + " round trip"
-}
-
-func minOfPairs(rs []flights.RoundTrip, key func(flights.RoundTrip) int) int {
-	m := key(rs[0])
-	for _, r := range rs[1:] {
-		m = min(m, key(r))
-	}
-	return m
 }

@@ -114,7 +114,7 @@ func decodeFields(raw any, fields map[string]argField, strict bool) flights.Prob
 		case !ok:
 		default:
 			if err := f.set(m[k]); err != nil {
-				ps = append(ps, flights.Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", compact(m[k]), f.want), Accepted: f.want})
+				ps = append(ps, flights.Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", clean(string(m[k]), maxEchoed), f.want), Accepted: f.want})
 			}
 		}
 	}
@@ -149,16 +149,9 @@ func rawValues(raw any) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-// compact shortens a raw JSON value for an error message, so a huge or
-// hostile argument cannot flood the result.
-func compact(r json.RawMessage) string {
-	const max = 40
-	s := string(r)
-	if len(s) > max {
-		return strings.ToValidUTF8(s[:max], "") + "…"
-	}
-	return s
-}
+// maxEchoed is how much of a wrongly typed argument an error quotes, so a
+// huge or hostile argument cannot flood the result.
+const maxEchoed = 40
 
 // mergeProblems appends domain problems to decoding problems, dropping a
 // domain complaint about a field that already failed to decode (a mistyped

@@ -133,8 +133,8 @@ func (c *call) asking(ctx context.Context, q question) asked {
 	if why, reason := c.client.cannotAsk(q.kind()); why != "" {
 		return notAsked(why, reason)
 	}
-	if c.rounds >= maxRounds {
-		return notAsked(fallback.TooManyRounds, fmt.Sprintf("this call has already asked the client %d times", c.rounds))
+	if n := c.rounds(); n >= maxRounds {
+		return notAsked(fallback.TooManyRounds, fmt.Sprintf("this call has already asked the client %d times", n))
 	}
 	if c.client.Era == Modern {
 		return c.pose(q, 0)
@@ -148,7 +148,7 @@ func (c *call) asking(ctx context.Context, q question) asked {
 func (c *call) pose(q question, again int) asked {
 	start := time.Now()
 	c.counted(q.step)
-	token, err := c.seal(q.step, sealedRound{AskedAtMs: start.UnixMilli(), About: q.about, Rounds: c.rounds, Again: again, Asked: c.asked})
+	token, err := c.seal(q.step, sealedRound{AskedAtMs: start.UnixMilli(), About: q.about, Again: again, Asked: c.asked})
 	if err != nil {
 		c.log.Error().Err(err).Str("step", q.step).Msg("could not seal a question")
 		return notAsked(fallback.ServerFault, "the server could not record the question")
@@ -162,7 +162,7 @@ func (c *call) pose(q question, again int) asked {
 	default:
 		b.Roots(q.key)
 	}
-	c.log.Debug().Str("step", q.step).Int("round", c.rounds).Msg("asked the client; waiting for its retry")
+	c.log.Debug().Str("step", q.step).Int("round", c.rounds()).Msg("asked the client; waiting for its retry")
 	// The client fulfils the request and calls again with the answer; we
 	// hold nothing while it does, and if it never does (the user declined
 	// to sample), there is nothing to clean up.
@@ -197,7 +197,7 @@ func (c *call) readAnswer(q question, r *resumed) asked {
 	if a.sampling == nil && form == nil && a.roots == nil {
 		// The spec asks servers to ask again rather than fail; once, and
 		// only if the client still declares what it takes.
-		if why, _ := c.client.cannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.rounds < maxRounds {
+		if why, _ := c.client.cannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.rounds() < maxRounds {
 			c.log.Info().Str("step", q.step).Msg("the retry carried no answer; asking once more")
 			return c.pose(q, r.round.Again+1)
 		}

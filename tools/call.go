@@ -67,10 +67,9 @@ type call struct {
 	data any
 	// resumed is the verified state of a modern retry; nil on a first call.
 	resumed *resumed
-	// rounds is how many questions this call's chain of rounds has asked;
-	// asked counts them per step.
-	rounds int
-	asked  map[string]int
+	// asked counts the questions this call's chain of rounds has asked,
+	// per step (rounds is their sum).
+	asked map[string]int
 	// attempts are the decisions so far, this round's and earlier rounds'.
 	attempts []fallback.Attempt
 
@@ -98,8 +97,6 @@ type sealedRound struct {
 	// About is a digest of what the question was about (e.g. the candidate
 	// flights shown to the model): an answer about anything else is stale.
 	About string `json:"about,omitempty"`
-	// Rounds is how many questions the chain has asked, this one included.
-	Rounds int `json:"n"`
 	// Again is how many times this question was asked again because a
 	// retry came without its answer.
 	Again int `json:"again,omitempty"`
@@ -171,7 +168,6 @@ func (c *call) open(steps []string) *mcp.CallToolResult {
 		}
 	}
 	c.resumed = &resumed{step: payload.Step, round: round}
-	c.rounds = round.Rounds
 	c.asked = round.Asked
 	for _, a := range round.Attempts {
 		c.attempts = append(c.attempts, fallback.Attempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why, Reason: a.Reason, Elapsed: time.Duration(a.Ms) * time.Millisecond})
@@ -284,7 +280,15 @@ func (c *call) counted(step string) {
 		c.asked = map[string]int{}
 	}
 	c.asked[step]++
-	c.rounds++
+}
+
+// rounds is how many questions this call's chain has asked, at every step.
+func (c *call) rounds() int {
+	n := 0
+	for _, k := range c.asked {
+		n += k
+	}
+	return n
 }
 
 // resuming reports whether this call is a modern retry whose answer to the

@@ -247,7 +247,7 @@ func TestModernRoundsAreBounded(t *testing.T) {
 	// trip form's answer is used, and sampling is not asked for any more.
 	caps := map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{}}
 	digest, _ := state.Digest(partialTrip)
-	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), Rounds: maxRounds, Asked: map[string]int{stepTrip: 1}, Data: json.RawMessage(`{}`)})
+	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), Asked: map[string]int{stepTrip: 2, string(ranking.ClientSampling): maxRounds - 2}, Data: json.RawMessage(`{}`)})
 	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func TestModernStaleAnswer(t *testing.T) {
 	s := newServer(t)
 	_, ids := ask(t, s, jfkLHR)
 	digest, _ := state.Digest(jfkLHR)
-	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), About: "other-candidates", Rounds: 1,
+	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), About: "other-candidates",
 		Asked: map[string]int{string(ranking.ClientSampling): 1}, Data: json.RawMessage(`{}`)})
 	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
 	if err != nil {

@@ -100,36 +100,31 @@ func parseTripAnswer(content any) (tripAnswer, flights.Problems) {
 // apply overlays the user's answer on the call's arguments. The form showed
 // the arguments as defaults, so what came back is the user's final word.
 func (a *tripAnswer) apply(args FindArgs) FindArgs {
-	set := func(dst *string, v string) {
-		if strings.TrimSpace(v) != "" {
-			*dst = v
-		}
-	}
-	set(&args.Origin, a.Origin)
-	set(&args.Destination, a.Destination)
-	set(&args.Date, a.Date)
-	set(&args.Cabin, a.Cabin)
-	if a.Passengers != nil {
-		args.Passengers = a.Passengers
-	}
+	a.setOn(&args.Origin, &args.Destination, &args.Date, &args.Cabin, &args.Passengers)
 	return args
 }
 
 // overlay returns a with b's fields where b has them: a second answer that
 // leaves a field out keeps the first answer's.
 func (a tripAnswer) overlay(b tripAnswer) tripAnswer {
+	b.setOn(&a.Origin, &a.Destination, &a.Date, &a.Cabin, &a.Passengers)
+	return a
+}
+
+// setOn writes each field the answer gives (a blank text gives nothing)
+// to its destination.
+func (a *tripAnswer) setOn(origin, destination, date, cabin *string, passengers **int) {
 	for _, f := range []struct {
 		dst *string
 		v   string
-	}{{&a.Origin, b.Origin}, {&a.Destination, b.Destination}, {&a.Date, b.Date}, {&a.Cabin, b.Cabin}} {
+	}{{origin, a.Origin}, {destination, a.Destination}, {date, a.Date}, {cabin, a.Cabin}} {
 		if strings.TrimSpace(f.v) != "" {
 			*f.dst = f.v
 		}
 	}
-	if b.Passengers != nil {
-		a.Passengers = b.Passengers
+	if a.Passengers != nil {
+		*passengers = a.Passengers
 	}
-	return a
 }
 
 // tripForm is the form: flat, primitives only, pre-filled with what the call
