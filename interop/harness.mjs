@@ -221,14 +221,18 @@ function promptFlightIds(text) {
 // flights of the prompt, the last one first: the server lists candidates in
 // its own (deterministic) order, best first, so flights led by the last one
 // listed can only come from this answer, never from the fallback. Set
-// `behaviour` to 'reject' (the user says no: the handler throws) or
-// 'garbage' (an answer that names no flight).
+// `behaviour` to 'reject' (the user says no: the handler throws),
+// 'garbage' (an answer that names no flight) or 'silent' (the host never
+// answers: the handler settles only when the SDK aborts the request).
 export function standInLLM() {
   const llm = { requests: [], picks: [], behaviour: 'answer' };
   llm.rejection = new Error('User rejected sampling request');
-  llm.handler = async (request) => {
+  llm.handler = async (request, extra) => {
     llm.requests.push(request.params);
     if (llm.behaviour === 'reject') throw llm.rejection;
+    if (llm.behaviour === 'silent') {
+      return new Promise((_, reject) => extra?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    }
     let text = 'I would take the morning one.';
     if (llm.behaviour === 'answer') {
       const chosen = promptFlightIds(request.params.messages.at(-1)?.content?.text ?? '')

@@ -61,6 +61,8 @@ function profile(name, s) {
       };
     case 'sampling':
       return { sampling: s.llm.handler };
+    case 'slowSampling': // a host whose model may not answer within the server's wait
+      return { sampling: s.llm.handler, serverArgs: ['--sampling-timeout', '300ms'] };
     case 'exporting': // no roots; the operator configured --export-dir
       return { serverArgs: ['--export-dir', s.exportDir] };
     case 'roots': // a root inside --export-dir, so it counts over HTTP too
@@ -437,6 +439,27 @@ const SUCCESS_ROWS = [
         sc.flights.map((f) => f.id),
         s.llm.picks.at(-1),
       );
+    },
+  },
+  {
+    // A host that never answers the sampling request: the server waits
+    // its --sampling-timeout, then ranks itself and says why. Modern: a
+    // silent host never sends the retry, so only the client can end that
+    // call (as with a rejection).
+    name: "findBestFlight when the client's model never answers",
+    profile: 'slowSampling',
+    eras: [LEGACY],
+    llm: 'silent',
+    call: (s) => s.call('findBestFlight', TRIP),
+    used: ['deterministic'],
+    then: (sc, s) => {
+      assert.equal(s.llm.requests.length, 1, 'the model was asked once');
+      assert.deepEqual(only(sc.attempts[0], 'step', 'outcome', 'why'), {
+        step: 'client_sampling',
+        outcome: 'failed',
+        why: 'no_answer',
+      });
+      assert.match(sc.attempts[0].reason, /no answer within 300ms/);
     },
   },
   {
