@@ -214,9 +214,9 @@ function within(promise, ms, what) {
 // view the call's arguments and then its result. It resolves once the view
 // has the result, with what the host recorded: the view's tool calls
 // (with the server's results), its model-context updates and its messages.
-// `present` maps the server's result to what the view is given: only for
-// result shapes the server does not send yet.
-export async function showToolCall({ page, pages, session, view, name, args, hostCapabilities = DEFAULT_CAPABILITIES, hostContext = {}, present = (r) => r }) {
+// `messageResult` is what the host answers the view's ui/message with
+// ({ isError: true }: the host refused it).
+export async function showToolCall({ page, pages, session, view, name, args, hostCapabilities = DEFAULT_CAPABILITIES, hostContext = {}, messageResult = {} }) {
   const { client, tools } = session;
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw new Error(`the server lists no ${name}`);
@@ -242,7 +242,7 @@ export async function showToolCall({ page, pages, session, view, name, args, hos
   };
   bridge.onmessage = async (params) => {
     record.messages.push(params);
-    return {};
+    return messageResult;
   };
   bridge.addEventListener('loggingmessage', (params) => record.logs.push(params));
   bridge.addEventListener('sizechange', (size) => {
@@ -271,7 +271,6 @@ export async function showToolCall({ page, pages, session, view, name, args, hos
     await bridge.sendToolCancelled({ reason: err.message });
     throw err;
   }
-  result = await present(result);
   await bridge.sendToolResult(result);
   return { result, bridge, record, view: page.frameLocator('#sandbox').frameLocator('#view') };
 }

@@ -326,35 +326,13 @@ test('the view takes the host\'s dark theme', { timeout: TEST_TIMEOUT_MS }, asyn
   });
 });
 
-// Round trips and flexible dates are coming to findBestFlight; until the
-// server sends them, the host presents two real one-way results (out and
-// back) and three real days in the shape the server will use.
-test('a round trip and a flexible-dates strip render when the result carries them', { timeout: TEST_TIMEOUT_MS }, async () => {
+// A round trip over flexible dates, as the server answers it: each option
+// has its return leg, and the strip shows the lowest fare of each day.
+test('a round trip and a flexible-dates strip render from the server\'s result', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
-    const search = async (args) => {
-      const r = await session.client.callTool({ name: 'findBestFlight', arguments: args }, { timeout: REQUEST_TIMEOUT_MS });
-      assert.notEqual(r.isError, true, textOf(r));
-      return r.structuredContent;
-    };
-    const back = await search({ origin: 'LHR', destination: 'JFK', date: day(37) });
-    const days = [day(29), DATE, day(31)];
-    const lowest = await Promise.all(days.map((d) => search({ ...TRIP, date: d })));
-    const present = (out) => {
-      const sc = out.structuredContent;
-      const flights = sc.flights.map((f, i) => {
-        const r = back.flights[i];
-        return {
-          ...f,
-          id: `${f.id}_${r.id}`,
-          priceUSD: f.priceUSD + r.priceUSD,
-          totalUSD: f.totalUSD + r.totalUSD,
-          return: { id: r.id, depart: r.depart, arrive: r.arrive, durationMinutes: r.durationMinutes, stops: r.stops, via: r.via, airlines: r.airlines, segments: r.segments },
-        };
-      });
-      const calendar = lowest.map((l, i) => ({ date: days[i], lowestUSD: Math.min(...l.flights.map((f) => f.totalUSD)), bestId: l.flights[0].id }));
-      return { ...out, structuredContent: { ...sc, trip: { ...sc.trip, returnDate: day(37), flexDays: 1 }, flights, calendar } };
-    };
-    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, present });
+    const args = { ...TRIP, returnDate: day(37), flexDays: 1 };
+    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
+    assert.notEqual(result.isError, true, textOf(result));
     const sc = result.structuredContent;
     await assertPicks(view, sc);
     const first = view.locator('li.flight').first();
@@ -364,11 +342,72 @@ test('a round trip and a flexible-dates strip render when the result carries the
     assert.match(await first.locator('.per').innerText(), /^round trip/);
     assert.match(await view.locator('header.trip').innerText(), /back /);
 
+    // Three days, the one the best option leaves on highlighted.
     const strip = view.locator('section.calendar li');
     assert.equal(await strip.count(), 3);
-    assert.equal(await strip.nth(1).getAttribute('aria-current'), 'date');
+    assert.deepEqual(
+      sc.calendar.map((d) => d.date),
+      [day(29), DATE, day(31)],
+    );
+    const shown = sc.calendar.findIndex((d) => d.date === sc.flights[0].depart.slice(0, 10));
+    assert.ok(shown >= 0, `the best option leaves on a day of the strip: ${sc.flights[0].depart}`);
+    assert.equal(await strip.nth(shown).getAttribute('aria-current'), 'date');
     assert.equal(await view.locator('section.calendar li[aria-current]').count(), 1);
     assert.ok((await strip.nth(0).innerText()).includes(`$${sc.calendar[0].lowestUSD.toLocaleString('en-US')}`));
+  });
+});
+
+test('a host that refuses the view\'s message: the user is told what to tell the assistant', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    const { record, view } = await showToolCall({
+      page,
+      pages,
+      session,
+      view: source,
+      name: 'findBestFlight',
+      args: TRIP,
+      hostCapabilities: { serverTools: {}, message: { text: {} } },
+      messageResult: { isError: true },
+    });
+    await visible(view.locator('li.flight').first());
+    await chooseAndHold(page, view, 0);
+    await waitFor(() => record.messages[0], 'ui/message');
+    const told = await view.locator('.told').innerText();
+    assert.match(told, /^The host refused the message; tell your assistant: /);
+    assert.ok(told.includes(record.calls[0].result.structuredContent.reference), told);
+  });
+});
+
+test('a host that takes neither context updates nor messages: the user is told what to tell the assistant', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostCapabilities: { serverTools: {} } });
+    await visible(view.locator('li.flight').first());
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('.told'));
+    const told = await view.locator('.told').innerText();
+    assert.match(told, /^This host takes no messages from the view; tell your assistant: /);
+    assert.ok(told.includes(record.calls[0].result.structuredContent.reference), told);
+    assert.equal(record.messages.length + record.contexts.length, 0);
+  });
+});
+
+// A host that names no theme leaves the view to the system's colour
+// scheme, and the view follows it as it changes.
+test('without a host theme the view follows the system colour scheme', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostContext: { theme: undefined } });
+    await visible(view.locator('li.flight').first());
+    assert.equal(await view.locator('html').getAttribute('data-theme'), null);
+    const brightness = async () =>
+      (await view.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor))
+        .match(/\d+/g)
+        .slice(0, 3)
+        .map(Number)
+        .reduce((a, b) => a + b);
+    assert.ok((await brightness()) < 120, 'dark under a dark system scheme');
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.ok((await brightness()) > 600, 'light under a light system scheme');
   });
 });
 
