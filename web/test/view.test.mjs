@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { BUILD_TIMEOUT_MS, buildBinary } from '../../interop/flightserver.mjs';
-import { REQUEST_TIMEOUT_MS, launchBrowser, loadView, openSession, showToolCall, startPages } from './harness.mjs';
+import { launchBrowser, loadView, openSession, showToolCall, startPages } from './harness.mjs';
 
 const ERAS = ['2025-11-25', '2026-07-28'];
 const TEST_TIMEOUT_MS = 45_000;
