@@ -21,27 +21,31 @@ func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
 // for and, call by call, how each ends. Timings are ignored.
 type path struct {
 	asked askedFor
-	calls []string // per call: "method step:outcome,..." for searches, else the outcome words
+	calls []string // per call: "method step:outcome/why,..." for searches, else the outcome words
 }
 
-var all = "client_sampling:skipped,server_llm:skipped,deterministic:used,view:skipped"
+// all is a search that asked nobody: what a host that declares nothing sees.
+var all = "client_sampling:skipped/client_cannot_ask,server_llm:skipped/not_configured,deterministic:used,view:skipped/client_cannot_ask"
+
+// noView is the view's attempt for a host without MCP Apps.
+const noView = "view:skipped/client_cannot_ask"
 
 // paths holds every profile; a profile without one fails the test, so a
 // new profile comes with what it must show.
 var paths = map[string]path{
 	"plain-desktop":              {askedFor{}, []string{"deterministic " + all}},
-	"plain-desktop-server-llm":   {askedFor{}, []string{"server_llm client_sampling:skipped,server_llm:used,view:skipped"}},
+	"plain-desktop-server-llm":   {askedFor{}, []string{"server_llm client_sampling:skipped/client_cannot_ask,server_llm:used," + noView}},
 	"plain-desktop-missing-date": {askedFor{}, []string{"error client_cannot_ask"}},
 	"form-user-fills":            {askedFor{Forms: 1}, []string{"deterministic trip_details:used," + all}},
 	"form-user-declines":         {askedFor{Forms: 1}, []string{"error user_declined"}},
-	"sampling-approves":          {askedFor{Sampling: 1}, []string{"client_sampling client_sampling:used,view:skipped"}},
-	"sampling-rejects":           {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used,view:skipped"}},
-	"sampling-never-answers":     {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed,server_llm:skipped,deterministic:used,view:skipped"}},
+	"sampling-approves":          {askedFor{Sampling: 1}, []string{"client_sampling client_sampling:used," + noView}},
+	"sampling-rejects":           {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed/user_rejected,server_llm:skipped/not_configured,deterministic:used," + noView}},
+	"sampling-never-answers":     {askedFor{Sampling: 1}, []string{"deterministic client_sampling:failed/no_answer,server_llm:skipped/not_configured,deterministic:used," + noView}},
 	"shares-roots":               {askedFor{Roots: 1}, []string{"deterministic " + all, "saved client_roots"}},
-	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling trip_details:used,client_sampling:used,view:skipped", "booked confirm_form", "saved client_roots"}},
+	"modern-everything":          {askedFor{Forms: 2, Sampling: 1, Roots: 1}, []string{"client_sampling trip_details:used,client_sampling:used," + noView, "booked confirm_form", "saved client_roots"}},
 	"modern-sampling-rejects":    {askedFor{Sampling: 1}, []string{"host ended"}},
-	"modern-server-llm-first":    {askedFor{}, []string{"server_llm server_llm:used,view:skipped"}},
-	"apps-host":                  {askedFor{}, []string{"deterministic client_sampling:skipped,server_llm:skipped,deterministic:used,view:used"}},
+	"modern-server-llm-first":    {askedFor{}, []string{"server_llm server_llm:used," + noView}},
+	"apps-host":                  {askedFor{}, []string{"deterministic client_sampling:skipped/client_cannot_ask,server_llm:skipped/not_configured,deterministic:used,view:used"}},
 	"modern-nothing":             {askedFor{}, []string{"deterministic " + all, "error not_configured"}},
 	"url-elicitation-only":       {askedFor{}, []string{"error url_mode_only"}},
 }
@@ -54,7 +58,11 @@ func describe(c callDone) string {
 	case c.Method != "":
 		var as []string
 		for _, a := range c.Attempts {
-			as = append(as, a.Step+":"+a.Outcome)
+			d := a.Step + ":" + a.Outcome
+			if a.Why != "" {
+				d += "/" + a.Why
+			}
+			as = append(as, d)
 		}
 		return c.Method + " " + strings.Join(as, ",")
 	case c.Why != "":
