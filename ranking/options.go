@@ -43,20 +43,38 @@ func (o Options) Len() int {
 func (o Options) IDs() []string {
 	ids := make([]string, o.Len())
 	for i := range ids {
-		ids[i], _ = o.option(i)
+		ids[i] = o.id(i)
 	}
 	return ids
 }
 
+// id is the i-th option's id.
+func (o Options) id(i int) string {
+	if o.RoundTrip() {
+		return o.Pairs[i].ID()
+	}
+	return o.Flights[i].ID
+}
+
+// pick is the i-th option as a pick, without a reason.
+func (o Options) pick(i int) Pick {
+	if o.RoundTrip() {
+		ret := o.Pairs[i].Return
+		return Pick{Flight: o.Pairs[i].Out, Return: &ret}
+	}
+	return Pick{Flight: o.Flights[i]}
+}
+
 // option is the i-th option's id and its pick, with its facts as the reason.
 func (o Options) option(i int) (string, Pick) {
+	p := o.pick(i)
 	if o.RoundTrip() {
 		r := o.Pairs[i]
-		ret := r.Return
-		return r.ID(), Pick{Flight: r.Out, Return: &ret, Reason: DescribeRoundTrip(r) + ": out " + Describe(r.Out) + "; back " + Describe(r.Return)}
+		p.Reason = DescribeRoundTrip(r) + ": out " + Describe(r.Out) + "; back " + Describe(r.Return)
+	} else {
+		p.Reason = Describe(p.Flight)
 	}
-	f := o.Flights[i]
-	return f.ID, Pick{Flight: f, Reason: Describe(f)}
+	return o.id(i), p
 }
 
 // Prompt is the prompt both LLM rungs send for these options.
@@ -140,7 +158,7 @@ func (o Options) Calendar(dates []time.Time) []Day {
 		index[d.Format(flights.DateLayout)] = i
 	}
 	for i := range o.Len() {
-		id, p := o.option(i) // in deterministic order: the first of a day is its best
+		id, p := o.id(i), o.pick(i) // in deterministic order: the first of a day is its best
 		k, ok := index[p.Flight.Depart().Format(flights.DateLayout)]
 		if !ok {
 			continue
