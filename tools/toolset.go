@@ -263,8 +263,10 @@ func newToolset(cfg Config) (*Toolset, error) {
 		}
 		ts.exportDir = dir
 	}
+	// Built now, off the start-up path; the first listing waits for them
+	// and reads any error (listing.go).
 	ts.definitions = sync.OnceValues(ts.define)
-	go ts.definitions() //nolint:errcheck // the listing reads the result
+	go ts.definitions()
 	return ts, nil
 }
 
