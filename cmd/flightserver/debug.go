@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -39,11 +40,15 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
+		// The GOGC in effect (-1: collection off), read rather than
+		// assumed: start-up turns it off for a moment (main).
+		gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(gogc)
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"goroutines": runtime.NumGoroutine(),
 			"heapAlloc":  m.HeapAlloc, "heapInuse": m.HeapInuse, "heapObjects": m.HeapObjects,
-			"sys": m.Sys, "numGC": m.NumGC,
+			"sys": m.Sys, "numGC": m.NumGC, "gogc": int64(gogc[0].Value.Uint64()),
 		})
 	})
 	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)

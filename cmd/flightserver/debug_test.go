@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
@@ -43,5 +44,26 @@ func TestDebugProfiles(t *testing.T) {
 		if bytes.Contains(b, []byte(token)) {
 			t.Errorf("%s shows the auth token", path)
 		}
+	}
+}
+
+// Start-up runs without garbage collection (main); once the server serves,
+// collection is back at the GOGC the environment set, or the default. A
+// server that left it off would grow without bound.
+func TestGarbageCollectionResumesAfterStart(t *testing.T) {
+	for env, want := range map[string]int64{"GOGC unset": 100, "GOGC=50": 50, "GOGC=off": -1} {
+		t.Run(env, func(t *testing.T) {
+			debug := serverbin.FreeAddr(t)
+			var vars []string
+			if strings.HasPrefix(env, "GOGC=") {
+				vars = []string{env}
+			}
+			serverbin.StartHTTP(t, binary, vars, "--debug-addr", debug)
+			var v struct{ GOGC int64 }
+			debugVars(t, debug, "", &v)
+			if v.GOGC != want {
+				t.Errorf("GOGC %d once serving, want %d", v.GOGC, want)
+			}
+		})
 	}
 }
