@@ -259,28 +259,6 @@ test('saving on a server with nowhere to write shows the server\'s error', { tim
   });
 });
 
-test('a host that takes no context updates is told through ui/message', { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
-    const { record, view } = await showToolCall({
-      page,
-      pages,
-      session,
-      view: source,
-      name: 'findBestFlight',
-      args: TRIP,
-      hostCapabilities: { serverTools: {}, message: { text: {} } },
-    });
-    await visible(view.locator('li.flight').first());
-    await chooseAndHold(page, view, 0);
-    await visible(view.locator('#booked-h'));
-    const message = await waitFor(() => record.messages[0], 'ui/message');
-    assert.equal(message.role, 'user');
-    assert.ok(message.content[0].text.includes(record.calls[0].result.structuredContent.reference));
-    assert.equal(record.contexts.length, 0);
-    assert.equal(await view.locator('.told').innerText(), 'Sent to your assistant as a message.');
-  });
-});
-
 test('a host that lets the view call no tools gets no call, and the user is told to ask the assistant', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
     const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostCapabilities: {} });
@@ -357,39 +335,64 @@ test('a round trip and a flexible-dates strip render from the server\'s result',
   });
 });
 
-test('a host that refuses the view\'s message: the user is told what to tell the assistant', { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
-    const { record, view } = await showToolCall({
-      page,
-      pages,
-      session,
-      view: source,
-      name: 'findBestFlight',
-      args: TRIP,
-      hostCapabilities: { serverTools: {}, message: { text: {} } },
-      messageResult: { isError: true },
+// How the view lets the host's model know of a booking depends on what the
+// host takes (a host that takes context updates is the default one, above):
+// a ui/message, or, when the host refuses it or takes neither, words for
+// the user to pass on, with the booking reference.
+for (const tc of [
+  {
+    host: 'takes no context updates: it is told through ui/message',
+    era: '2025-11-25',
+    capabilities: { serverTools: {}, message: { text: {} } },
+    told: /^Sent to your assistant as a message\.$/,
+    messages: 1,
+  },
+  {
+    host: 'refuses the view\'s message: the user is told what to tell the assistant',
+    era: '2025-11-25',
+    capabilities: { serverTools: {}, message: { text: {} } },
+    messageResult: { isError: true },
+    told: /^The host refused the message; tell your assistant: /,
+    passesOn: true,
+    messages: 1,
+  },
+  {
+    host: 'takes neither context updates nor messages: the user is told what to tell the assistant',
+    era: '2026-07-28',
+    capabilities: { serverTools: {} },
+    told: /^This host takes no messages from the view; tell your assistant: /,
+    passesOn: true,
+    messages: 0,
+  },
+]) {
+  test(`a host that ${tc.host}`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withHost({ era: tc.era }, async ({ page, session, view: source }) => {
+      const { record, view } = await showToolCall({
+        page,
+        pages,
+        session,
+        view: source,
+        name: 'findBestFlight',
+        args: TRIP,
+        hostCapabilities: tc.capabilities,
+        messageResult: tc.messageResult,
+      });
+      await visible(view.locator('li.flight').first());
+      await chooseAndHold(page, view, 0);
+      await visible(view.locator('.told'));
+      const reference = record.calls[0].result.structuredContent.reference;
+      const told = await view.locator('.told').innerText();
+      assert.match(told, tc.told);
+      if (tc.passesOn) assert.ok(told.includes(reference), `the user is given the reference to pass on: ${told}`);
+      assert.equal(record.messages.length, tc.messages);
+      for (const m of record.messages) {
+        assert.equal(m.role, 'user');
+        assert.ok(m.content[0].text.includes(reference), m.content[0].text);
+      }
+      assert.equal(record.contexts.length, 0);
     });
-    await visible(view.locator('li.flight').first());
-    await chooseAndHold(page, view, 0);
-    await waitFor(() => record.messages[0], 'ui/message');
-    const told = await view.locator('.told').innerText();
-    assert.match(told, /^The host refused the message; tell your assistant: /);
-    assert.ok(told.includes(record.calls[0].result.structuredContent.reference), told);
   });
-});
-
-test('a host that takes neither context updates nor messages: the user is told what to tell the assistant', { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
-    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostCapabilities: { serverTools: {} } });
-    await visible(view.locator('li.flight').first());
-    await chooseAndHold(page, view, 0);
-    await visible(view.locator('.told'));
-    const told = await view.locator('.told').innerText();
-    assert.match(told, /^This host takes no messages from the view; tell your assistant: /);
-    assert.ok(told.includes(record.calls[0].result.structuredContent.reference), told);
-    assert.equal(record.messages.length + record.contexts.length, 0);
-  });
-});
+}
 
 // A host that names no theme leaves the view to the system's colour
 // scheme, and the view follows it as it changes.
