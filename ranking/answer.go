@@ -234,24 +234,23 @@ func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
 func (w Weights) FromAnswer(tier Tier, candidates []flights.Flight, picks []LLMPick, n int) Ranking {
 	ordered := slices.Clone(candidates)
 	w.Order(ordered)
-	return fromAnswer(tier, len(ordered), func(i int) (string, Pick) {
-		f := ordered[i]
-		return f.ID, Pick{Flight: f, Reason: Describe(f)}
+	return fromAnswer(tier, len(ordered), func(i int) string { return ordered[i].ID }, func(i int) Pick {
+		return Pick{Flight: ordered[i], Reason: Describe(ordered[i])}
 	}, picks, n)
 }
 
-// fromAnswer is FromAnswer over any options: option(i) is the i-th in the
-// deterministic order, its id and its pick with the facts as the reason.
-func fromAnswer(tier Tier, count int, option func(i int) (string, Pick), picks []LLMPick, n int) Ranking {
+// fromAnswer is FromAnswer over any options, the i-th in the deterministic
+// order: id(i) is its id, and pick(i) its pick with the facts as the
+// reason (written only for the options a ranking shows).
+func fromAnswer(tier Tier, count int, id func(i int) string, pick func(i int) Pick, picks []LLMPick, n int) Ranking {
 	r := Ranking{Method: tier, Ranked: true, Considered: count}
 	if n <= 0 {
 		return r
 	}
 	byID := make(map[string]int, count)
 	for i := range count {
-		id, _ := option(i)
-		if _, dup := byID[id]; !dup {
-			byID[id] = i
+		if _, dup := byID[id(i)]; !dup {
+			byID[id(i)] = i
 		}
 	}
 	picked := make(map[int]bool, n)
@@ -264,11 +263,11 @@ func fromAnswer(tier Tier, count int, option func(i int) (string, Pick), picks [
 			continue
 		}
 		picked[i] = true
-		_, pick := option(i)
+		chosen := pick(i)
 		if reason := cleanReason(p.Reason); reason != "" {
-			pick.Reason = reason
+			chosen.Reason = reason
 		}
-		r.Picks = append(r.Picks, pick)
+		r.Picks = append(r.Picks, chosen)
 	}
 	if len(r.Picks) == n || len(r.Picks) == count {
 		return r
@@ -282,9 +281,9 @@ func fromAnswer(tier Tier, count int, option func(i int) (string, Pick), picks [
 			continue
 		}
 		picked[i] = true
-		_, pick := option(i)
-		pick.Reason = fmt.Sprintf("added from the deterministic order (%s): %s", byModel, pick.Reason)
-		r.Picks = append(r.Picks, pick)
+		added := pick(i)
+		added.Reason = fmt.Sprintf("added from the deterministic order (%s): %s", byModel, added.Reason)
+		r.Picks = append(r.Picks, added)
 	}
 	return r
 }

@@ -65,8 +65,8 @@ func (o Options) pick(i int) Pick {
 	return Pick{Flight: o.Flights[i]}
 }
 
-// option is the i-th option's id and its pick, with its facts as the reason.
-func (o Options) option(i int) (string, Pick) {
+// described is the i-th option's pick with its facts as the reason.
+func (o Options) described(i int) Pick {
 	p := o.pick(i)
 	if o.RoundTrip() {
 		r := o.Pairs[i]
@@ -74,7 +74,7 @@ func (o Options) option(i int) (string, Pick) {
 	} else {
 		p.Reason = Describe(p.Flight)
 	}
-	return o.id(i), p
+	return p
 }
 
 // Prompt is the prompt both LLM rungs send for these options.
@@ -106,8 +106,7 @@ func (w Weights) ShortlistOf(o Options, n int) Ranking {
 	}
 	r := Ranking{Method: Candidates, Ranked: false, Considered: len(o.Pairs)}
 	for i := range min(n, len(o.Pairs)) {
-		_, p := o.option(i)
-		r.Picks = append(r.Picks, p)
+		r.Picks = append(r.Picks, o.described(i))
 	}
 	return r
 }
@@ -131,7 +130,7 @@ func (w Weights) FromReply(tier Tier, reply Reply, o Options, n int) (Ranking, e
 	}
 	var r Ranking
 	if o.RoundTrip() {
-		r = fromAnswer(tier, len(o.Pairs), o.option, picks, n)
+		r = fromAnswer(tier, len(o.Pairs), o.id, o.described, picks, n)
 	} else {
 		r = w.FromAnswer(tier, o.Flights, picks, n)
 	}
