@@ -148,7 +148,7 @@ func (c *call) asking(ctx context.Context, q question) asked {
 func (c *call) pose(q question, again int) asked {
 	start := time.Now()
 	c.counted(q.step)
-	token, err := c.seal(q.step, sealedRound{AskedAtMs: start.UnixMilli(), About: q.about, Again: again, Asked: c.asked})
+	token, err := c.seal(q.step, sealedRound{AskedAtMs: start.UnixMilli(), About: q.about, Rounds: c.rounds(), Again: again, Asked: c.asked})
 	if err != nil {
 		c.log.Error().Err(err).Str("step", q.step).Msg("could not seal a question")
 		return notAsked(fallback.ServerFault, "the server could not record the question")

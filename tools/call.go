@@ -97,6 +97,11 @@ type sealedRound struct {
 	// About is a digest of what the question was about (e.g. the candidate
 	// flights shown to the model): an answer about anything else is stale.
 	About string `json:"about,omitempty"`
+	// Rounds is the chain's question count, the sum of Asked. This version
+	// reads Asked; Rounds is still written because replicas of earlier
+	// versions read it for the round limit, and during a rolling update a
+	// retry may reach one.
+	Rounds int `json:"n"`
 	// Again is how many times this question was asked again because a
 	// retry came without its answer.
 	Again int `json:"again,omitempty"`

@@ -362,3 +362,26 @@ func TestUnsealableQuestionIsServerFault(t *testing.T) {
 		t.Errorf("method %s, attempts %+v", r.StructuredContent.Method, r.StructuredContent.Attempts)
 	}
 }
+
+// A state still carries the chain's question count as a total ("n") beside
+// the per-step counts: replicas of earlier versions read the total for the
+// round limit, and during a rolling update a retry may reach one.
+func TestStateKeepsTheTotalForEarlierReplicas(t *testing.T) {
+	st, _ := ask(t, newServer(t), jfkLHR)
+	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest, _ := state.Digest(jfkLHR)
+	p, err := sealer.Open(st, FindBestFlightName, digest, string(ranking.ClientSampling))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var round sealedRound
+	if err := json.Unmarshal(p.Data, &round); err != nil {
+		t.Fatal(err)
+	}
+	if round.Rounds != 1 || round.Asked[string(ranking.ClientSampling)] != 1 {
+		t.Errorf("state after one question: n=%d, asked %v", round.Rounds, round.Asked)
+	}
+}
