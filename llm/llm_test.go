@@ -597,8 +597,8 @@ func TestCompleteNeverShowsTheKey(t *testing.T) {
 }
 
 // A local server's placeholder key is not a secret: an answer that says it
-// (here the endpoint even echoes it) is used, where a real key's echo is
-// refused (TestCompleteNeverShowsTheKey).
+// (here the endpoint even echoes it) is used. A short key that is not a
+// placeholder is guarded like any other (TestCompleteNeverShowsTheKey).
 func TestPlaceholderKeyAnswerIsUsed(t *testing.T) {
 	for _, key := range []string{"none", "EMPTY", "ollama"} {
 		_, c := serve(t, epEchoesKey, Config{APIKey: key})
@@ -606,6 +606,10 @@ func TestPlaceholderKeyAnswerIsUsed(t *testing.T) {
 		if err != nil || !strings.HasSuffix(reply.Text, "your key is "+key) {
 			t.Errorf("key %q: reply %+v, error %v; want the answer used", key, reply, err)
 		}
+	}
+	_, c := serve(t, epEchoesKey, Config{APIKey: "sk-1234"})
+	if reply, err := c.Complete(context.Background(), testRequest); err == nil || strings.Contains(reply.Text, "sk-1234") {
+		t.Errorf("a short real key echoed: reply %+v, error %v; want it refused", reply, err)
 	}
 }
 
@@ -626,9 +630,10 @@ func TestContainsKeyFragment(t *testing.T) {
 		{"x" + key[13:20], key, false},              // nor the last 7
 		{"gpt-4o-mini-2024-07-18", key, false},      // ordinary text
 		{"retried once after HTTP 500", key, false}, // our own words
-		{"use ollama here", "ollama", false},        // a short key is a placeholder
-		{"None of these; EMPTY", "none", false},     // ... whatever the answer says
-		{"none", "EMPTY", false},
+		{"use ollama here", "ollama", false},        // a local server's placeholder
+		{"None of these fit", "none", false},        // ... whatever the answer says
+		{"your key is SK-1234", "sk-1234", true},    // any other short key counts whole
+		{"sk-123 is not it", "sk-1234", false},      // ... and only whole
 		{"aBcDeFgH", "abcdefgh", true},              // exactly 8
 		{"bcdefgh", "abcdefgh", false},              // 7 of an 8-character key
 		{"ÄÖÜäöüßé-key", "äöüäöüßé-key-rest", true}, // multi-byte
