@@ -285,8 +285,9 @@ func TestFold(t *testing.T) {
 }
 
 // The ASCII fast path must fold exactly as the general one: every pair of
-// ASCII bytes (so every transition between letters, digits, punctuation and
-// controls), and every airport's name and city as the data spells them.
+// ASCII bytes, alone, among spaces and between letters (so every
+// transition between letters, digits, punctuation and controls), and every
+// airport's name and city as the data spells them.
 func TestFoldASCIIIsFold(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
@@ -298,6 +299,9 @@ func TestFoldASCIIIsFold(t *testing.T) {
 		for b := range 128 {
 			check(string([]byte{byte(a), byte(b)}))
 			check(string([]byte{' ', byte(a), 'x', byte(b), ' '}))
+			// Between letters, where dropping a byte and making it a space
+			// read differently.
+			check(string([]byte{'x', byte(a), 'x', byte(b), 'x'}))
 		}
 	}
 	c := mustCatalog(t)

@@ -66,7 +66,7 @@ If your client can show forms (elicitation), the server asks the user to confirm
 Otherwise get the user's explicit approval first, then call with confirm: true and passengerName as on their ID.
 Never ask the user for payment details, passwords or keys for this tool.`
 
-func (t *Toolset) bookFlightTool() (mcp.Tool, error) {
+func bookFlightTool() (mcp.Tool, error) {
 	seatValues := make([]string, len(seats))
 	for i, s := range seats {
 		seatValues[i] = s.value

@@ -46,7 +46,7 @@ const maxAirportsListed = 25
 const airportsDescription = `Look up airports by code, metro code, city or part of a name (optionally in one country): each with its code, name, city, country and time zone.
 findBestFlight already accepts city names and metro codes itself; use this to check a place or to let the user choose among airports.`
 
-func (t *Toolset) findAirportsTool() (mcp.Tool, error) {
+func findAirportsTool() (mcp.Tool, error) {
 	// A lookup in the server's own data: read-only, idempotent, closed world.
 	return defineTool[FindAirportsArgs, AirportsResult](FindAirportsName, "Find airports", airportsDescription, map[string]func(*jsonschema.Schema){
 		"query":   length(1, maxPlaceLen),

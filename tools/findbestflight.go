@@ -96,7 +96,7 @@ const (
 
 // findBestFlightTool is the tool's definition; require lists the input
 // properties to make required (none: what a client that can be asked sees).
-func (t *Toolset) findBestFlightTool(require ...string) (mcp.Tool, error) {
+func findBestFlightTool(require ...string) (mcp.Tool, error) {
 	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.

@@ -275,10 +275,10 @@ func outputSchemaOf(tool mcp.Tool, err error) (*jsonschema.Schema, error) {
 
 // The published output schemas, compiled once.
 var (
-	outputSchema         = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).findBestFlightTool()) })
-	saveOutputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).saveItineraryTool()) })
-	bookOutputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).bookFlightTool()) })
-	airportsOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf((&Toolset{}).findAirportsTool()) })
+	outputSchema         = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf(findBestFlightTool()) })
+	saveOutputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf(saveItineraryTool()) })
+	bookOutputSchema     = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf(bookFlightTool()) })
+	airportsOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return outputSchemaOf(findAirportsTool()) })
 )
 
 // decode checks a findBestFlight result against its published output

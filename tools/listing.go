@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -22,11 +23,14 @@ import (
 // listFor is the mcp-go tool filter that shows each client its variant of
 // the tools. It gets a fresh copy of the tools for every request.
 func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	defs, err := t.definitions()
+	defs, err := toolDefinitions()
 	if err != nil {
-		// Cannot happen in a tested build (every listing test builds them);
-		// the client still sees the tools' names and can call them.
-		t.log.Error().Err(err).Msg("tool definitions could not be built: listing the tools without their schemas")
+		// Cannot happen in a build whose tests passed (TestToolDefinitions
+		// builds them); the client still sees the tools' names and can
+		// call them. mcp-go filters every tools/call too: said once.
+		t.badDefinitions.Do(func() {
+			t.log.Error().Err(err).Msg("tool definitions could not be built: listing the tools without their schemas")
+		})
 		return tools
 	}
 	client := ClientFrom(ctx)
@@ -75,16 +79,17 @@ type definitions struct {
 	findRequired mcp.Tool
 }
 
-// define builds every tool's full definition. Deriving their ten JSON schemas
-// from the Go types takes about 2 ms, more than the rest of start-up, and
-// nothing needs them before a client lists the tools: newToolset starts
-// this in the background, and the first listing waits for it (it is done by
-// then in practice, since a client initializes first).
-func (t *Toolset) define() (definitions, error) {
+// toolDefinitions are every tool's full definition, the same for every
+// server in the process (they depend on no configuration). Deriving their
+// ten JSON schemas from the Go types takes about 2 ms, more than the rest
+// of start-up: newToolset starts it in the background, and the first
+// request that needs them waits for it (a listing, or a call, which mcp-go
+// also checks against the filter; by then they are built, in practice).
+var toolDefinitions = sync.OnceValues(func() (definitions, error) {
 	defs := definitions{byName: map[string]mcp.Tool{}}
 	for _, define := range []func() (mcp.Tool, error){
-		func() (mcp.Tool, error) { return t.findBestFlightTool() },
-		t.saveItineraryTool, t.bookFlightTool, t.findAirportsTool,
+		func() (mcp.Tool, error) { return findBestFlightTool() },
+		saveItineraryTool, bookFlightTool, findAirportsTool,
 	} {
 		tool, err := define()
 		if err != nil {
@@ -93,11 +98,11 @@ func (t *Toolset) define() (definitions, error) {
 		defs.byName[tool.Name] = tool
 	}
 	var err error
-	if defs.findRequired, err = t.findBestFlightTool(tripFields...); err != nil {
+	if defs.findRequired, err = findBestFlightTool(tripFields...); err != nil {
 		return definitions{}, fmt.Errorf("tools: %w", err)
 	}
 	return defs, nil
-}
+})
 
 // minimalSchema is the input schema mcp-go holds for each of our tools.
 var minimalSchema = []byte(`{"type":"object"}`)

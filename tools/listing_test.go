@@ -19,7 +19,7 @@ func TestRegisteredSchemasHideNoHeaderBindings(t *testing.T) {
 	if _, err := ts.server(testConfig(t)); err != nil {
 		t.Fatal(err)
 	}
-	defs, err := ts.definitions()
+	defs, err := toolDefinitions()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +33,29 @@ func TestRegisteredSchemasHideNoHeaderBindings(t *testing.T) {
 		if len(tool.RawInputSchema) < 100 {
 			t.Errorf("%s: the listed schema is not the full one: %s", name, tool.RawInputSchema)
 		}
+	}
+}
+
+// Every tool registered with mcp-go (by name only) has its full
+// definition, built without error: the server cannot find out at start any
+// more (they are built in the background), so this is where a broken
+// definition fails.
+func TestToolDefinitions(t *testing.T) {
+	defs, err := toolDefinitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	registered := newServer(t).ListTools()
+	if len(registered) != len(defs.byName) {
+		t.Errorf("%d tools registered, %d defined", len(registered), len(defs.byName))
+	}
+	for name := range registered {
+		if d, ok := defs.byName[name]; !ok || d.Name != name || d.Description == "" || len(d.RawOutputSchema) == 0 {
+			t.Errorf("registered tool %s has no full definition: %+v", name, d)
+		}
+	}
+	if defs.findRequired.Name != FindBestFlightName || !strings.Contains(string(defs.findRequired.RawInputSchema), `"required"`) {
+		t.Errorf("findBestFlight for clients that cannot ask: %s", defs.findRequired.RawInputSchema)
 	}
 }
 

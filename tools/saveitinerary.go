@@ -62,7 +62,7 @@ const saveDescription = `Save a flight found by findBestFlight (by flightId) or 
 It writes only inside a directory the client shares as a root (over HTTP: only where that root lies inside the server's export directory, unless the operator says client and server share a filesystem), or the server's configured export directory; it never picks a directory itself.
 An existing file is kept unless overwrite is true. The result gives the file's URI and, in attempts, which rule chose the directory.`
 
-func (t *Toolset) saveItineraryTool() (mcp.Tool, error) {
+func saveItineraryTool() (mcp.Tool, error) {
 	// It writes a file (not read-only) but never deletes or changes one
 	// unless asked to overwrite; the same call twice fails the second time
 	// without overwrite, so it is not idempotent; local only.

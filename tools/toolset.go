@@ -149,9 +149,9 @@ type Toolset struct {
 	sharedFS  bool
 	metrics   *telemetry.Metrics
 
-	// definitions are the tools' full definitions, built once, in the
-	// background from the start (listing.go).
-	definitions func() (definitions, error)
+	// badDefinitions logs, once, that the tools' definitions could not be
+	// built (listing.go).
+	badDefinitions sync.Once
 	// searches are the recent searches (search.go).
 	searches *searchCache
 }
@@ -265,8 +265,7 @@ func newToolset(cfg Config) (*Toolset, error) {
 	}
 	// Built now, off the start-up path; the first listing waits for them
 	// and reads any error (listing.go).
-	ts.definitions = sync.OnceValues(ts.define)
-	go ts.definitions()
+	go toolDefinitions()
 	return ts, nil
 }
 

@@ -26,12 +26,12 @@ import (
 )
 
 func main() {
-	// Start-up allocates a few MB (the catalog, the server, what the
-	// libraries' packages set up) and frees little of it: a garbage
-	// collection in the middle, which the runtime's 4 MB first goal makes
-	// likely, delays the first answer by about a millisecond and frees
-	// nothing worth having. Collection resumes, at the GOGC the environment
-	// asked for, once the server is built (startupDone).
+	// The packages' initialisation leaves the heap near the runtime's
+	// first goal of 4 MB, and building the catalog and the server passes
+	// it: a garbage collection then frees nothing worth having and delays
+	// the first answer by about a millisecond. Collection is off until the
+	// server is built (startupDone), then back at the GOGC the environment
+	// asked for.
 	gcPercent := debug.SetGCPercent(-1)
 	startupDone = func() { debug.SetGCPercent(gcPercent) }
 	// A host that closes our stderr (or stdout) before we exit must not
