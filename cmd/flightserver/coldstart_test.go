@@ -16,10 +16,14 @@ import (
 // releaseBuild builds the package in dir (relative to this one) like the
 // release and the container image (stripped, without paths), once per test
 // binary, so that the servers compared start from binaries made alike.
-func releaseBuild(dir, name string) func() (string, error) {
+func releaseBuild(dir, name string, tags ...string) func() (string, error) {
 	return sync.OnceValues(func() (string, error) {
 		bin := filepath.Join(filepath.Dir(binary), name)
-		out, err := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, dir).CombinedOutput()
+		args := []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", bin}
+		if len(tags) > 0 {
+			args = append(args, "-tags", strings.Join(tags, ","))
+		}
+		out, err := exec.Command("go", append(args, dir)...).CombinedOutput()
 		if err != nil {
 			return "", fmt.Errorf("go build %s: %v\n%s", dir, err, out)
 		}
@@ -29,15 +33,15 @@ func releaseBuild(dir, name string) func() (string, error) {
 
 var (
 	noopServer    = releaseBuild("./testdata/noopserver", "noopserver")
-	floorServer   = releaseBuild("./testdata/floorserver", "floorserver")
+	floorServer   = releaseBuild("./testdata/noopserver", "floorserver", "floor")
 	releaseServer = releaseBuild(".", "flightserver-release")
 )
 
 // BenchmarkColdStart is the time from exec to the first answer over stdio
 // (the initialize result), the wait a desktop host sees when it starts the
 // server, and the memory resident then (MiB-rss), beside the smallest Go
-// MCP server (testdata/noopserver) and the same with the libraries
-// flightserver must ship linked in (testdata/floorserver): floor against
+// MCP server (testdata/noopserver) and the same built with the libraries
+// flightserver must ship linked in (-tags floor): floor against
 // noop is what linking them costs, flightserver against floor what its own
 // code does at start.
 func BenchmarkColdStart(b *testing.B) {

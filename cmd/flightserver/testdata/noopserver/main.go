@@ -1,6 +1,7 @@
 // Command noopserver is the smallest useful Go MCP server: mcp-go over
 // stdio with one tool that does nothing. BenchmarkColdStart measures
-// flightserver's start-up beside it.
+// flightserver's start-up beside it, and beside it built with -tags floor
+// (floor.go).
 package main
 
 import (
