@@ -396,3 +396,29 @@ func openPTY(t *testing.T) (*os.File, *os.File) {
 	}
 	return ptm, pts
 }
+
+// What track reads of the messages mcp-go writes: the id and the method,
+// in any key order, stopping at a response's result only once its id is
+// known.
+func TestWritten(t *testing.T) {
+	for _, tc := range []struct {
+		line, id, method string
+		ok               bool
+	}{
+		{`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}],"id":"not this one"}}`, "7", "", true},
+		{`{"jsonrpc":"2.0","result":{"id":"not this one"},"id":"a"}`, `"a"`, "", true},
+		{`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad"}}`, "3", "", true},
+		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"id":1}]}}`, "9", "sampling/createMessage", true},
+		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`, "", "notifications/progress", true},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}`, "null", "", true},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", "1", "", true},
+		{`[{"jsonrpc":"2.0","id":1}]`, "", "", false},
+		{`{"jsonrpc":"2.0","method":`, "", "", false},
+		{`not json`, "", "", false},
+	} {
+		id, method, ok := written([]byte(tc.line))
+		if string(id) != tc.id || method != tc.method || ok != tc.ok {
+			t.Errorf("written(%s) = %s, %q, %v; want %s, %q, %v", tc.line, id, method, ok, tc.id, tc.method, tc.ok)
+		}
+	}
+}
