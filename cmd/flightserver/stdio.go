@@ -186,22 +186,8 @@ func (p *stdioPipe) skipOversized(head []byte, err error) error {
 // leadingID is the request's id when it comes before the point where the
 // message was cut, else JSON null (JSON-RPC's id for "could not tell").
 func leadingID(head []byte) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(head))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return json.RawMessage("null")
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			break
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			break
-		}
-		if key == "id" && (len(v) > 0 && (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9')) {
-			return v
-		}
+	if id, _, _ := readHead(head); len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
+		return id
 	}
 	return json.RawMessage("null")
 }
@@ -236,7 +222,7 @@ func (p *stdioPipe) track(line []byte, in bool) {
 		}
 	} else {
 		var ok bool
-		if m.ID, m.Method, ok = written(line); !ok {
+		if m.ID, m.Method, ok = readHead(line); !ok {
 			return
 		}
 	}
@@ -268,13 +254,16 @@ func (p *stdioPipe) track(line []byte, in bool) {
 	}
 }
 
-// written reads the id and method of a message mcp-go wrote. mcp-go
-// writes a response's id before its result, so the reading stops at the
-// result: the answer to a search (3 KB) is not scanned, where decoding the
-// whole line took 17 µs a call. What a client wrote is decoded whole
+// readHead reads a message's id and method from its top-level keys, and
+// stops at a response's result (or error) once the id is known: mcp-go
+// writes a response's id before its result, so the answer to a search
+// (3 KB) is not scanned, where decoding the whole line took 17 µs a call.
+// ok is false for a line that is not a whole JSON object; id and method are
+// then what came before the point where it broke (leadingID reads the id of
+// a message cut short). What a client wrote is decoded whole instead
 // (track): its keys may come in any order, and a broken message must not
 // count as an answer.
-func written(line []byte) (id json.RawMessage, method string, ok bool) {
+func readHead(line []byte) (id json.RawMessage, method string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, "", false
@@ -282,24 +271,23 @@ func written(line []byte) (id json.RawMessage, method string, ok bool) {
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, "", false
+			return id, method, false
 		}
-		switch key, _ := t.(string); key {
+		key, _ := t.(string)
+		if (key == "result" || key == "error") && id != nil {
+			return id, method, true // a response, and all track needs of it
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return id, method, false
+		}
+		switch key {
 		case "id":
-			err = dec.Decode(&id)
+			id = v
 		case "method":
-			err = dec.Decode(&method)
-		case "result", "error":
-			if id != nil {
-				return id, method, true // a response, and all track needs of it
+			if json.Unmarshal(v, &method) != nil {
+				return id, "", false
 			}
-			fallthrough
-		default:
-			var skipped json.RawMessage
-			err = dec.Decode(&skipped)
-		}
-		if err != nil {
-			return nil, "", false
 		}
 	}
 	return id, method, true

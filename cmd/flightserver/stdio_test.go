@@ -400,7 +400,7 @@ func openPTY(t *testing.T) (*os.File, *os.File) {
 // What track reads of the messages mcp-go writes: the id and the method,
 // in any key order, stopping at a response's result only once its id is
 // known.
-func TestWritten(t *testing.T) {
+func TestReadHead(t *testing.T) {
 	for _, tc := range []struct {
 		line, id, method string
 		ok               bool
@@ -414,11 +414,12 @@ func TestWritten(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", "1", "", true},
 		{`[{"jsonrpc":"2.0","id":1}]`, "", "", false},
 		{`{"jsonrpc":"2.0","method":`, "", "", false},
+		{`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"arguments":{"origin":"JF`, "12", "tools/call", false}, // cut short: what came first
 		{`not json`, "", "", false},
 	} {
-		id, method, ok := written([]byte(tc.line))
+		id, method, ok := readHead([]byte(tc.line))
 		if string(id) != tc.id || method != tc.method || ok != tc.ok {
-			t.Errorf("written(%s) = %s, %q, %v; want %s, %q, %v", tc.line, id, method, ok, tc.id, tc.method, tc.ok)
+			t.Errorf("readHead(%s) = %s, %q, %v; want %s, %q, %v", tc.line, id, method, ok, tc.id, tc.method, tc.ok)
 		}
 	}
 }
