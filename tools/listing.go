@@ -23,11 +23,12 @@ import (
 // listFor is the mcp-go tool filter that shows each client its variant of
 // the tools. It gets a fresh copy of the tools for every request.
 func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	defs, err := toolDefinitions()
+	defs, err := t.definitions()
 	if err != nil {
 		// Cannot happen in a build whose tests passed (TestToolDefinitions
 		// builds them); the client still sees the tools' names and can
-		// call them. mcp-go filters every tools/call too: said once.
+		// call them (TestBrokenDefinitionsStillList). mcp-go filters every
+		// tools/call too: said once.
 		t.badDefinitions.Do(func() {
 			t.log.Error().Err(err).Msg("tool definitions could not be built: listing the tools without their schemas")
 		})

@@ -1,6 +1,9 @@
 package tools
 
 import (
+	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,6 +59,44 @@ func TestToolDefinitions(t *testing.T) {
 	}
 	if defs.findRequired.Name != FindBestFlightName || !strings.Contains(string(defs.findRequired.RawInputSchema), `"required"`) {
 		t.Errorf("findBestFlight for clients that cannot ask: %s", defs.findRequired.RawInputSchema)
+	}
+}
+
+// If the definitions could not be built, the server still lists every tool
+// by name and answers calls to them, and says so in the log once, not on
+// every request.
+func TestBrokenDefinitionsStillList(t *testing.T) {
+	var logs serverbin.Log
+	cfg := testConfig(t, func(c *Config) { c.Logger = zerolog.New(&logs) })
+	ts, err := newToolset(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.definitions = func() (definitions, error) { return definitions{}, errors.New("a schema that cannot be derived") }
+	s, err := ts.server(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125)
+	for range 2 {
+		res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+		}
+		slices.Sort(names)
+		if want := []string{BookFlightName, FindAirportsName, FindBestFlightName, SaveItineraryName}; !slices.Equal(names, want) {
+			t.Errorf("listed %v, want %v", names, want)
+		}
+	}
+	if res := callTool(t, c, FindBestFlightName, jfkLHR); res.IsError {
+		t.Errorf("a call without definitions: %s", text(res))
+	}
+	if n := strings.Count(logs.String(), "tool definitions could not be built"); n != 1 {
+		t.Errorf("said %d times, want once:\n%s", n, logs.String())
 	}
 }
 

@@ -149,8 +149,10 @@ type Toolset struct {
 	sharedFS  bool
 	metrics   *telemetry.Metrics
 
-	// badDefinitions logs, once, that the tools' definitions could not be
-	// built (listing.go).
+	// definitions are the tools' full definitions (toolDefinitions; a test
+	// gives a failing one), and badDefinitions logs, once, that they could
+	// not be built (listing.go).
+	definitions    func() (definitions, error)
 	badDefinitions sync.Once
 	// searches are the recent searches (search.go).
 	searches *searchCache
@@ -265,7 +267,8 @@ func newToolset(cfg Config) (*Toolset, error) {
 	}
 	// Built now, off the start-up path; the first listing waits for them
 	// and reads any error (listing.go).
-	go toolDefinitions()
+	ts.definitions = toolDefinitions
+	go ts.definitions()
 	return ts, nil
 }
 
