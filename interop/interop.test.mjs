@@ -128,6 +128,23 @@ for (const transportKind of TRANSPORTS) {
         // Modern means `server/discover` replaced `initialize`.
         assert.equal(session.client.getProtocolEra(), era === MODERN ? 'modern' : 'legacy');
       });
+
+      // subscriptions/listen: the client waits for the acknowledgement, and
+      // a result that overtakes it fails the subscription ("closed the
+      // subscription gracefully before acknowledging"). flightserver has
+      // nothing to subscribe to, so it acknowledges an empty filter and
+      // ends the stream. mcp-go alone sent the result first over stdio
+      // every time, and lost the acknowledgement over HTTP about one time
+      // in five (tools/listen.go); twenty in a row catch either.
+      if (era === MODERN) {
+        test('every subscriptions/listen is acknowledged before it ends', { timeout: STEP_TIMEOUT_MS }, async () => {
+          for (let i = 0; i < 20; i++) {
+            const sub = await session.client.listen({ toolsListChanged: true }, { timeout: REQUEST_TIMEOUT_MS });
+            assert.deepEqual(sub.honoredFilter, {}, `listen ${i}: nothing can be subscribed`);
+            assert.equal(await sub.closed, 'graceful', `listen ${i}`);
+          }
+        });
+      }
     });
 
     // A client that lends its LLM. Legacy: the server sends

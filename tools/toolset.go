@@ -315,6 +315,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 	s.AddTools(defined...)
 	ts.roots.watch(s, hooks)
 	offerView(s, hooks)
+	acknowledgeFirst(hooks, ackWait, cfg.Logger)
 	return s, nil
 }
 

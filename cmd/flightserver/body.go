@@ -86,6 +86,9 @@ type message struct {
 	request bool
 	// initialize: the body is an initialize request.
 	initialize bool
+	// listen: the body is a subscriptions/listen request, whose result
+	// must wait for its acknowledgement (acknowledgedFirst).
+	listen bool
 }
 
 func readMessage(body []byte) message {
@@ -96,7 +99,8 @@ func readMessage(body []byte) message {
 	isRequest := func(m one) bool { return m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" }
 	var m one
 	if err := json.Unmarshal(body, &m); err == nil {
-		return message{request: isRequest(m), initialize: m.Method == string(mcp.MethodInitialize)}
+		return message{request: isRequest(m), initialize: m.Method == string(mcp.MethodInitialize),
+			listen: isRequest(m) && m.Method == string(mcp.MethodSubscriptionsListen)}
 	}
 	var batch []one
 	if err := json.Unmarshal(body, &batch); err != nil {

@@ -26,6 +26,12 @@ type reply struct {
 // send posts body to url with headers and returns the whole reply.
 func send(t *testing.T, url string, headers map[string]string, body string) reply {
 	t.Helper()
+	return sendOn(t, http.DefaultClient, url, headers, body)
+}
+
+// sendOn is send through c.
+func sendOn(t *testing.T, c *http.Client, url string, headers map[string]string, body string) reply {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +41,7 @@ func send(t *testing.T, url string, headers map[string]string, body string) repl
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

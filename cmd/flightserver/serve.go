@@ -183,7 +183,7 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *infligh
 	// sampled, so a client sending bad requests cannot decide how much the
 	// server logs.
 	log = log.Sample(&zerolog.BurstSampler{Burst: refusalLogBurst, Period: time.Second})
-	h := sess.handler(log, tools.TrackGETStreams(mcpHTTP))
+	h := sess.handler(log, tools.TrackGETStreams(acknowledgedFirst(mcpHTTP)))
 	h = calls.wrap(log, h)
 	h = readBody(cfg.maxBodyBytes, cfg.readBody, log, h)
 	if cfg.authToken != "" {

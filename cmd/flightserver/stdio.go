@@ -42,7 +42,7 @@ func serveStdio(ctx context.Context, cfg config, srv *server.MCPServer, log zero
 	pipe := newStdioPipe(ctx, stdin, stdout, cfg.maxBodyBytes, cfg.callBudget+exitMargin, log)
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(tools.StdLogger(log))
-	err := stdio.Listen(ctx, pipe, pipe)
+	err := stdio.Listen(tools.WithAckSignal(ctx, pipe.acked), pipe, pipe)
 	switch {
 	case ctx.Err() != nil:
 		log.Info().Msg("interrupted by a signal; exiting")
@@ -73,6 +73,9 @@ func serveStdio(ctx context.Context, cfg config, srv *server.MCPServer, log zero
 //     a form, roots) can no longer be answered once stdin has closed, so
 //     each gets an error answer at once, in the client's name, and the
 //     call moves on to its fallback instead of waiting out its timeout.
+//   - It tells when a subscriptions/listen acknowledgement has been
+//     written (acked), so that its result goes out after it
+//     (tools/listen.go).
 //
 // It tracks requests by JSON-RPC id in both directions: mcp-go writes each
 // message in one Write, and writes go out under one lock so that its
@@ -90,6 +93,7 @@ type stdioPipe struct {
 	mu         sync.Mutex
 	fromClient map[string]bool            // requests read, not yet answered
 	fromServer map[string]json.RawMessage // the server's questions, not yet answered (key -> id)
+	listens    map[string]*listenAck      // subscriptions/listen requests not yet answered
 	eof        bool
 	eofAt      time.Time
 	injected   [][]byte      // lines to hand mcp-go as if the client had sent them
@@ -100,7 +104,7 @@ type stdioPipe struct {
 
 func newStdioPipe(ctx context.Context, stdin io.Reader, stdout io.Writer, max int64, drainFor time.Duration, log zerolog.Logger) *stdioPipe {
 	return &stdioPipe{ctx: ctx, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, max: max, drainFor: drainFor, log: log,
-		fromClient: map[string]bool{}, fromServer: map[string]json.RawMessage{}, changed: make(chan struct{}, 1)}
+		fromClient: map[string]bool{}, fromServer: map[string]json.RawMessage{}, listens: map[string]*listenAck{}, changed: make(chan struct{}, 1)}
 }
 
 // Read hands mcp-go the client's messages, one whole line at a time.
@@ -194,10 +198,57 @@ func leadingID(head []byte) json.RawMessage {
 
 // Write sends one of mcp-go's messages to the client.
 func (p *stdioPipe) Write(b []byte) (int, error) {
-	p.track(b, false)
+	ack := p.track(b, false)
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
-	return p.out.Write(b)
+	n, err := p.out.Write(b)
+	if ack != nil {
+		close(ack)
+	}
+	return n, err
+}
+
+// listenAck is a subscriptions/listen request waiting for its result:
+// written is closed once its acknowledgement is out (sent: Write will
+// close it).
+type listenAck struct {
+	written chan struct{}
+	sent    bool
+}
+
+// acked is the pipe's tools.AckSignal: the channel closed once the
+// subscriptions/listen request with this id has been acknowledged.
+func (p *stdioPipe) acked(id any) <-chan struct{} {
+	raw, err := json.Marshal(id)
+	if err != nil {
+		return nil
+	}
+	key, ok := idKey(raw)
+	if !ok {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if l := p.listens[key]; l != nil {
+		return l.written
+	}
+	return nil
+}
+
+// ackedListen is the key of the subscriptions/listen request that line,
+// an acknowledgement, acknowledges.
+func ackedListen(line []byte) (string, bool) {
+	var ack struct {
+		Params struct {
+			Meta struct {
+				ID json.RawMessage `json:"io.modelcontextprotocol/subscriptionId"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &ack) != nil {
+		return "", false
+	}
+	return idKey(ack.Params.Meta.ID)
 }
 
 func (p *stdioPipe) writeError(id json.RawMessage, code int, message string) {
@@ -207,8 +258,10 @@ func (p *stdioPipe) writeError(id json.RawMessage, code int, message string) {
 	_, _ = p.out.Write(append(b, '\n'))
 }
 
-// track notes a message read from the client (in) or written to it.
-func (p *stdioPipe) track(line []byte, in bool) {
+// track notes a message read from the client (in) or written to it. For
+// the acknowledgement of a listen request it returns that request's
+// channel, for Write to close once the line is out.
+func (p *stdioPipe) track(line []byte, in bool) (ack chan struct{}) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -218,26 +271,36 @@ func (p *stdioPipe) track(line []byte, in bool) {
 	}
 	if in {
 		if json.Unmarshal(line, &m) != nil {
-			return // mcp-go answers it with a parse error, which carries no id
+			return nil // mcp-go answers it with a parse error, which carries no id
 		}
 	} else {
 		var ok bool
 		if m.ID, m.Method, ok = readHead(line); !ok {
-			return
+			return nil
 		}
 	}
 	key, hasID := idKey(m.ID)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !in && m.Method == tools.ListenAckMethod {
+		if k, ok := ackedListen(line); ok && p.listens[k] != nil && !p.listens[k].sent {
+			p.listens[k].sent = true
+			ack = p.listens[k].written
+		}
+	}
 	switch {
 	case in && m.Method == string(mcp.MethodNotificationCancelled):
 		// A cancelled request is not answered at all.
 		if k, ok := idKey(m.Params.RequestID); ok {
 			delete(p.fromClient, k)
+			delete(p.listens, k)
 		}
 	case !hasID:
 	case in && m.Method != "":
 		p.fromClient[key] = true
+		if m.Method == string(mcp.MethodSubscriptionsListen) {
+			p.listens[key] = &listenAck{written: make(chan struct{})}
+		}
 	case in:
 		delete(p.fromServer, key)
 	case m.Method != "":
@@ -247,11 +310,13 @@ func (p *stdioPipe) track(line []byte, in bool) {
 		}
 	default:
 		delete(p.fromClient, key)
+		delete(p.listens, key)
 	}
 	select {
 	case p.changed <- struct{}{}:
 	default:
 	}
+	return ack
 }
 
 // readHead reads a message's id and method from its top-level keys, and

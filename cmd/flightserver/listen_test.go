@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/tools"
+)
+
+// listenRequest is a 2026-07-28 subscriptions/listen for the tool list.
+func listenRequest(id int) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"toolsListChanged":true}}}`, id)
+}
+
+// streamMessage is what a listen stream carries: the acknowledgement (a
+// method, the subscription id in _meta) and the result (the request's id).
+type streamMessage struct {
+	ID     *int   `json:"id"`
+	Method string `json:"method"`
+	Params struct {
+		Meta struct {
+			SubscriptionID *int `json:"io.modelcontextprotocol/subscriptionId"`
+		} `json:"_meta"`
+		Notifications map[string]any `json:"notifications"`
+	} `json:"params"`
+	Result json.RawMessage `json:"result"`
+}
+
+// checkAcknowledgedFirst fails unless the messages for listen id are its
+// acknowledgement, of an empty filter (flightserver has nothing to
+// subscribe to), and then its result.
+func checkAcknowledgedFirst(t *testing.T, id int, msgs []streamMessage) {
+	t.Helper()
+	var got []string
+	for _, m := range msgs {
+		switch {
+		case m.Method == "notifications/subscriptions/acknowledged" && m.Params.Meta.SubscriptionID != nil && *m.Params.Meta.SubscriptionID == id:
+			got = append(got, fmt.Sprintf("ack%v", m.Params.Notifications))
+		case m.ID != nil && *m.ID == id && m.Result != nil:
+			got = append(got, "result")
+		}
+	}
+	if want := []string{"ackmap[]", "result"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("listen %d: the stream carried %v, want %v", id, got, want)
+	}
+}
+
+// Every subscriptions/listen is acknowledged before its result, over both
+// transports, through the binary. mcp-go alone wrote the result first over
+// stdio every time. Over HTTP it lost the acknowledgement when its writer
+// ran on another core and lost the lock (tools/listen.go): one time in
+// five for curl, about one in a hundred for this client, so a hundred
+// listens catch it most runs; TestAcknowledgedFirstSignalsTheAcknowledgement
+// and tools' TestListenResultWaitsForItsAcknowledgement pin the two halves
+// of the fix every run.
+func TestListenIsAcknowledgedFirst(t *testing.T) {
+	const listens = 100
+	t.Run("stdio", func(t *testing.T) {
+		_, stdin, lines, logs := rawStdio(t)
+		for id := 1; id <= listens; id++ {
+			_, _ = io.WriteString(stdin, listenRequest(id)+"\n")
+			var msgs []streamMessage
+			for done := false; !done; {
+				select {
+				case line, ok := <-lines:
+					if !ok {
+						t.Fatalf("stdout closed\n%s", logs.String())
+					}
+					var m streamMessage
+					if err := json.Unmarshal([]byte(line), &m); err != nil {
+						t.Fatalf("not JSON-RPC: %.200q", line)
+					}
+					msgs = append(msgs, m)
+					done = m.ID != nil && *m.ID == id
+				case <-time.After(10 * time.Second):
+					t.Fatalf("listen %d: no result; saw %+v", id, msgs)
+				}
+			}
+			checkAcknowledgedFirst(t, id, msgs)
+		}
+	})
+	t.Run("http", func(t *testing.T) {
+		addr, _, _ := serverbin.StartHTTP(t, binary, nil)
+		fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}} // a new connection each time, as curl opens
+		headers := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
+		for id := 1; id <= listens; id++ {
+			r := sendOn(t, fresh, "http://"+addr+"/mcp", headers, listenRequest(id))
+			if r.status != 200 {
+				t.Fatalf("listen %d: status %d: %s", id, r.status, r.body)
+			}
+			var msgs []streamMessage
+			for _, line := range strings.Split(r.body, "\n") {
+				if data, ok := strings.CutPrefix(line, "data: "); ok {
+					var m streamMessage
+					if err := json.Unmarshal([]byte(data), &m); err != nil {
+						t.Fatalf("listen %d: not JSON-RPC: %.200q", id, data)
+					}
+					msgs = append(msgs, m)
+				}
+			}
+			checkAcknowledgedFirst(t, id, msgs)
+		}
+	})
+}
+
+// acknowledgedFirst signals once the acknowledgement, and nothing before
+// it, has been written; the stream still flushes; other requests get no
+// signal.
+func TestAcknowledgedFirstSignalsTheAcknowledgement(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		body   string
+		signal bool
+	}{
+		{"a listen request", listenRequest(3), true},
+		{"a tool call", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findAirports"}}`, false},
+		{"a listen notification (no id)", `{"jsonrpc":"2.0","method":"subscriptions/listen"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []string
+			h := acknowledgedFirst(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				signal, ok := tools.AckSignalFrom(r.Context())
+				if ok != tc.signal {
+					t.Fatalf("signal given: %v, want %v", ok, tc.signal)
+				}
+				if !ok {
+					return
+				}
+				written := signal(3)
+				state := func() string {
+					select {
+					case <-written:
+						return "signalled"
+					default:
+						return "waiting"
+					}
+				}
+				_, _ = io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n")
+				steps = append(steps, state())
+				_, _ = io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\"}\n\n")
+				steps = append(steps, state())
+				w.(http.Flusher).Flush()
+			}))
+			rec := httptest.NewRecorder()
+			r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(tc.body))
+			h.ServeHTTP(rec, withBody(r, readMessage([]byte(tc.body))))
+			if !tc.signal {
+				return
+			}
+			if want := "waiting signalled"; strings.Join(steps, " ") != want {
+				t.Errorf("signal after each write: %v, want %s", steps, want)
+			}
+			if !rec.Flushed {
+				t.Error("the stream was not flushed through the writer")
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+)
+
+// listenSession is the one session a subscriptions/listen is served on.
+type listenSession struct{ out chan mcp.JSONRPCNotification }
+
+func (s listenSession) Initialize()                                         {}
+func (s listenSession) Initialized() bool                                   { return true }
+func (s listenSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.out }
+func (s listenSession) SessionID() string                                   { return "listen-test" }
+
+const listenMessage = `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"toolsListChanged":true}}}`
+
+// The hook holds a listen's result until the transport says the
+// acknowledgement is out; without a signal, or past the bound, it does not
+// hold it.
+func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		signal   bool          // the transport puts an AckSignal in the context
+		writeIn  time.Duration // when the transport writes the acknowledgement; <0: never
+		want     []string
+		warnings int
+	}{
+		{"written after a while", true, 100 * time.Millisecond, []string{"ack", "result"}, 0},
+		{"written at once", true, 0, []string{"ack", "result"}, 0},
+		{"never written: the bound ends the wait", true, -1, []string{"result"}, 1},
+		{"a transport that does not tell", false, 100 * time.Millisecond, []string{"result", "ack"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			hooks := &server.Hooks{}
+			acknowledgeFirst(hooks, 300*time.Millisecond, zerolog.New(&log))
+			s := server.NewMCPServer("t", "1", server.WithHooks(hooks), server.WithToolCapabilities(false))
+
+			var mu sync.Mutex
+			var order []string
+			note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+			session := listenSession{out: make(chan mcp.JSONRPCNotification, 1)}
+			written := make(chan struct{})
+			var askedFor any
+			ctx := s.WithContext(context.Background(), session)
+			if tc.signal {
+				ctx = WithAckSignal(ctx, func(id any) <-chan struct{} { askedFor = id; return written })
+			}
+			// The transport's writer: takes the acknowledgement off the
+			// session, writes it after writeIn, then says so.
+			go func() {
+				ack := <-session.out
+				if ack.Method != string(mcp.MethodNotificationSubscriptionsAcknowledged) || tc.writeIn < 0 {
+					return
+				}
+				time.Sleep(tc.writeIn)
+				note("ack")
+				close(written)
+			}()
+			resp := s.HandleMessage(ctx, []byte(listenMessage))
+			if _, ok := resp.(mcp.JSONRPCResponse); !ok {
+				t.Fatalf("listen answered %#v", resp)
+			}
+			note("result")
+			time.Sleep(tc.writeIn + 50*time.Millisecond) // let a late acknowledgement show
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.Join(order, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("order %v, want %v", order, tc.want)
+			}
+			if tc.signal && askedFor != float64(7) {
+				t.Errorf("the hook asked about id %#v, want the request's 7", askedFor)
+			}
+			if got := strings.Count(log.String(), "acknowledgement was not written in time"); got != tc.warnings {
+				t.Errorf("%d warnings, want %d; log:\n%s", got, tc.warnings, log.String())
+			}
+		})
+	}
+}
