@@ -48,7 +48,7 @@ func BenchmarkHandler(b *testing.B) {
 	}{{"bare", bare}, {"full", full}} {
 		for _, tool := range []struct{ name, args string }{
 			{noopTool, `{}`},
-			{"findBestFlight", `{"origin":"SFO","destination":"JFK","date":"2026-12-15"}`},
+			{"findBestFlight", `{"origin":"SFO","destination":"JFK","date":"` + travelDate() + `"}`}, // the binary's clock is the real one
 		} {
 			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool.name + `","arguments":` + tool.args + `,` + meta + `}}`
 			b.Run(h.name+"/"+tool.name, func(b *testing.B) {
