@@ -79,7 +79,7 @@ func acknowledgeFirst(hooks *server.Hooks, wait time.Duration, log zerolog.Logge
 		case <-written:
 		case <-ctx.Done(): // the stream is gone; nothing more reaches it
 		case <-timer.C:
-			log.Warn().Any("id", id).Dur("waited", wait).Msg("subscriptions/listen: the acknowledgement was not written in time; sending the result without waiting longer")
+			log.Warn().Dur("waited", wait).Msg("subscriptions/listen: the acknowledgement was not written in time; sending the result without waiting longer")
 		}
 	})
 }
