@@ -56,12 +56,12 @@ func checkAcknowledgedFirst(t *testing.T, id int, msgs []streamMessage) {
 // transports, through the binary. mcp-go alone wrote the result first over
 // stdio every time. Over HTTP it lost the acknowledgement when its writer
 // ran on another core and lost the lock (tools/listen.go): one time in
-// five for curl, about one in a hundred for this client, so a hundred
-// listens catch it most runs; TestAcknowledgedFirstSignalsTheAcknowledgement
+// five for curl, about one in a hundred for this client, so two hundred
+// listens caught it in three runs of four; TestAcknowledgedFirstSignalsTheAcknowledgement
 // and tools' TestListenResultWaitsForItsAcknowledgement pin the two halves
 // of the fix every run.
 func TestListenIsAcknowledgedFirst(t *testing.T) {
-	const listens = 100
+	const listens = 200
 	t.Run("stdio", func(t *testing.T) {
 		_, stdin, lines, logs := rawStdio(t)
 		for id := 1; id <= listens; id++ {
