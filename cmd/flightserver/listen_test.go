@@ -57,7 +57,7 @@ func checkAcknowledgedFirst(t *testing.T, id int, msgs []streamMessage) {
 // stdio every time. Over HTTP it lost the acknowledgement when its writer
 // ran on another core and lost the lock (tools/listen.go): one time in
 // five for curl, about one in a hundred for this client, so two hundred
-// listens caught it in three runs of four; TestAcknowledgedFirstSignalsTheAcknowledgement
+// listens caught it in four runs of six; TestAcknowledgedFirstSignalsTheAcknowledgement
 // and tools' TestListenResultWaitsForItsAcknowledgement pin the two halves
 // of the fix every run.
 func TestListenIsAcknowledgedFirst(t *testing.T) {
