@@ -30,18 +30,19 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 		name     string
 		signal   bool          // the transport puts an AckSignal in the context
 		writeIn  time.Duration // when the transport writes the acknowledgement; <0: never
+		wait     time.Duration // the hook's bound
 		want     []string
 		warnings int
 	}{
-		{"written after a while", true, 100 * time.Millisecond, []string{"ack", "result"}, 0},
-		{"written at once", true, 0, []string{"ack", "result"}, 0},
-		{"never written: the bound ends the wait", true, -1, []string{"result"}, 1},
-		{"a transport that does not tell", false, 100 * time.Millisecond, []string{"result", "ack"}, 0},
+		{"written after a while", true, 100 * time.Millisecond, 10 * time.Second, []string{"ack", "result"}, 0},
+		{"written at once", true, 0, 10 * time.Second, []string{"ack", "result"}, 0},
+		{"never written: the bound ends the wait", true, -1, 100 * time.Millisecond, []string{"result"}, 1},
+		{"a transport that does not tell", false, 100 * time.Millisecond, 10 * time.Second, []string{"result", "ack"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log strings.Builder
 			hooks := &server.Hooks{}
-			acknowledgeFirst(hooks, 300*time.Millisecond, zerolog.New(&log))
+			acknowledgeFirst(hooks, tc.wait, zerolog.New(&log))
 			s := server.NewMCPServer("t", "1", server.WithHooks(hooks), server.WithToolCapabilities(false))
 
 			var mu sync.Mutex
@@ -56,7 +57,9 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 			}
 			// The transport's writer: takes the acknowledgement off the
 			// session, writes it after writeIn, then says so.
+			writerDone := make(chan struct{})
 			go func() {
+				defer close(writerDone)
 				ack := <-session.out
 				if ack.Method != string(mcp.MethodNotificationSubscriptionsAcknowledged) || tc.writeIn < 0 {
 					return
@@ -70,7 +73,11 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 				t.Fatalf("listen answered %#v", resp)
 			}
 			note("result")
-			time.Sleep(tc.writeIn + 50*time.Millisecond) // let a late acknowledgement show
+			select { // let a late acknowledgement show
+			case <-writerDone:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the writer never took the acknowledgement off the session")
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if strings.Join(order, " ") != strings.Join(tc.want, " ") {
