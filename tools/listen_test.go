@@ -37,7 +37,8 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 		{"written after a while", true, 100 * time.Millisecond, 10 * time.Second, []string{"ack", "result"}, 0},
 		{"written at once", true, 0, 10 * time.Second, []string{"ack", "result"}, 0},
 		{"never written: the bound ends the wait", true, -1, 100 * time.Millisecond, []string{"result"}, 1},
-		{"a transport that does not tell", false, 100 * time.Millisecond, 10 * time.Second, []string{"result", "ack"}, 0},
+		// Were the hook to wait here, it would wait out the 10 s and warn.
+		{"a transport that does not tell", false, -1, 10 * time.Second, []string{"result"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log strings.Builder
