@@ -91,9 +91,8 @@ type stdioPipe struct {
 	wmu sync.Mutex // serialises writes to out
 
 	mu         sync.Mutex
-	fromClient map[string]bool            // requests read, not yet answered
+	fromClient map[string]*listenAck      // requests read, not yet answered (a listen's acknowledgement; nil for the rest)
 	fromServer map[string]json.RawMessage // the server's questions, not yet answered (key -> id)
-	listens    map[string]*listenAck      // subscriptions/listen requests not yet answered
 	eof        bool
 	eofAt      time.Time
 	injected   [][]byte      // lines to hand mcp-go as if the client had sent them
@@ -104,7 +103,7 @@ type stdioPipe struct {
 
 func newStdioPipe(ctx context.Context, stdin io.Reader, stdout io.Writer, max int64, drainFor time.Duration, log zerolog.Logger) *stdioPipe {
 	return &stdioPipe{ctx: ctx, in: bufio.NewReaderSize(stdin, 64<<10), out: stdout, max: max, drainFor: drainFor, log: log,
-		fromClient: map[string]bool{}, fromServer: map[string]json.RawMessage{}, listens: map[string]*listenAck{}, changed: make(chan struct{}, 1)}
+		fromClient: map[string]*listenAck{}, fromServer: map[string]json.RawMessage{}, changed: make(chan struct{}, 1)}
 }
 
 // Read hands mcp-go the client's messages, one whole line at a time.
@@ -229,7 +228,7 @@ func (p *stdioPipe) acked(id any) <-chan struct{} {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if l := p.listens[key]; l != nil {
+	if l := p.fromClient[key]; l != nil {
 		return l.written
 	}
 	return nil
@@ -268,6 +267,7 @@ func (p *stdioPipe) track(line []byte, in bool) (ack chan struct{}) {
 		Params struct {
 			RequestID json.RawMessage `json:"requestId"`
 		} `json:"params"`
+		Result json.RawMessage `json:"result"`
 	}
 	if in {
 		if json.Unmarshal(line, &m) != nil {
@@ -280,12 +280,16 @@ func (p *stdioPipe) track(line []byte, in bool) (ack chan struct{}) {
 		}
 	}
 	key, hasID := idKey(m.ID)
+	// A message with a result is an answer, whatever else it says: mcp-go
+	// never answers it, so counting it as a request would hold stdin's
+	// end back for the whole drain.
+	answer := len(m.Result) > 0 && string(m.Result) != "null"
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !in && m.Method == tools.ListenAckMethod {
-		if k, ok := ackedListen(line); ok && p.listens[k] != nil && !p.listens[k].sent {
-			p.listens[k].sent = true
-			ack = p.listens[k].written
+	if !in && m.Method == mcp.MethodNotificationSubscriptionsAcknowledged {
+		if k, ok := ackedListen(line); ok && p.fromClient[k] != nil && !p.fromClient[k].sent {
+			p.fromClient[k].sent = true
+			ack = p.fromClient[k].written
 		}
 	}
 	switch {
@@ -293,13 +297,12 @@ func (p *stdioPipe) track(line []byte, in bool) (ack chan struct{}) {
 		// A cancelled request is not answered at all.
 		if k, ok := idKey(m.Params.RequestID); ok {
 			delete(p.fromClient, k)
-			delete(p.listens, k)
 		}
 	case !hasID:
-	case in && m.Method != "":
-		p.fromClient[key] = true
+	case in && m.Method != "" && !answer:
+		p.fromClient[key] = nil
 		if m.Method == string(mcp.MethodSubscriptionsListen) {
-			p.listens[key] = &listenAck{written: make(chan struct{})}
+			p.fromClient[key] = &listenAck{written: make(chan struct{})}
 		}
 	case in:
 		delete(p.fromServer, key)
@@ -310,7 +313,6 @@ func (p *stdioPipe) track(line []byte, in bool) (ack chan struct{}) {
 		}
 	default:
 		delete(p.fromClient, key)
-		delete(p.listens, key)
 	}
 	select {
 	case p.changed <- struct{}{}:
@@ -371,7 +373,10 @@ func idKey(raw json.RawMessage) (string, bool) {
 	case string:
 		return "s" + v, true
 	}
-	return "r" + string(raw), true
+	// Any other id (not one JSON-RPC allows, but mcp-go echoes it back)
+	// is keyed as mcp-go writes it: compact, its keys sorted.
+	b, _ := json.Marshal(v)
+	return "r" + string(b), true
 }
 
 // closedAnswer is the client's answer, in its name, to a question it can

@@ -423,3 +423,42 @@ func TestReadHead(t *testing.T) {
 		}
 	}
 }
+
+// Messages mcp-go never answers do not count as calls in flight when stdin
+// closes: one that carries a result (an answer, whatever its method says)
+// and a request whose id is not a number or a string, written with spaces
+// that mcp-go's echo of it drops. Counted, each held the exit back for
+// the whole drain (the call budget and a margin, 50 s).
+func TestStdioUnansweredMessagesDoNotHoldTheExit(t *testing.T) {
+	cmd, stdin, lines, logs := rawStdio(t)
+	handshake(t, stdin, lines, `{}`)
+	_, _ = io.WriteString(stdin, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list","result":{}}`,
+		`{"jsonrpc":"2.0","id":{"x": 1, "a": [1, 2]},"method":"tools/list"}`,
+		toolCall(2, "findAirports", map[string]any{"query": "London"}),
+	}, "\n")+"\n")
+	_ = stdin.Close()
+	var out []string // collect would refuse the object id's answer
+	for done := false; !done; {
+		select {
+		case line, ok := <-lines:
+			out = append(out, line)
+			done = !ok
+		case <-time.After(20 * time.Second):
+			t.Fatalf("stdout still open after 20 s (the drain is 50 s); so far:\n%s", strings.Join(out, "\n"))
+		}
+	}
+	waitExit(t, cmd, logs)
+	all := strings.Join(out, "\n")
+	for _, want := range []string{`"id":2,"result"`, `"id":{"a":[1,2],"x":1},"result"`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no answer with %s in:\n%.600s", want, all)
+		}
+	}
+	if strings.Contains(all, `"id":7`) {
+		t.Error("a message with a result was answered")
+	}
+	if !strings.Contains(logs.String(), "every call answered") {
+		t.Errorf("log does not say why it exited:\n%s", logs.String())
+	}
+}
