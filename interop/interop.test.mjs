@@ -134,8 +134,8 @@ for (const transportKind of TRANSPORTS) {
       // subscription gracefully before acknowledging"). flightserver has
       // nothing to subscribe to, so it acknowledges an empty filter and
       // ends the stream. mcp-go alone sent the result first over stdio
-      // every time, and lost the acknowledgement over HTTP about one time
-      // in five (tools/listen.go); twenty in a row catch either.
+      // every time, and sometimes lost the acknowledgement over HTTP
+      // (tools/listen.go); twenty in a row failed on both transports.
       if (era === MODERN) {
         test('every subscriptions/listen is acknowledged before it ends', { timeout: STEP_TIMEOUT_MS }, async () => {
           for (let i = 0; i < 20; i++) {

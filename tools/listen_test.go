@@ -31,14 +31,17 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 		signal   bool          // the transport puts an AckSignal in the context
 		writeIn  time.Duration // when the transport writes the acknowledgement; <0: never
 		wait     time.Duration // the hook's bound
+		cancel   bool          // the request is cancelled (the client went away)
 		want     []string
 		warnings int
 	}{
-		{"written after a while", true, 100 * time.Millisecond, 10 * time.Second, []string{"ack", "result"}, 0},
-		{"written at once", true, 0, 10 * time.Second, []string{"ack", "result"}, 0},
-		{"never written: the bound ends the wait", true, -1, 100 * time.Millisecond, []string{"result"}, 1},
-		// Were the hook to wait here, it would wait out the 10 s and warn.
-		{"a transport that does not tell", false, -1, 10 * time.Second, []string{"result"}, 0},
+		{"written after a while", true, 100 * time.Millisecond, 10 * time.Second, false, []string{"ack", "result"}, 0},
+		{"written at once", true, 0, 10 * time.Second, false, []string{"ack", "result"}, 0},
+		{"never written: the bound ends the wait", true, -1, 100 * time.Millisecond, false, []string{"result"}, 1},
+		// Were the hook to wait in these two, it would wait out the 10 s
+		// and warn.
+		{"a transport that does not tell", false, -1, 10 * time.Second, false, []string{"result"}, 0},
+		{"the request is cancelled", true, -1, 10 * time.Second, true, []string{"result"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log strings.Builder
@@ -52,7 +55,8 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 			session := listenSession{out: make(chan mcp.JSONRPCNotification, 1)}
 			written := make(chan struct{})
 			var askedFor any
-			ctx := s.WithContext(context.Background(), session)
+			ctx, cancel := context.WithCancel(s.WithContext(context.Background(), session))
+			defer cancel()
 			if tc.signal {
 				ctx = WithAckSignal(ctx, func(id any) <-chan struct{} { askedFor = id; return written })
 			}
@@ -62,6 +66,9 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 			go func() {
 				defer close(writerDone)
 				ack := <-session.out
+				if tc.cancel {
+					cancel()
+				}
 				if ack.Method != string(mcp.MethodNotificationSubscriptionsAcknowledged) || tc.writeIn < 0 {
 					return
 				}
@@ -69,9 +76,15 @@ func TestListenResultWaitsForItsAcknowledgement(t *testing.T) {
 				note("ack")
 				close(written)
 			}()
-			resp := s.HandleMessage(ctx, []byte(listenMessage))
-			if _, ok := resp.(mcp.JSONRPCResponse); !ok {
-				t.Fatalf("listen answered %#v", resp)
+			answered := make(chan mcp.JSONRPCMessage, 1)
+			go func() { answered <- s.HandleMessage(ctx, []byte(listenMessage)) }()
+			select {
+			case resp := <-answered:
+				if _, ok := resp.(mcp.JSONRPCResponse); !ok {
+					t.Fatalf("listen answered %#v", resp)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("the hook held the result past every bound")
 			}
 			note("result")
 			select { // let a late acknowledgement show

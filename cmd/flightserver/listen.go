@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/flightserver/flightserver/tools"
 )
 
@@ -33,7 +35,7 @@ type ackWriter struct {
 	once    sync.Once
 }
 
-var ackMethod = []byte(`"` + tools.ListenAckMethod + `"`)
+var ackMethod = []byte(`"` + mcp.MethodNotificationSubscriptionsAcknowledged + `"`)
 
 func (w *ackWriter) Write(b []byte) (int, error) {
 	n, err := w.ResponseWriter.Write(b)

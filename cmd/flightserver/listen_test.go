@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/tools"
@@ -57,9 +62,10 @@ func checkAcknowledgedFirst(t *testing.T, id int, msgs []streamMessage) {
 // stdio every time. Over HTTP it lost the acknowledgement when its writer
 // ran on another core and lost the lock (tools/listen.go): one time in
 // five for curl, about one in a hundred for this client, so two hundred
-// listens caught it in four runs of six; TestAcknowledgedFirstSignalsTheAcknowledgement
-// and tools' TestListenResultWaitsForItsAcknowledgement pin the two halves
-// of the fix every run.
+// listens caught it in four runs of six. What pins the HTTP side every
+// run: TestAcknowledgedFirstSignalsTheAcknowledgement (the writer),
+// TestHTTPListenGetsTheSignal (its place in the handler) and tools'
+// TestListenResultWaitsForItsAcknowledgement (the hook).
 func TestListenIsAcknowledgedFirst(t *testing.T) {
 	const listens = 200
 	t.Run("stdio", func(t *testing.T) {
@@ -88,7 +94,7 @@ func TestListenIsAcknowledgedFirst(t *testing.T) {
 	})
 	t.Run("http", func(t *testing.T) {
 		addr, _, _ := serverbin.StartHTTP(t, binary, nil)
-		fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}} // a new connection each time, as curl opens
+		fresh := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}} // a new connection each time, as curl opens
 		headers := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
 		for id := 1; id <= listens; id++ {
 			r := sendOn(t, fresh, "http://"+addr+"/mcp", headers, listenRequest(id))
@@ -161,5 +167,44 @@ func TestAcknowledgedFirstSignalsTheAcknowledgement(t *testing.T) {
 				t.Error("the stream was not flushed through the writer")
 			}
 		})
+	}
+}
+
+// The HTTP handler that run serves puts the signal in a listen request's
+// context, and it reaches mcp-go's hooks: what TestListenIsAcknowledgedFirst
+// shows over HTTP only when the race happens.
+func TestHTTPListenGetsTheSignal(t *testing.T) {
+	cfg, err := parseConfig([]string{"--transport", "http"}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signalled := make(chan bool, 1)
+	hooks := &server.Hooks{}
+	hooks.AddAfterSubscriptionsListen(func(ctx context.Context, _ any, _ *mcp.SubscriptionsListenRequest, _ *mcp.SubscriptionsListenResult) {
+		_, ok := tools.AckSignalFrom(ctx)
+		signalled <- ok
+	})
+	srv := server.NewMCPServer("t", "1", server.WithHooks(hooks), server.WithToolCapabilities(false))
+	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), nil, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	r := sendOn(t, &http.Client{Timeout: 10 * time.Second}, ts.URL+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}, listenRequest(1))
+	if r.status != 200 {
+		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+	select {
+	case ok := <-signalled:
+		if !ok {
+			t.Error("the listen request reached mcp-go without an AckSignal")
+		}
+	default:
+		t.Error("the listen hook did not run")
 	}
 }
