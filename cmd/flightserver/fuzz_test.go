@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 )
 
@@ -30,14 +29,7 @@ func FuzzHTTPHandler(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback}, "")
-	if err != nil {
-		f.Fatal(err)
-	}
-	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), nil, log)
-	if err != nil {
-		f.Fatal(err)
-	}
+	h := shippedHandler(f, cfg, srv, log)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{}}}`
 	for _, seed := range []struct{ body, version, session, method string }{
 		{initialize, "", "", ""},

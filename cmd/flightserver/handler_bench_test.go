@@ -27,14 +27,7 @@ func BenchmarkHandler(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{}, "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	full, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), nil, log)
-	if err != nil {
-		b.Fatal(err)
-	}
+	full := shippedHandler(b, cfg, srv, log)
 	bareSrv, err := newMCPServer(cfg, nil, zerolog.Nop())
 	if err != nil {
 		b.Fatal(err)

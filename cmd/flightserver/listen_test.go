@@ -185,15 +185,7 @@ func TestHTTPListenGetsTheSignal(t *testing.T) {
 		signalled <- ok
 	})
 	srv := server.NewMCPServer("t", "1", server.WithHooks(hooks), server.WithToolCapabilities(false))
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), nil, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(h)
+	ts := httptest.NewServer(shippedHandler(t, cfg, srv, zerolog.Nop()))
 	defer ts.Close()
 	r := sendOn(t, &http.Client{Timeout: 10 * time.Second}, ts.URL+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}, listenRequest(1))
 	if r.status != 200 {

@@ -15,6 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/tools"
@@ -255,6 +257,22 @@ func firstFlightID(t *testing.T, ctx context.Context, c *client.Client, origin, 
 	var f struct{ Flights []struct{ ID string } }
 	structured(t, found, &f)
 	return f.Flights[0].ID
+}
+
+// shippedHandler is the HTTP handler serveHTTP builds (every protection
+// layer in front of mcp-go's streamable HTTP server) around srv, for
+// tests that call it in process.
+func shippedHandler(tb testing.TB, cfg config, srv *server.MCPServer, log zerolog.Logger) http.Handler {
+	tb.Helper()
+	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback}, "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), nil, log)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h
 }
 
 // httpServer runs the whole program with --transport http on a free port.
