@@ -37,3 +37,13 @@ var CitiesCSV []byte
 //
 //go:embed countries.csv
 var CountriesCSV []byte
+
+// GazetteerCSV lists well-known towns and cities, most of them without an
+// airport in airports.csv, so that a traveller who names one learns the
+// nearest airports there are: name,region,country (ISO 3166-1 alpha-2),
+// lat,lon (the centre, in degrees),aliases (separated by ";"). region names
+// the state or province where a name is shared ("Oregon;OR"), its forms
+// separated by ";". Public facts, rounded to about a kilometre.
+//
+//go:embed gazetteer.csv
+var GazetteerCSV []byte

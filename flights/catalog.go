@@ -293,46 +293,75 @@ func (c *Catalog) AirportCodes() []string { return slices.Clone(c.codes) }
 func (c *Catalog) Airlines() []Airline { return slices.Clone(c.airlines) }
 
 // ResolveAirline reads an airline as a traveller gives it: its IATA code in
-// any case ("ba") or its name ("British Airways", "lufthansa"), case- and
-// accent-insensitively. The error says what was not found; see
-// airlineAccepted for what to suggest.
+// any case ("ba"), its name ("British Airways", "lufthansa"), or the short
+// name people use, which is how the name begins or a word of it ("Delta",
+// "KLM", "Swiss", "Atlantic"), case- and accent-insensitively, when only one
+// airline answers to it. The error says what was not found, or that the
+// name is more than one airline's; see airlineAccepted for what to suggest.
 func (c *Catalog) ResolveAirline(s string) (Airline, error) {
 	q := strings.TrimSpace(s)
 	if al := c.byCode[strings.ToUpper(q)]; al != nil {
 		return *al, nil
 	}
-	if len(q) <= maxSuggestInput {
-		f := fold(q)
-		for _, al := range c.airlines {
-			if f != "" && fold(al.Name) == f {
-				return al, nil
-			}
-		}
+	switch named := c.airlinesNamed(q); len(named) {
+	case 0:
+		return Airline{}, fmt.Errorf("%s is not a known airline", Quote(q))
+	case 1:
+		return *named[0], nil
 	}
-	return Airline{}, fmt.Errorf("%s is not a known airline", Quote(q))
+	return Airline{}, fmt.Errorf("%s is the name of more than one airline", Quote(q))
 }
 
-// airlineAccepted is what an airline field accepts, with the airlines whose
-// name has the typed words ("british" -> BA) or whose code is the typed one
-// with its letters swapped ("AB" -> BA), or else every known code: there are
-// few enough, and two letters one edit apart say nothing.
+// minAirlinePrefix is the shortest part of a name that may stand for an
+// airline: two letters are a code, not a name.
+const minAirlinePrefix = 3
+
+// airlinesNamed are the airlines a typed name stands for, in code order:
+// the one whose whole name it is; else those whose name begins with it;
+// else those with a word that begins with it ("atlantic").
+func (c *Catalog) airlinesNamed(typed string) []*Airline {
+	q := fold(typed)
+	if q == "" || len(q) > maxSuggestInput {
+		return nil
+	}
+	var prefix, word []*Airline
+	for i := range c.airlines {
+		al := &c.airlines[i]
+		name := fold(al.Name)
+		switch {
+		case name == q:
+			return []*Airline{al}
+		case len(q) < minAirlinePrefix:
+		case strings.HasPrefix(name, q):
+			prefix = append(prefix, al)
+		case strings.Contains(" "+name, " "+q):
+			word = append(word, al)
+		}
+	}
+	if len(prefix) > 0 {
+		return prefix
+	}
+	return word
+}
+
+// airlineAccepted is what an airline field accepts, with the airlines a
+// name that is more than one airline's stands for ("virgin": VS, VA), or
+// the airline whose code is the typed one with its letters swapped ("AB"
+// -> BA), or else every known code: there are few enough, and two letters
+// one edit apart say nothing.
 func (c *Catalog) airlineAccepted(typed string) string {
-	const accepted = "an IATA airline code"
+	const accepted = "an IATA airline code, or an airline's name"
 	var close []string
-	if q := fold(typed); len(q) <= maxSuggestInput && len(q) >= 3 {
-		for _, al := range c.airlines {
-			if strings.Contains(" "+fold(al.Name), " "+q) {
-				close = append(close, al.Code+" ("+al.Name+")")
-			}
-		}
+	for _, al := range c.airlinesNamed(typed) {
+		close = append(close, al.Code+" ("+al.Name+")")
 	}
-	if code := []rune(strings.ToUpper(strings.TrimSpace(typed))); len(close) == 0 && len(code) == 2 {
+	if len(close) > 1 {
+		return accepted + "; it could be " + strings.Join(close, ", ")
+	}
+	if code := []rune(strings.ToUpper(strings.TrimSpace(typed))); len(code) == 2 {
 		if al := c.byCode[string([]rune{code[1], code[0]})]; al != nil {
-			close = append(close, al.Code+" ("+al.Name+")")
+			return accepted + "; closest known: " + al.Code + " (" + al.Name + ")"
 		}
-	}
-	if len(close) > 0 {
-		return accepted + "; closest known: " + strings.Join(close, ", ")
 	}
 	codes := make([]string, len(c.airlines))
 	for i, al := range c.airlines {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flightserver/flightserver/data"
 )
 
 func mustCatalog(t testing.TB) *Catalog {
@@ -208,7 +210,11 @@ func TestResolvePlaceProblems(t *testing.T) {
 		{"Japan", false, "is a country", "Osaka, JP (OSA: KIX, ITM); Tokyo, JP (TYO: HND, NRT)"},
 		{"international", false, "not a known", ""}, // in too many names to mean one
 		{"QQQ", false, "not a known airport or metro code", ""},
-		{"Portland", false, "not a known", ""},
+		// Real places the catalogue has no airport in: the nearest it has,
+		// by distance, for each place of that name.
+		{"Kraków", false, `"Kraków" has no airport`, "WAW (Warsaw Chopin Airport, Warsaw, PL); BUD (Budapest Ferenc Liszt International Airport, Budapest, HU); VIE (Vienna International Airport, Vienna, AT)"},
+		{"portland, maine", false, "has no airport", "BOS (General Edward Lawrence Logan International Airport, Boston, US); YUL (Montréal-Trudeau International Airport, Montreal, CA); LGA (LaGuardia Airport, New York, US)"},
+		{"Springfield of Nowhere", false, "not a known", ""},
 		{"", false, "not a place name", ""},
 		{strings.Repeat("x", 41), false, "too long", ""},
 	} {
@@ -277,6 +283,9 @@ func TestFold(t *testing.T) {
 	for in, want := range map[string]string{
 		"São Paulo": "sao paulo", "  ZÜRICH ": "zurich", "København": "kobenhavn", "Washington, D.C.": "washington dc",
 		"O'Hare": "ohare", "Tel Aviv-Yafo": "tel aviv yafo", "Straße": "strasse", "東京": "東京", "--": "",
+		// Decomposed by Unicode normalisation, not by a table: stacked marks
+		// (Vietnamese), ligatures and full-width forms.
+		"Hà Nội": "ha noi", "Đà Nẵng": "da nang", "Kraków": "krakow", "ﬁnland": "finland", "ＬＯＮＤＯＮ": "london", "Łódź": "lodz", "Ålesund": "alesund",
 	} {
 		if got := fold(in); got != want {
 			t.Errorf("fold(%q) = %q, want %q", in, got, want)
@@ -322,11 +331,59 @@ func TestResolveCountryAndAirline(t *testing.T) {
 			t.Errorf("ResolveCountry(%q) = %v %v, want %q", in, co.Code, ok, want)
 		}
 	}
-	for in, want := range map[string]string{"ba": "BA", "British Airways": "BA", "lufthansa": "LH", "6e": "6E", "XX": "", "British": ""} {
+	for in, want := range map[string]string{
+		"ba": "BA", "British Airways": "BA", "lufthansa": "LH", "6e": "6E", "XX": "",
+		// The names people use: how the name begins, or a word of it,
+		// when only one airline answers to it.
+		"Delta": "DL", "KLM": "KL", "Swiss": "LX", "American": "AA", "British": "BA", "aeromexico": "AM", "Atlantic": "VS",
+		"Air": "", "Virgin": "", "China": "", "Airlines": "", "ai": "AI",
+	} {
 		al, err := c.ResolveAirline(in)
 		if al.Code != want || (err == nil) != (want != "") {
 			t.Errorf("ResolveAirline(%q) = %v %v, want %q", in, al.Code, err, want)
 		}
+	}
+}
+
+// A short name that is more than one airline's says so and lists them.
+func TestAmbiguousAirlineListsItsMatches(t *testing.T) {
+	c := mustCatalog(t)
+	_, err := c.ResolveAirline("virgin")
+	if err == nil || !strings.Contains(err.Error(), "more than one airline") {
+		t.Fatalf("err = %v", err)
+	}
+	if got := c.airlineAccepted("virgin"); !strings.Contains(got, "it could be VA (Virgin Australia), VS (Virgin Atlantic)") {
+		t.Errorf("accepted = %s", got)
+	}
+}
+
+// Every place of the gazetteer parses, lies where its country's airports
+// are (a lat/lon typed the wrong way round would put it an ocean away), and
+// none repeats one name in one country without a region to tell them apart.
+func TestEmbeddedGazetteer(t *testing.T) {
+	g, err := parseGazetteer(data.GazetteerCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mustCatalog(t)
+	seen := map[string]bool{}
+	for _, towns := range g.byName {
+		for _, tw := range towns {
+			if seen[tw.label()] {
+				continue
+			}
+			seen[tw.label()] = true
+			n := c.nearest(tw.name, tw)
+			if n.Airports[0].Km > 3000 {
+				t.Errorf("%s: the nearest airport is %s, %d km away", tw.label(), n.Airports[0].Place.Code, n.Airports[0].Km)
+			}
+		}
+	}
+	if len(seen) < 300 {
+		t.Errorf("%d places; the gazetteer should know the well-known ones", len(seen))
+	}
+	if _, err := parseGazetteer([]byte("name,region,country,lat,lon,aliases\nX,,PL,95,1,\n")); err == nil {
+		t.Error("a latitude out of range parsed")
 	}
 }
 

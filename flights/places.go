@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Metro is an IATA metropolitan-area code and the airports it stands for:
@@ -98,6 +100,10 @@ type PlaceError struct {
 	Ambiguous   bool
 	Reason      string // e.g. `"Portland" is more than one city`
 	Suggestions []Place
+	// Nearby, for a real place the catalogue has no airport for ("Kraków"),
+	// is each place of that name with the nearest airports the catalogue
+	// has; the Suggestions are those airports.
+	Nearby []Nearby
 }
 
 func (e *PlaceError) Error() string {
@@ -120,6 +126,13 @@ func (e *PlaceError) Problem(field string) Problem {
 }
 
 func (e *PlaceError) suggestionText() string {
+	if len(e.Nearby) > 0 {
+		parts := make([]string, len(e.Nearby))
+		for i, n := range e.Nearby {
+			parts[i] = n.String()
+		}
+		return "the airports there are: " + strings.Join(parts, "; ")
+	}
 	names := make([]string, len(e.Suggestions))
 	for i, p := range e.Suggestions {
 		names[i] = p.String()
@@ -361,6 +374,9 @@ func (c *Catalog) ResolvePlace(s string) (Place, error) {
 			return c.airportPlace(query, named[0]), nil
 		}
 	}
+	if towns := embeddedGazetteer().lookup(c, q); len(towns) > 0 {
+		return Place{}, c.noAirport(query, towns)
+	}
 	if co, ok := c.ResolveCountry(query); ok {
 		return Place{}, &PlaceError{Query: query, Reason: fmt.Sprintf("%s is a country; give a city or an airport in it", Quote(query)),
 			Suggestions: c.citiesOf(query, co.Code)}
@@ -370,6 +386,22 @@ func (c *Catalog) ResolvePlace(s string) (Place, error) {
 		what = "a known airport or metro code"
 	}
 	return Place{}, &PlaceError{Query: query, Reason: fmt.Sprintf("%s is not %s", Quote(query), what), Suggestions: c.suggestPlaces(query, q)}
+}
+
+// noAirport is the error for real places the catalogue has no airport in:
+// each with its nearest airports, which are the suggestions.
+func (c *Catalog) noAirport(query string, towns []*town) *PlaceError {
+	e := &PlaceError{Query: query, Reason: fmt.Sprintf("%s has no airport in this server's catalogue", Quote(query))}
+	for _, t := range towns[:min(len(towns), maxPlaceSuggestions)] {
+		n := c.nearest(query, t)
+		e.Nearby = append(e.Nearby, n)
+		for _, a := range n.Airports {
+			if !slices.ContainsFunc(e.Suggestions, func(p Place) bool { return p.Code == a.Place.Code }) {
+				e.Suggestions = append(e.Suggestions, a.Place)
+			}
+		}
+	}
+	return e
 }
 
 func (c *Catalog) oneCity(query string, cities []*city, what string) (Place, error) {
@@ -623,17 +655,23 @@ func foldASCII(s string) string {
 	return strings.TrimRight(string(b), " ")
 }
 
-// foldUnicode is fold for any string.
+// foldUnicode is fold for any string: Unicode compatibility decomposition
+// (NFKD, golang.org/x/text) splits each accented letter into its base and
+// its marks, and ligatures and full-width forms into plain letters, and the
+// marks are dropped, so "Hà Nội" is "ha noi" and "ﬁ" is "fi". The few
+// letters that decompose into nothing simpler (ß, æ, ø, ł: letters of their
+// own, not accented ones) are spelt as their languages transliterate them.
 func foldUnicode(s string) string {
 	var b strings.Builder
 	space := true // no leading space
-	for _, r := range strings.ToLower(s) {
-		if rep, ok := foldTable[r]; ok {
+	for _, r := range norm.NFKD.String(strings.ToLower(s)) {
+		if rep, ok := ownLetters[r]; ok {
 			b.WriteString(rep)
 			space = false
 			continue
 		}
 		switch {
+		case unicode.Is(unicode.Mn, r):
 		case r == '.' || r == '\'' || r == '’' || r == '`':
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			b.WriteRune(r)
@@ -646,16 +684,8 @@ func foldUnicode(s string) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-var foldTable = func() map[rune]string {
-	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i"}
-	for base, accented := range map[string]string{
-		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ď", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥħ",
-		"i": "ìíîïĩīĭįİ", "j": "ĵ", "k": "ķ", "l": "ĺļľŀ", "n": "ñńņňŉ", "o": "òóôõöōŏő",
-		"r": "ŕŗř", "s": "śŝşšș", "t": "ţťŧț", "u": "ùúûüũūŭůűų", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
-	} {
-		for _, r := range accented {
-			m[r] = base
-		}
-	}
-	return m
-}()
+// ownLetters are the letters of Latin scripts that no decomposition
+// reduces to a base letter, with their usual ASCII spelling.
+var ownLetters = map[rune]string{
+	'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i", 'ħ': "h", 'ŧ': "t",
+}

@@ -8,14 +8,35 @@ import (
 )
 
 // Provider finds the flights for a trip. The embedded Synthetic provider is
-// the one this server ships; a real API (Duffel, Amadeus) would implement the
-// same interface.
+// the one this server ships: sample data it makes up, with no network and no
+// key. A live API (Duffel, Amadeus) would implement the same interface, and
+// say in About that its flights are real.
 //
 // Implementations must be deterministic for a given trip and day, so that an
 // id found in one call (or on one replica) can be resolved again in another.
+// Search gets one day, one way (Trip.On, Trip.Return); a provider that cuts
+// its answer to a page applies trip.Admits first, so a filter never empties
+// a page that a wider search would have filled.
 type Provider interface {
 	Search(ctx context.Context, trip Trip) ([]Flight, error)
+	// About names the provider and says whether its flights are synthetic:
+	// every result shows it, so sample data is never taken for real flights.
+	About() ProviderInfo
 }
+
+// ProviderInfo is what a result says about where its flights come from.
+type ProviderInfo struct {
+	Name string
+	// Synthetic is true for flights a program made up: not real flights,
+	// fares or seats, and nothing can be bought.
+	Synthetic bool
+}
+
+// SyntheticInfo is the embedded provider's About.
+var SyntheticInfo = ProviderInfo{Name: "flightserver synthetic sample data", Synthetic: true}
+
+// About implements Provider: the embedded provider's flights are synthetic.
+func (s *Synthetic) About() ProviderInfo { return SyntheticInfo }
 
 // Flight is one bookable itinerary: one or more segments, priced for the
 // trip's cabin and passengers.
@@ -71,6 +92,73 @@ func (f Flight) Via() []string {
 		out = append(out, s.To)
 	}
 	return out
+}
+
+// Layover is the time between two segments of a flight, on the ground.
+type Layover struct {
+	// Airport is where the traveller lands; DepartFrom, on a change of
+	// airport, is the other airport of the city the next segment leaves
+	// from (landing at LHR, leaving from LGW), else the same.
+	Airport, DepartFrom string
+	Duration            time.Duration
+	// Overnight is true when at least an hour of the layover falls
+	// between midnight and 05:00 local time: a night at the airport, or in
+	// a hotel near it.
+	Overnight bool
+	// ChangeOfAirport is true when the next segment leaves from another
+	// airport than the one landed at.
+	ChangeOfAirport bool
+}
+
+// OvernightHours are the local hours, from midnight, that make a layover
+// overnight when at least MinOvernight of it falls in them.
+const (
+	OvernightHours = 5
+	MinOvernight   = time.Hour
+)
+
+// Layovers are the flight's connections, in order: none for a nonstop.
+func (f Flight) Layovers() []Layover {
+	if len(f.Segments) < 2 {
+		return nil
+	}
+	out := make([]Layover, 0, len(f.Segments)-1)
+	for i := 1; i < len(f.Segments); i++ {
+		in, next := f.Segments[i-1], f.Segments[i]
+		out = append(out, Layover{Airport: in.To, DepartFrom: next.From, Duration: next.Depart.Sub(in.Arrive),
+			Overnight: nightIn(in.Arrive, next.Depart) >= MinOvernight, ChangeOfAirport: in.To != next.From})
+	}
+	return out
+}
+
+// nightIn is how much of [from, to] falls between midnight and
+// OvernightHours, local to from.
+func nightIn(from, to time.Time) time.Duration {
+	var total time.Duration
+	loc := from.Location()
+	last := civilDate(to.In(loc))
+	for day := civilDate(from); !day.After(last); day = day.AddDate(0, 0, 1) {
+		start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
+		end := start.Add(OvernightHours * time.Hour)
+		if s, e := maxTime(start, from), minTime(end, to); e.After(s) {
+			total += e.Sub(s)
+		}
+	}
+	return total
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // FlightNumbers lists the segments' flight numbers.

@@ -50,6 +50,22 @@ func ParseClock(s string) (Clock, error) {
 // String formats the clock as HH:MM.
 func (c Clock) String() string { return fmt.Sprintf("%02d:%02d", int(c)/60, int(c)%60) }
 
+// InWindow reports whether c lies in the window [after, before]; a nil bound
+// is no bound. A window whose after is later than its before runs across
+// midnight: 22:00 to 02:00 holds 23:30 and 01:15, not 12:00.
+func InWindow(c Clock, after, before *Clock) bool {
+	switch {
+	case after != nil && before != nil && *after > *before:
+		return c >= *after || c <= *before
+	case after != nil && c < *after, before != nil && c > *before:
+		return false
+	}
+	return true
+}
+
+// ClockOf is t's local time of day.
+func ClockOf(t time.Time) Clock { return Clock(t.Hour()*60 + t.Minute()) }
+
 // Trip is a validated search: everything in it has been checked, so code
 // that receives a Trip does not check again. A trip with a ReturnDate is a
 // round trip; FlexDays widens both dates.
@@ -70,16 +86,25 @@ type Trip struct {
 	// calendar, held like Date; zero for a one-way trip.
 	ReturnDate time.Time
 	// FlexDays searches this many days either side of Date (and of
-	// ReturnDate): see Dates and ReturnDates.
-	FlexDays   int
-	Passengers int
-	Cabin      Cabin
-	MaxStops   int
+	// ReturnDate): see Dates, ReturnDates and DatePairs.
+	FlexDays int
+	// FlexIndependent, on a flexible round trip, lets the return day move on
+	// its own: every outbound day is paired with every return day. False
+	// (the default) moves both days together, so the stay keeps the length
+	// Date to ReturnDate gives it.
+	FlexIndependent bool
+	Passengers      int
+	Cabin           Cabin
+	MaxStops        int
 	// DepartAfter and DepartBefore bound the local departure time; nil means
-	// no bound.
+	// no bound. DepartAfter later than DepartBefore is a window across
+	// midnight that belongs to the evening of each date: 22:00 to 02:00 on
+	// the 15th is the 15th from 22:00 and the 16th until 02:00 (see
+	// DepartDay and SearchDates).
 	DepartAfter, DepartBefore *Clock
 	// ArriveAfter and ArriveBefore bound the local arrival time of day at
-	// the destination (on whichever day the flight lands); nil means no bound.
+	// the destination (on whichever day the flight lands); nil means no
+	// bound, and after later than before runs across midnight.
 	ArriveAfter, ArriveBefore *Clock
 	// Airlines, if not empty, are the only airlines a flight may use, on
 	// every segment; ExcludeAirlines may fly no segment. IATA codes.
@@ -115,19 +140,141 @@ const MaxFlexDays = 3
 // the bookable window.
 func (t Trip) Dates() []time.Time { return t.span(t.Date, t.BookableFrom) }
 
-// ReturnDates are the return days to search, in order: ReturnDate ±
-// FlexDays, inside the bookable window and not before the first outbound
-// day; nil for a one-way trip. A return day may still come before some
-// outbound days: NewRoundTrip decides which pairs can be flown.
+// ReturnDates are the return days to search, in order; nil for a one-way
+// trip. With FlexIndependent they are ReturnDate ± FlexDays, inside the
+// bookable window and not before the first outbound day (a return day may
+// still come before some outbound days: NewRoundTrip decides which pairs can
+// be flown); otherwise each outbound day's partner in DatePairs.
 func (t Trip) ReturnDates() []time.Time {
 	if !t.IsRoundTrip() {
 		return nil
+	}
+	if !t.FlexIndependent {
+		var out []time.Time
+		for _, p := range t.DatePairs() {
+			out = append(out, p.Return)
+		}
+		return out
 	}
 	first := t.BookableFrom
 	if out := t.Dates(); len(out) > 0 && out[0].After(first) {
 		first = out[0]
 	}
 	return t.span(t.ReturnDate, first)
+}
+
+// DatePair is an outbound day and a return day that a round trip pairs.
+type DatePair struct{ Out, Return time.Time }
+
+// DatePairs are the days a round trip pairs, in order of the outbound day
+// (then the return day): with FlexIndependent every outbound day with every
+// return day not before it (up to 49); otherwise each outbound day with the
+// day that keeps the stay's length (up to 7), for the days whose partner is
+// bookable. Nil for a one-way trip.
+func (t Trip) DatePairs() []DatePair {
+	if !t.IsRoundTrip() {
+		return nil
+	}
+	var out []DatePair
+	if t.FlexIndependent {
+		rets := t.ReturnDates()
+		for _, o := range t.Dates() {
+			for _, r := range rets {
+				if !r.Before(o) {
+					out = append(out, DatePair{o, r})
+				}
+			}
+		}
+		return out
+	}
+	stay := t.StayDays()
+	for _, o := range t.Dates() {
+		if r := o.AddDate(0, 0, stay); t.BookableUntil.IsZero() || !r.After(t.BookableUntil) {
+			out = append(out, DatePair{o, r})
+		}
+	}
+	return out
+}
+
+// StayDays is how many days after Date the return is planned: 0 for a
+// same-day return (and for a one-way trip).
+func (t Trip) StayDays() int {
+	if !t.IsRoundTrip() {
+		return 0
+	}
+	return int(t.ReturnDate.Sub(t.Date).Hours()/24 + 0.5)
+}
+
+// Pairs reports whether an outbound counted on day out (see DepartDay) and
+// a return leaving on day ret may make one of the trip's round trips: any
+// two days with FlexIndependent, else only the two that keep the stay's
+// length. Whether the flights themselves connect is NewRoundTrip's to say.
+func (t Trip) Pairs(out, ret time.Time) bool {
+	return t.FlexIndependent || int(ret.Sub(out).Hours()/24+0.5) == t.StayDays()
+}
+
+// DepartWraps reports whether the departure window runs across midnight.
+func (t Trip) DepartWraps() bool {
+	return t.DepartAfter != nil && t.DepartBefore != nil && *t.DepartAfter > *t.DepartBefore
+}
+
+// DepartDay is the day of the trip a departure counts for: its local date,
+// or the date before for a departure in the after-midnight part of a window
+// across midnight (01:00 on the 16th, in a 22:00-02:00 window, is the
+// night of the 15th).
+func (t Trip) DepartDay(dep time.Time) time.Time {
+	d := civilDate(dep)
+	if t.DepartWraps() && ClockOf(dep) <= *t.DepartBefore {
+		d = d.AddDate(0, 0, -1)
+	}
+	return d
+}
+
+// SearchDates are the outbound days a provider is asked for: Dates, and the
+// day after the last when the departure window runs across midnight (its
+// early hours belong to the last date's night).
+func (t Trip) SearchDates() []time.Time {
+	ds := t.Dates()
+	if t.DepartWraps() && len(ds) > 0 {
+		ds = append(ds, ds[len(ds)-1].AddDate(0, 0, 1))
+	}
+	return ds
+}
+
+// civilDate is t's local calendar date, as midnight UTC like Trip.Date.
+func civilDate(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// Admits reports whether f satisfies the trip's limits: stops, departure
+// and arrival windows (local times of day at each end; a departure in a
+// window across midnight must also count for one of Dates), price per
+// passenger, and airlines (every segment by one of Airlines, if any; none by
+// ExcludeAirlines). A provider that returns a page of results applies it
+// before cutting the page, so that a filter never empties a page that a
+// wider search would have filled.
+func (t Trip) Admits(f Flight) bool {
+	if len(f.Segments) == 0 || f.Stops() > t.MaxStops {
+		return false
+	}
+	if !InWindow(ClockOf(f.Depart()), t.DepartAfter, t.DepartBefore) || !InWindow(ClockOf(f.Arrive()), t.ArriveAfter, t.ArriveBefore) {
+		return false
+	}
+	if t.DepartWraps() && !t.Date.IsZero() {
+		if ds, day := t.Dates(), t.DepartDay(f.Depart()); len(ds) == 0 || day.Before(ds[0]) || day.After(ds[len(ds)-1]) {
+			return false
+		}
+	}
+	if t.MaxPriceUSD > 0 && float64(f.PriceUSD) > t.MaxPriceUSD {
+		return false
+	}
+	for _, s := range f.Segments {
+		if (len(t.Airlines) > 0 && !slices.Contains(t.Airlines, s.Airline)) || slices.Contains(t.ExcludeAirlines, s.Airline) {
+			return false
+		}
+	}
+	return true
 }
 
 func (t Trip) span(center, first time.Time) []time.Time {
@@ -168,8 +315,10 @@ type Request struct {
 	// city name: see Catalog.ResolvePlace.
 	Origin, Destination, Date string
 	// ReturnDate, if given, makes the trip a round trip.
-	ReturnDate                string
-	FlexDays                  *int
+	ReturnDate string
+	FlexDays   *int
+	// FlexIndependent: see Trip.FlexIndependent.
+	FlexIndependent           bool
 	Passengers                *int
 	Cabin                     string
 	MaxStops                  *int
@@ -209,6 +358,9 @@ func (ps Problems) Error() string {
 type Validator struct {
 	Catalog *Catalog
 	Now     func() time.Time
+	// PlaceHint, if set, ends what is accepted for a place that did not
+	// resolve: where the caller can look places up ("findAirports ...").
+	PlaceHint string
 }
 
 // Validate checks every field and returns all problems at once, so a caller
@@ -253,6 +405,7 @@ func (v Validator) Validate(r Request) (Trip, error) {
 				fmt.Sprintf("a whole number of days either side of the dates, from 0 to %d", MaxFlexDays))
 		}
 	}
+	t.FlexIndependent = r.FlexIndependent
 
 	if r.Passengers != nil {
 		t.Passengers = *r.Passengers
@@ -308,7 +461,11 @@ func (v Validator) place(field, raw string, ps *Problems) (Place, bool) {
 		if !errors.As(err, &pe) {
 			pe = &PlaceError{Reason: err.Error()}
 		}
-		*ps = append(*ps, pe.Problem(field))
+		p := pe.Problem(field)
+		if v.PlaceHint != "" {
+			p.Accepted += "; " + v.PlaceHint
+		}
+		*ps = append(*ps, p)
 		return Place{Query: raw}, false
 	}
 	return p, true
@@ -352,7 +509,7 @@ func (v Validator) date(field, raw string, required bool, today, last time.Time,
 		add(field, "is missing", accepted)
 	case raw == "":
 	case err != nil:
-		add(field, fmt.Sprintf("%s is not a date in YYYY-MM-DD form", Quote(raw)), accepted)
+		add(field, dateProblem(raw), accepted)
 	case date.Before(today):
 		add(field, fmt.Sprintf("%s is in the past (today is %s at the origin)", date.Format(DateLayout), today.Format(DateLayout)), accepted)
 		return date, true
@@ -365,12 +522,52 @@ func (v Validator) date(field, raw string, required bool, today, last time.Time,
 	return time.Time{}, false
 }
 
-// window reads a pair of HH:MM bounds, the first earlier than the second.
+// dateProblem says why raw, which time.Parse refused, is not a date: a
+// day the calendar does not have ("2027-02-30: February 2027 has 28
+// days"), a month past 12, or not the YYYY-MM-DD form at all.
+func dateProblem(raw string) string {
+	y, m, d, ok := dateParts(raw)
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s is not a date in YYYY-MM-DD form", Quote(raw))
+	case m < 1 || m > 12:
+		return fmt.Sprintf("%s is not a date: there is no month %02d", raw, m)
+	case d < 1:
+		return fmt.Sprintf("%s is not a date: there is no day %02d", raw, d)
+	}
+	last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if d > last {
+		return fmt.Sprintf("%s is not a date: %s %d has %d days", raw, time.Month(m), y, last)
+	}
+	return fmt.Sprintf("%s is not a date in YYYY-MM-DD form", Quote(raw))
+}
+
+// dateParts reads the numbers of a YYYY-MM-DD shaped string, whatever
+// their range.
+func dateParts(s string) (y, m, d int, ok bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, false
+	}
+	num := func(part string) int {
+		n, err := strconv.Atoi(part)
+		if err != nil || strings.ContainsAny(part, "+-") {
+			ok = false
+		}
+		return n
+	}
+	ok = true
+	y, m, d = num(s[:4]), num(s[5:7]), num(s[8:])
+	return y, m, d, ok
+}
+
+// window reads a pair of HH:MM bounds. The first later than the second is
+// a window across midnight (22:00 to 02:00); the same time twice is no
+// window at all.
 func (v Validator) window(afterField, beforeField, afterRaw, beforeRaw string, add func(field, problem, accepted string)) (*Clock, *Clock) {
 	after, before := v.clock(afterField, afterRaw, add), v.clock(beforeField, beforeRaw, add)
-	if after != nil && before != nil && *after >= *before {
-		add(beforeField, fmt.Sprintf("%s is not later than %s (%s)", *before, afterField, *after),
-			fmt.Sprintf("a time later than %s on the same day", afterField))
+	if after != nil && before != nil && *after == *before {
+		add(beforeField, fmt.Sprintf("%s is the same time as %s", *before, afterField),
+			fmt.Sprintf("a time later than %s, or earlier for a window across midnight (e.g. %s 22:00, %s 02:00)", afterField, afterField, beforeField))
 	}
 	return after, before
 }

@@ -106,6 +106,91 @@ func TestTripDates(t *testing.T) {
 	}
 }
 
+// A round trip's flexible days move together by default, keeping the stay;
+// FlexIndependent pairs every outbound day with every return day.
+func TestTripDatePairs(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(DateLayout, s); return d }
+	pairs := func(ps []DatePair) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Out.Format("02")+">"+p.Return.Format("02"))
+		}
+		return strings.Join(out, " ")
+	}
+	window := Trip{BookableFrom: day("2026-11-30"), BookableUntil: day("2027-11-30"), Date: day("2026-12-15"), ReturnDate: day("2026-12-22"), FlexDays: 1}
+	if got := pairs(window.DatePairs()); got != "14>21 15>22 16>23" {
+		t.Errorf("together: %s", got)
+	}
+	if got := window.StayDays(); got != 7 {
+		t.Errorf("stay %d days", got)
+	}
+	apart := window
+	apart.FlexIndependent = true
+	if got := pairs(apart.DatePairs()); got != "14>21 14>22 14>23 15>21 15>22 15>23 16>21 16>22 16>23" {
+		t.Errorf("independent: %s", got)
+	}
+	if !window.Pairs(day("2026-12-14"), day("2026-12-21")) || window.Pairs(day("2026-12-14"), day("2026-12-22")) || !apart.Pairs(day("2026-12-14"), day("2026-12-22")) {
+		t.Error("Pairs disagrees with DatePairs")
+	}
+	// The last bookable day bounds the returns, and so the outbound days
+	// that pair with them.
+	late := window
+	late.Date, late.ReturnDate = day("2027-11-28"), day("2027-11-30")
+	if got := pairs(late.DatePairs()); got != "27>29 28>30" {
+		t.Errorf("at the end of the window: %s", got)
+	}
+	if (Trip{Date: day("2026-12-15")}).DatePairs() != nil {
+		t.Error("a one-way trip has date pairs")
+	}
+	// Validation carries the choice.
+	v := Validator{Catalog: mustCatalog(t), Now: now}
+	trip, err := v.Validate(Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-22", FlexDays: ptrTo(3), FlexIndependent: true})
+	if err != nil || !trip.FlexIndependent || len(trip.DatePairs()) != 49 {
+		t.Errorf("validated: %+v, %v", trip, err)
+	}
+}
+
+// A departure window across midnight belongs to the evening of each date:
+// 22:00-02:00 on the 15th is the 15th from 22:00 and the 16th to 02:00.
+func TestOvernightDepartureWindow(t *testing.T) {
+	v := Validator{Catalog: mustCatalog(t), Now: now}
+	trip, err := v.Validate(Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", DepartAfter: "22:00", DepartBefore: "02:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !trip.DepartWraps() || len(trip.SearchDates()) != 2 || trip.SearchDates()[1].Format(DateLayout) != "2026-12-16" {
+		t.Fatalf("wraps %v, searches %v", trip.DepartWraps(), trip.SearchDates())
+	}
+	ny, _ := time.LoadLocation("America/New_York")
+	at := func(d, hm string) Flight {
+		dep, _ := time.ParseInLocation("2006-01-02 15:04", d+" "+hm, ny)
+		return Flight{Segments: []Segment{{From: "JFK", To: "LHR", Airline: "BA", Depart: dep, Arrive: dep.Add(7 * time.Hour)}}, PriceUSD: 500}
+	}
+	for _, tc := range []struct {
+		date, hm string
+		want     bool
+	}{
+		{"2026-12-15", "22:00", true}, {"2026-12-15", "23:45", true}, {"2026-12-16", "01:30", true}, {"2026-12-16", "02:00", true},
+		{"2026-12-15", "01:30", false}, // the night before the 15th
+		{"2026-12-15", "21:59", false}, {"2026-12-16", "02:01", false}, {"2026-12-16", "22:30", false}, {"2026-12-15", "12:00", false},
+	} {
+		if got := trip.Admits(at(tc.date, tc.hm)); got != tc.want {
+			t.Errorf("%s %s: admitted %v, want %v", tc.date, tc.hm, got, tc.want)
+		}
+	}
+	if d := trip.DepartDay(at("2026-12-16", "01:30").Depart()); d.Format(DateLayout) != "2026-12-15" {
+		t.Errorf("01:30 on the 16th counts for %s", d.Format(DateLayout))
+	}
+	for _, tc := range []struct {
+		c, after, before Clock
+		want             bool
+	}{{60, 1320, 120, true}, {1380, 1320, 120, true}, {720, 1320, 120, false}, {600, 540, 1020, true}, {1100, 540, 1020, false}} {
+		if got := InWindow(tc.c, &tc.after, &tc.before); got != tc.want {
+			t.Errorf("InWindow(%s, %s, %s) = %v", tc.c, tc.after, tc.before, got)
+		}
+	}
+}
+
 func TestTripOnAndReturn(t *testing.T) {
 	v := Validator{Catalog: mustCatalog(t), Now: now}
 	trip, err := v.Validate(Request{Origin: "NYC", Destination: "MAN", Date: "2026-12-15", ReturnDate: "2026-12-20", FlexDays: ptrTo(1),
@@ -156,15 +241,20 @@ func TestValidateRejects(t *testing.T) {
 		{"flex too wide", func(r *Request) { r.FlexDays = ptrTo(4) }, "flexDays", "4 is out of range", "from 0 to 3"},
 		{"flex negative", func(r *Request) { r.FlexDays = ptrTo(-1) }, "flexDays", "-1 is out of range", "from 0 to 3"},
 		{"bad arrival time", func(r *Request) { r.ArriveAfter = "noon" }, "arriveAfter", "not a time of day", "HH:MM"},
-		{"arrival window backwards", func(r *Request) { r.ArriveAfter, r.ArriveBefore = "20:00", "08:00" }, "arriveBefore", "not later than arriveAfter (20:00)", "later than arriveAfter"},
+		{"arrival window of no length", func(r *Request) { r.ArriveAfter, r.ArriveBefore = "20:00", "20:00" }, "arriveBefore", "20:00 is the same time as arriveAfter", "window across midnight"},
 		{"unknown airline lists the known", func(r *Request) { r.Airlines = []string{"BA", "XQ"} }, "airlines", `"XQ" is not a known airline`, "known: 6E, AA, AC"},
-		{"airline by part of its name", func(r *Request) { r.ExcludeAirlines = []string{"british"} }, "excludeAirlines", `"british" is not a known airline`, "closest known: BA (British Airways)"},
+		{"airline name of several", func(r *Request) { r.ExcludeAirlines = []string{"air"} }, "excludeAirlines", `"air" is the name of more than one airline`, "it could be AC (Air Canada), AF (Air France)"},
 		{"airline code swapped", func(r *Request) { r.Airlines = []string{"AB"} }, "airlines", `"AB" is not a known airline`, "closest known: BA (British Airways)"},
 		{"airline both wanted and excluded", func(r *Request) { r.Airlines, r.ExcludeAirlines = []string{"BA", "AA"}, []string{"ba"} }, "excludeAirlines", "BA is also in airlines", "not among"},
 		{"too many airlines", func(r *Request) { r.Airlines = make([]string, 21) }, "airlines", "lists 21 airlines", "at most 20"},
 		{"missing date", func(r *Request) { r.Date = " " }, "date", "is missing", "YYYY-MM-DD"},
 		{"date format", func(r *Request) { r.Date = "15/12/2026" }, "date", "not a date in YYYY-MM-DD", "YYYY-MM-DD"},
-		{"impossible date", func(r *Request) { r.Date = "2026-02-30" }, "date", "not a date", "YYYY-MM-DD"},
+		{"impossible date", func(r *Request) { r.Date = "2027-02-30" }, "date", "2027-02-30 is not a date: February 2027 has 28 days", "YYYY-MM-DD"},
+		{"impossible leap day", func(r *Request) { r.Date = "2027-02-29" }, "date", "February 2027 has 28 days", "YYYY-MM-DD"},
+		{"day 31 of a short month", func(r *Request) { r.ReturnDate = "2027-04-31" }, "returnDate", "April 2027 has 30 days", "YYYY-MM-DD"},
+		{"month 13", func(r *Request) { r.Date = "2027-13-01" }, "date", "there is no month 13", "YYYY-MM-DD"},
+		{"day 00", func(r *Request) { r.Date = "2027-01-00" }, "date", "there is no day 00", "YYYY-MM-DD"},
+		{"unknown city gets the nearest airports", func(r *Request) { r.Destination = "Kraków" }, "destination", `"Kraków" has no airport`, "Kraków, PL: nearest WAW (Warsaw Chopin Airport, Warsaw, PL) 244 km"},
 		{"date in the past", func(r *Request) { r.Date = "2026-11-29" }, "date", "in the past (today is 2026-11-30", "from today"},
 		{"date over a year ahead", func(r *Request) { r.Date = "2027-12-01" }, "date", "more than a year ahead", "one year"},
 		{"no passengers", func(r *Request) { r.Passengers = ptrTo(0) }, "passengers", "0 is out of range", "1 to 9"},
@@ -174,7 +264,7 @@ func TestValidateRejects(t *testing.T) {
 		{"too many stops", func(r *Request) { r.MaxStops = ptrTo(3) }, "maxStops", "out of range", "0 (nonstop only), 1 or 2"},
 		{"bad time", func(r *Request) { r.DepartAfter = "7am" }, "departAfter", "not a time of day", "HH:MM"},
 		{"hour 24", func(r *Request) { r.DepartBefore = "24:00" }, "departBefore", "not a time of day", "23:59"},
-		{"window backwards", func(r *Request) { r.DepartAfter, r.DepartBefore = "18:00", "09:00" }, "departBefore", "not later than departAfter", "later than departAfter"},
+		{"window of no length", func(r *Request) { r.DepartAfter, r.DepartBefore = "09:00", "09:00" }, "departBefore", "is the same time as departAfter", "later than departAfter"},
 		{"zero price", func(r *Request) { r.MaxPriceUSD = ptrTo(0.0) }, "maxPrice", "not a positive amount", "US dollars"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
