@@ -247,62 +247,45 @@ func (w Weights) ScoreRoundTrip(r flights.RoundTrip) float64 {
 	return w.Score(r.Out) + w.Score(r.Return)
 }
 
-// RoundTripCandidates is Candidates for a round trip: the outbound flights
-// filtered by trip, the returns by trip.Return (the stops, airlines and
-// price limits; the time windows are the outbound's), paired where they can
-// be flown together (flights.NewRoundTrip) and where both legs together
-// cost at most trip.MaxPriceUSD per passenger, and the best limit pairs,
-// best first (as OrderRoundTrips). outs and rets may span several days.
-//
-// It does not build every pair: for each outbound, only its first limit
-// feasible returns in score order can be among the best limit pairs, since
-// the score is a sum; so the work is outbound x limit, not outbound x
-// return, and the result is the same.
+// RoundTripCandidates is the best limit pairs of PairRoundTrips, best
+// first (as OrderRoundTrips).
 func (w Weights) RoundTripCandidates(trip flights.Trip, outs, rets []flights.Flight, limit int) []flights.RoundTrip {
-	o := w.Candidates(trip, outs)
-	r := w.Candidates(trip.Return(trip.ReturnDate), rets)
-	if limit <= 0 || len(o) == 0 || len(r) == 0 {
+	if limit <= 0 {
 		return nil
 	}
-	var pairs []flights.RoundTrip
-	for _, out := range o {
-		found := 0
-		for _, ret := range r {
-			rt, err := flights.NewRoundTrip(out, ret)
-			if err != nil || (trip.MaxPriceUSD > 0 && float64(rt.PriceUSD()) > trip.MaxPriceUSD) {
-				continue
-			}
-			pairs = append(pairs, rt)
-			if found++; found == limit {
-				break
-			}
-		}
+	if pairs := w.PairRoundTrips(trip, outs, rets, limit).Pairs; len(pairs) > 0 {
+		return pairs
 	}
-	w.OrderRoundTrips(pairs)
-	return pairs[:min(limit, len(pairs))]
+	return nil
 }
 
 // OrderRoundTrips sorts round trips best first, in place: by score, then
 // shorter time in the air and connecting, then earlier outbound and return
-// departures, then id, so equal scores give one answer on every machine.
+// departures, then the legs' ids, so equal scores give one answer on every
+// machine. It is the order PairRoundTrips keeps.
 func (w Weights) OrderRoundTrips(rs []flights.RoundTrip) {
-	type keyed struct {
-		score     float64
-		duration  time.Duration
-		out, back int64
-		id        string
-		r         flights.RoundTrip
-	}
-	ks := make([]keyed, len(rs))
+	p := &pairing{outs: make([]flights.Flight, len(rs)), rets: make([]flights.Flight, len(rs))}
+	ks := make([]pairKey, len(rs))
 	for i, r := range rs {
-		ks[i] = keyed{w.ScoreRoundTrip(r), r.Duration(), r.Out.Depart().Unix(), r.Return.Depart().Unix(), r.ID(), r}
+		p.outs[i], p.rets[i] = r.Out, r.Return
+		ks[i] = pairKey{score: w.ScoreRoundTrip(r), dur: r.Duration(), o: i, r: i}
 	}
-	slices.SortFunc(ks, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.duration, b.duration),
-			cmp.Compare(a.out, b.out), cmp.Compare(a.back, b.back), cmp.Compare(a.id, b.id))
+	p.oLegs, p.rLegs = make([]leg, len(rs)), make([]leg, len(rs))
+	for i, r := range rs {
+		p.oLegs[i] = leg{dep: r.Out.Depart().Unix(), i: i}
+		p.rLegs[i] = leg{dep: r.Return.Depart().Unix(), i: i}
+	}
+	slices.SortFunc(ks, func(a, b pairKey) int {
+		if p.less(a, b) {
+			return -1
+		}
+		if p.less(b, a) {
+			return 1
+		}
+		return 0
 	})
 	for i, k := range ks {
-		rs[i] = k.r
+		rs[i] = p.roundTrip(k)
 	}
 }
 
@@ -312,27 +295,80 @@ type RoundTripPick struct {
 	Reason    string
 }
 
-// RankRoundTrips returns the best n of candidates (from RoundTripCandidates:
-// filtered, paired and ordered) with a reason each. Like Rank, it never
-// fails.
+// RankRoundTrips returns n of candidates (from RoundTripCandidates:
+// filtered, paired and ordered) with a reason each: the best, then the best
+// that fly neither an outbound nor a return flight already picked, so that
+// three picks are three ways to make the trip, not one return flight with
+// three outbounds; only when there are not enough of those does a pick
+// share a flight. Like Rank, it never fails.
 func (w Weights) RankRoundTrips(candidates []flights.RoundTrip, n int) []RoundTripPick {
 	var picks []RoundTripPick
 	if len(candidates) == 0 {
 		return nil
 	}
 	cheapest := minOf(candidates, flights.RoundTrip.PriceUSD)
-	for i, r := range candidates[:min(n, len(candidates))] {
+	for _, i := range varied(candidates, n) {
+		r := candidates[i]
 		lead := "best balance of price, stops and time"
-		if i > 0 {
+		if len(picks) > 0 {
 			lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.ScoreRoundTrip(r)-w.ScoreRoundTrip(candidates[0]))
 		}
 		if r.PriceUSD() == cheapest {
-			lead += "; cheapest of all"
+			lead += "; cheapest of these"
 		}
-		picks = append(picks, RoundTripPick{RoundTrip: r, Reason: fmt.Sprintf("%s: out %s; back %s: %s (score %.0f: out %.0f + back %.0f)",
-			DescribeRoundTrip(r), Describe(r.Out), Describe(r.Return), lead, w.ScoreRoundTrip(r), w.Score(r.Out), w.Score(r.Return))})
+		reason := fmt.Sprintf("%s: out %s; back %s: %s (score %.0f: out %.0f + back %.0f)",
+			DescribeRoundTrip(r), Describe(r.Out), Describe(r.Return), lead, w.ScoreRoundTrip(r), w.Score(r.Out), w.Score(r.Return))
+		if changes := AirportChanges(r); len(changes) > 0 {
+			reason += "; " + strings.Join(changes, "; ")
+		}
+		picks = append(picks, RoundTripPick{RoundTrip: r, Reason: reason})
 	}
 	return picks
+}
+
+// varied picks n of the ordered round trips: each in turn when it shares
+// no flight with an earlier pick, then the best of the rest.
+func varied(rs []flights.RoundTrip, n int) []int {
+	used := map[string]bool{}
+	var out []int
+	taken := make([]bool, len(rs))
+	for i, r := range rs {
+		if len(out) == n {
+			return out
+		}
+		if !used[r.Out.ID] && !used[r.Return.ID] {
+			used[r.Out.ID], used[r.Return.ID], taken[i] = true, true, true
+			out = append(out, i)
+		}
+	}
+	for i := range rs {
+		if len(out) == n {
+			break
+		}
+		if !taken[i] {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// AirportChanges says where a round trip does not come back the way it
+// went: the return lands at another airport of the origin's city than the
+// outbound left from (out of EWR, back into LGA), or leaves from another
+// airport of the destination's than the outbound landed at. Empty when it
+// uses the same airports both ways.
+func AirportChanges(r flights.RoundTrip) []string {
+	var out []string
+	from, landed := r.Out.Segments[0].From, r.Out.Segments[len(r.Out.Segments)-1].To
+	leaves, home := r.Return.Segments[0].From, r.Return.Segments[len(r.Return.Segments)-1].To
+	if leaves != landed {
+		out = append(out, fmt.Sprintf("change of airport at the destination: lands at %s, returns from %s", landed, leaves))
+	}
+	if home != from {
+		out = append(out, fmt.Sprintf("change of airport at home: leaves from %s, returns to %s", from, home))
+	}
+	return out
 }
 
 // DescribeRoundTrip is a round trip's fare in one line, with the total

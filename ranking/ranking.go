@@ -8,7 +8,6 @@
 package ranking
 
 import (
-	"slices"
 	"time"
 
 	"github.com/flightserver/flightserver/flights"
@@ -58,6 +57,20 @@ func (p Pick) TotalUSD() int {
 	return p.Flight.TotalUSD
 }
 
+// Duration is the time the pick spends flying and connecting, both legs
+// included.
+func (p Pick) Duration() time.Duration {
+	if p.Return != nil {
+		return p.Flight.Duration() + p.Return.Duration()
+	}
+	return p.Flight.Duration()
+}
+
+// Nonstop reports whether every leg of the pick is nonstop.
+func (p Pick) Nonstop() bool {
+	return p.Flight.Stops() == 0 && (p.Return == nil || p.Return.Stops() == 0)
+}
+
 // PriceUSD is the pick's fare per passenger, both legs included.
 func (p Pick) PriceUSD() int {
 	if p.Return != nil {
@@ -81,43 +94,15 @@ type Ranking struct {
 	Considered int
 }
 
-// Filter keeps the flights that satisfy the trip's limits: stops, departure
-// and arrival windows (local times of day at each end), price per
-// passenger, and airlines (every segment by one of trip.Airlines, if any;
-// none by trip.ExcludeAirlines). Filters run before any ranking, so no tier
-// can pick a flight the traveller ruled out.
+// Filter keeps the flights the trip admits (flights.Trip.Admits: stops,
+// departure and arrival windows, price per passenger, airlines). Filters run
+// before any ranking, so no tier can pick a flight the traveller ruled out.
 func Filter(trip flights.Trip, fs []flights.Flight) []flights.Flight {
 	out := make([]flights.Flight, 0, len(fs))
 	for _, f := range fs {
-		if f.Stops() > trip.MaxStops {
-			continue
+		if trip.Admits(f) {
+			out = append(out, f)
 		}
-		if !inWindow(f.Depart(), trip.DepartAfter, trip.DepartBefore) || !inWindow(f.Arrive(), trip.ArriveAfter, trip.ArriveBefore) {
-			continue
-		}
-		if trip.MaxPriceUSD > 0 && float64(f.PriceUSD) > trip.MaxPriceUSD {
-			continue
-		}
-		if !airlinesAllowed(trip, f) {
-			continue
-		}
-		out = append(out, f)
 	}
 	return out
-}
-
-// inWindow reports whether t's local time of day is within [after, before];
-// a nil bound is no bound.
-func inWindow(t time.Time, after, before *flights.Clock) bool {
-	c := flights.Clock(t.Hour()*60 + t.Minute())
-	return (after == nil || c >= *after) && (before == nil || c <= *before)
-}
-
-func airlinesAllowed(trip flights.Trip, f flights.Flight) bool {
-	for _, s := range f.Segments {
-		if (len(trip.Airlines) > 0 && !slices.Contains(trip.Airlines, s.Airline)) || slices.Contains(trip.ExcludeAirlines, s.Airline) {
-			return false
-		}
-	}
-	return true
 }

@@ -26,7 +26,7 @@ func searchAll(t testing.TB, req flights.Request) (trip flights.Trip, outs, rets
 		t.Fatal(err)
 	}
 	p := flights.NewSynthetic(c, now, 0)
-	for _, d := range trip.Dates() {
+	for _, d := range trip.SearchDates() {
 		fs, err := p.Search(context.Background(), trip.On(d))
 		if err != nil {
 			t.Fatal(err)
@@ -43,8 +43,10 @@ func searchAll(t testing.TB, req flights.Request) (trip flights.Trip, outs, rets
 	return trip, outs, rets
 }
 
-// RoundTripCandidates gives exactly what pairing everything and sorting
-// would, without pairing everything; every pair can be flown, keeps the
+// RoundTripCandidates gives exactly what pairing everything, sorting and
+// taking the best pairs under the per-flight caps would (each return
+// flight's best MaxPairsPerFlight pairs, then each outbound at most as
+// often), without keeping every pair; every pair can be flown, keeps the
 // trip's limits and is priced for the party.
 func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 	for _, tc := range []struct {
@@ -52,6 +54,8 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 		req  flights.Request
 	}{
 		{"flexible round trip", flights.Request{Origin: "NYC", Destination: "LON", Date: "2026-12-15", ReturnDate: "2026-12-17", FlexDays: ptr(2), Passengers: ptr(2)}},
+		{"flexible round trip, dates apart", flights.Request{Origin: "NYC", Destination: "LON", Date: "2026-12-15", ReturnDate: "2026-12-17", FlexDays: ptr(2), FlexIndependent: true}},
+		{"overnight departures", flights.Request{Origin: "NYC", Destination: "LON", Date: "2026-12-15", ReturnDate: "2026-12-20", FlexDays: ptr(1), DepartAfter: "17:00", DepartBefore: "01:00"}},
 		{"day trip", flights.Request{Origin: "BOS", Destination: "WAS", Date: "2026-12-15", ReturnDate: "2026-12-15"}},
 		{"business with limits", flights.Request{Origin: "SFO", Destination: "NRT", Date: "2027-01-10", ReturnDate: "2027-01-20", Cabin: "business",
 			MaxStops: ptr(1), MaxPriceUSD: ptr(9000.0), ArriveAfter: "09:00", ExcludeAirlines: []string{"UA"}}},
@@ -63,6 +67,9 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 			var all []flights.RoundTrip
 			for _, o := range Filter(trip, outs) {
 				for _, r := range Filter(trip.Return(trip.ReturnDate), rets) {
+					if !trip.Pairs(trip.DepartDay(o.Depart()), civil(r.Depart())) {
+						continue
+					}
 					if rt, err := flights.NewRoundTrip(o, r); err == nil && (trip.MaxPriceUSD == 0 || float64(rt.PriceUSD()) <= trip.MaxPriceUSD) {
 						all = append(all, rt)
 					}
@@ -72,8 +79,22 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 			if len(all) < 10 {
 				t.Fatalf("only %d feasible pairs: the case is too thin", len(all))
 			}
-			if !reflect.DeepEqual(got, all[:10]) {
-				t.Errorf("candidates differ from the best 10 of all %d pairs", len(all))
+			perRet, perOut := map[string]int{}, map[string]int{}
+			var want []flights.RoundTrip
+			for _, rt := range all {
+				if perRet[rt.Return.ID]++; perRet[rt.Return.ID] > MaxPairsPerFlight {
+					continue
+				}
+				if perOut[rt.Out.ID] < MaxPairsPerFlight && len(want) < 10 {
+					perOut[rt.Out.ID]++
+					want = append(want, rt)
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("candidates differ from the best 10 of all %d pairs under the caps", len(all))
+			}
+			if !reflect.DeepEqual(got[0], all[0]) {
+				t.Errorf("the first candidate is not the best pair")
 			}
 			for _, rt := range got {
 				if rt.Stay() < flights.MinTurnaround || rt.TotalUSD() != trip.Passengers*rt.PriceUSD() {
@@ -107,6 +128,14 @@ func TestRankRoundTrips(t *testing.T) {
 	}
 	if !strings.Contains(picks[1].Reason, "next best (score +") {
 		t.Errorf("second reason %q", picks[1].Reason)
+	}
+	// Three ways to make the trip: no outbound or return flight twice.
+	seen := map[string]bool{}
+	for _, p := range picks {
+		if seen[p.RoundTrip.Out.ID] || seen[p.RoundTrip.Return.ID] {
+			t.Errorf("picks share a flight: %s", p.RoundTrip.ID())
+		}
+		seen[p.RoundTrip.Out.ID], seen[p.RoundTrip.Return.ID] = true, true
 	}
 	if got := DefaultWeights.RankRoundTrips(nil, 3); len(got) != 0 {
 		t.Errorf("no candidates gave %v", got)
@@ -142,3 +171,9 @@ func TestDeterministicGolden(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// civil is t's local date, as the trip's dates are held.
+func civil(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}

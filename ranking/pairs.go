@@ -1,0 +1,322 @@
+package ranking
+
+import (
+	"cmp"
+	"container/heap"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/flightserver/flightserver/flights"
+)
+
+// Pairing a round trip's flights is the one part of a search whose work
+// grows as the square of what the provider returns: 7 outbound days and 7
+// return days of 47 flights each are 108,000 pairs that could be flown. So
+// pairs are never built to be sorted: every pair is looked at once, as
+// plain numbers, and only the best few are kept (a bounded heap), with the
+// cheapest, the fastest, the best nonstop and each outbound day's best as
+// they pass. What a call holds stays small whatever the days, and the cost
+// of one call is bounded by MaxLegsPerDay (see docs/BENCHMARKS.md).
+//
+// The pairs kept are varied: the best pairs overall would be the best return
+// flight with each of the better outbounds, and three picks sharing one
+// return flight are one choice, not three. So each return flight keeps its
+// best MaxPairsPerFlight pairs as they pass (a bounded heap each), and the
+// pairs are then taken best first, each outbound flight at most
+// MaxPairsPerFlight times.
+
+// MaxPairsPerFlight is how many of the pairs kept may share one outbound,
+// or one return, flight.
+const MaxPairsPerFlight = 3
+
+// MaxLegsPerDay bounds the flights of one day, each way, that are paired:
+// the best by score. A provider page (47 for the embedded one) is well
+// under it; it is there so that a provider with far longer pages cannot
+// make one call pair a million pairs.
+const MaxLegsPerDay = 100
+
+// RoundTrips is what pairing a round trip's flights found.
+type RoundTrips struct {
+	// Pairs are the best pairs by score, best first (OrderRoundTrips).
+	Pairs []flights.RoundTrip
+	// Standouts are the cheapest, the fastest and the best nonstop pair of
+	// all that could be flown, whether or not they are among Pairs.
+	Standouts Standouts
+	// Days has one entry per outbound day of trip.Dates(): the day's best
+	// pair and its lowest fare.
+	Days []Day
+	// Feasible is how many pairs could be flown within the trip's limits.
+	Feasible int
+	// FewestStops is the fewest connections on either leg of any feasible
+	// pair (0: both nonstop); -1 when none is feasible.
+	FewestStops int
+}
+
+// Standouts are the options a result names whatever was picked, so that a
+// traveller always learns the cheapest and the fastest option, and the
+// nonstop one when the picks have none. Each is nil when there is none.
+type Standouts struct {
+	Cheapest, Fastest, Nonstop *Pick
+}
+
+// leg is one flight as pairing reads it: plain numbers, no pointers.
+type leg struct {
+	score        float64
+	dur          time.Duration
+	dep, arr     int64 // Unix seconds
+	price, total int
+	day          int // days since the epoch of the trip day it counts for
+	stops        int
+	i            int // index in the filtered, ordered flights
+}
+
+func (w Weights) legs(trip flights.Trip, fs []flights.Flight, out bool) []leg {
+	ls := make([]leg, len(fs))
+	for i, f := range fs {
+		day := f.Depart()
+		if out {
+			day = trip.DepartDay(day)
+		}
+		y, m, d := day.Date()
+		ls[i] = leg{score: w.Score(f), dur: f.Duration(), dep: f.Depart().Unix(), arr: f.Arrive().Unix(),
+			price: f.PriceUSD, total: f.TotalUSD, day: int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400), stops: f.Stops(), i: i}
+	}
+	return ls
+}
+
+// capPerDay keeps the first MaxLegsPerDay flights of each day of ordered
+// (best first), in order.
+func capPerDay(trip flights.Trip, ordered []flights.Flight, out bool) []flights.Flight {
+	perDay := map[time.Time]int{}
+	kept := ordered[:0:0]
+	for _, f := range ordered {
+		day := f.Depart()
+		if out {
+			day = trip.DepartDay(day)
+		}
+		y, m, d := day.Date()
+		k := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		if perDay[k] < MaxLegsPerDay {
+			perDay[k]++
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// pairKey is a feasible pair as the heap orders it.
+type pairKey struct {
+	score float64
+	dur   time.Duration
+	o, r  int // indexes into the legs
+}
+
+// pairs is the pairing of one round trip: its legs and their flights.
+type pairing struct {
+	outs, rets   []flights.Flight
+	oLegs, rLegs []leg
+}
+
+// less orders pairs best first: by score, then shorter time in the air and
+// connecting, then earlier outbound and return departures, then the legs'
+// ids, so equal scores give one answer on every machine.
+func (p *pairing) less(a, b pairKey) bool {
+	if c := cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.dur, b.dur),
+		cmp.Compare(p.oLegs[a.o].dep, p.oLegs[b.o].dep), cmp.Compare(p.rLegs[a.r].dep, p.rLegs[b.r].dep)); c != 0 {
+		return c < 0
+	}
+	return cmp.Or(strings.Compare(p.outs[p.oLegs[a.o].i].ID, p.outs[p.oLegs[b.o].i].ID),
+		strings.Compare(p.rets[p.rLegs[a.r].i].ID, p.rets[p.rLegs[b.r].i].ID)) < 0
+}
+
+// varied takes the best limit of the return flights' kept pairs, best
+// first, each outbound flight at most MaxPairsPerFlight times.
+func (p *pairing) varied(perRet []worstFirst, limit int) []flights.RoundTrip {
+	var pool []pairKey
+	for _, h := range perRet {
+		pool = append(pool, h.ks...)
+	}
+	slices.SortFunc(pool, func(a, b pairKey) int {
+		if p.less(a, b) {
+			return -1
+		}
+		return 1
+	})
+	perOut := make([]int, len(p.oLegs))
+	out := make([]flights.RoundTrip, 0, min(limit, len(pool)))
+	for _, k := range pool {
+		if len(out) == limit {
+			break
+		}
+		if perOut[k.o] < MaxPairsPerFlight {
+			perOut[k.o]++
+			out = append(out, p.roundTrip(k))
+		}
+	}
+	return out
+}
+
+func (p *pairing) roundTrip(k pairKey) flights.RoundTrip {
+	return flights.RoundTrip{Out: p.outs[p.oLegs[k.o].i], Return: p.rets[p.rLegs[k.r].i]}
+}
+
+func (p *pairing) pick(k pairKey) *Pick {
+	rt := p.roundTrip(k)
+	return &Pick{Flight: rt.Out, Return: &rt.Return}
+}
+
+// worstFirst is a max-heap of pairs: the worst kept pair on top, so a
+// better one replaces it in O(log n).
+type worstFirst struct {
+	p  *pairing
+	ks []pairKey
+}
+
+func (h *worstFirst) Len() int           { return len(h.ks) }
+func (h *worstFirst) Less(i, j int) bool { return h.p.less(h.ks[j], h.ks[i]) }
+func (h *worstFirst) Swap(i, j int)      { h.ks[i], h.ks[j] = h.ks[j], h.ks[i] }
+func (h *worstFirst) Push(x any)         { h.ks = append(h.ks, x.(pairKey)) }
+func (h *worstFirst) Pop() any {
+	k := h.ks[len(h.ks)-1]
+	h.ks = h.ks[:len(h.ks)-1]
+	return k
+}
+
+// PairRoundTrips pairs a round trip's flights: the outbound flights
+// filtered by trip, the returns by trip.Return (the stops, airlines and
+// price limits; the time windows are the outbound's), each day's best
+// MaxLegsPerDay each way, paired where trip.Pairs allows their days (by
+// default the stay keeps its length), where they can be flown together (the
+// return leaves at least flights.MinTurnaround after the outbound lands, and
+// both are priced alike, as flights.NewRoundTrip checks) and where both legs
+// together cost at most trip.MaxPriceUSD per passenger. It returns the best
+// limit pairs and what a result names besides; outs and rets may span
+// several days. Its work is one look at each pair that could be flown, and
+// it holds at most limit pairs at a time.
+func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, limit int) RoundTrips {
+	res := RoundTrips{FewestStops: -1}
+	dates := trip.Dates()
+	res.Days = make([]Day, len(dates))
+	for i, d := range dates {
+		res.Days[i].Date = d
+	}
+	p := &pairing{outs: capPerDay(trip, w.Candidates(trip, outs), true), rets: capPerDay(trip, w.Candidates(trip.Return(trip.ReturnDate), rets), false)}
+	if len(p.outs) == 0 || len(p.rets) == 0 {
+		return res
+	}
+	p.oLegs, p.rLegs = w.legs(trip, p.outs, true), w.legs(trip, p.rets, false)
+	firstDay := 0
+	if len(dates) > 0 {
+		firstDay = int(dates[0].Unix() / 86400)
+	}
+	// The returns of each day, so a trip whose dates move together looks
+	// only at the day that keeps the stay.
+	byDay := map[int][]leg{}
+	for _, r := range p.rLegs {
+		byDay[r.day] = append(byDay[r.day], r)
+	}
+	stay := trip.StayDays()
+	// Each return flight's best pairs, in one block.
+	block := make([]pairKey, len(p.rLegs)*MaxPairsPerFlight)
+	perRet := make([]worstFirst, len(p.rLegs))
+	for j := range perRet {
+		perRet[j] = worstFirst{p: p, ks: block[j*MaxPairsPerFlight : j*MaxPairsPerFlight : (j+1)*MaxPairsPerFlight]}
+	}
+	var cheapest, fastest, nonstop *pairKey
+	better := func(cur *pairKey, k pairKey, key func(pairKey) (int64, bool)) *pairKey {
+		if cur == nil {
+			return &k
+		}
+		a, _ := key(k)
+		b, _ := key(*cur)
+		if a < b || (a == b && p.less(k, *cur)) {
+			return &k
+		}
+		return cur
+	}
+	type dayBest struct {
+		best   pairKey
+		set    bool
+		lowest int
+	}
+	days := make([]dayBest, len(dates))
+	for oi, o := range p.oLegs {
+		var rs []leg
+		if trip.FlexIndependent {
+			rs = p.rLegs
+		} else {
+			rs = byDay[o.day+stay]
+		}
+		for _, r := range rs {
+			if r.dep-o.arr < int64(flights.MinTurnaround/time.Second) || o.total*r.price != r.total*o.price ||
+				(trip.MaxPriceUSD > 0 && float64(o.price+r.price) > trip.MaxPriceUSD) {
+				continue
+			}
+			k := pairKey{score: o.score + r.score, dur: o.dur + r.dur, o: oi, r: r.i}
+			res.Feasible++
+			if s := max(o.stops, r.stops); res.FewestStops < 0 || s < res.FewestStops {
+				res.FewestStops = s
+			}
+			switch h := &perRet[r.i]; {
+			case limit <= 0:
+			case h.Len() < MaxPairsPerFlight:
+				heap.Push(h, k)
+			case p.less(k, h.ks[0]):
+				h.ks[0] = k
+				heap.Fix(h, 0)
+			}
+			cheapest = better(cheapest, k, func(k pairKey) (int64, bool) {
+				return int64(p.oLegs[k.o].price + p.rLegs[k.r].price), true
+			})
+			fastest = better(fastest, k, func(k pairKey) (int64, bool) { return int64(k.dur), true })
+			if o.stops == 0 && r.stops == 0 {
+				nonstop = better(nonstop, k, func(pairKey) (int64, bool) { return 0, true })
+			}
+			if d := o.day - firstDay; d >= 0 && d < len(days) {
+				db := &days[d]
+				if !db.set || p.less(k, db.best) {
+					db.best, db.set = k, true
+				}
+				if price := o.price + r.price; db.lowest == 0 || price < db.lowest {
+					db.lowest = price
+				}
+			}
+		}
+	}
+	res.Pairs = p.varied(perRet, limit)
+	for _, s := range []struct {
+		k   *pairKey
+		dst **Pick
+	}{{cheapest, &res.Standouts.Cheapest}, {fastest, &res.Standouts.Fastest}, {nonstop, &res.Standouts.Nonstop}} {
+		if s.k != nil {
+			*s.dst = p.pick(*s.k)
+		}
+	}
+	for i, db := range days {
+		if db.set {
+			res.Days[i].BestID, res.Days[i].LowestUSD = p.roundTrip(db.best).ID(), db.lowest
+		}
+	}
+	return res
+}
+
+// OneWayStandouts are the cheapest, the fastest and the best nonstop of
+// candidates (filtered and ordered, best first): ties go to the better
+// score.
+func OneWayStandouts(candidates []flights.Flight) Standouts {
+	var s Standouts
+	for i := range candidates {
+		f := &candidates[i]
+		if s.Cheapest == nil || f.PriceUSD < s.Cheapest.Flight.PriceUSD {
+			s.Cheapest = &Pick{Flight: *f}
+		}
+		if s.Fastest == nil || f.Duration() < s.Fastest.Flight.Duration() {
+			s.Fastest = &Pick{Flight: *f}
+		}
+		if s.Nonstop == nil && f.Stops() == 0 {
+			s.Nonstop = &Pick{Flight: *f}
+		}
+	}
+	return s
+}
