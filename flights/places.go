@@ -457,7 +457,8 @@ func (c *Catalog) citiesOf(query, country string) []Place {
 // suggestPlaces finds what an unknown query may have meant, best first:
 // cities whose name begins with it or contains it as words ("hou" ->
 // Houston, "york" -> New York), airports whose name does ("gatw" ->
-// Gatwick), cities a small edit away ("londn" -> London), and, for a
+// Gatwick), cities a small edit away ("londn" -> London), airports with a
+// word of their name a small edit away ("heathrw" -> LHR), and, for a
 // code-shaped query only, codes one edit away ("JKF" -> JFK). Name matches
 // come first: two letters in common out of three say little, so "NYC" must
 // never turn into YYC while New York is known.
@@ -513,6 +514,24 @@ func (c *Catalog) suggestPlaces(query, q string) []Place {
 		for _, name := range best {
 			for _, ct := range c.cityNames[name] {
 				add(c.cityPlace(query, ct))
+			}
+		}
+	}
+	if len(out) == 0 && len(q) > 3 && !strings.Contains(q, " ") {
+		// A misspelt word of an airport's name ("heathrw").
+		limit := len(q) / 3
+		var named []string
+		for _, code := range c.codes {
+			for _, word := range strings.Fields(c.searchText[code]) {
+				if len(word) > 3 && editDistance(q, word) <= limit {
+					named = append(named, code)
+					break
+				}
+			}
+		}
+		if len(named) <= maxPlaceSuggestions { // as above: a common word names none
+			for _, code := range named {
+				add(c.airportPlace(query, code))
 			}
 		}
 	}

@@ -147,8 +147,9 @@ type Day struct {
 	BestID    string
 }
 
-// Calendar is one Day per outbound date searched, in date order; a day
-// with no option has LowestUSD 0 and no BestID.
+// Calendar is one Day per outbound date searched, in date order, each
+// option on the day of the trip it counts for (flights.Trip.DepartDay); a
+// day with no option has LowestUSD 0 and no BestID.
 func (o Options) Calendar(dates []time.Time) []Day {
 	days := make([]Day, len(dates))
 	index := make(map[string]int, len(dates))
@@ -158,7 +159,7 @@ func (o Options) Calendar(dates []time.Time) []Day {
 	}
 	for i := range o.Len() {
 		id, p := o.id(i), o.pick(i) // in deterministic order: the first of a day is its best
-		k, ok := index[p.Flight.Depart().Format(flights.DateLayout)]
+		k, ok := index[o.Trip.DepartDay(p.Flight.Depart()).Format(flights.DateLayout)]
 		if !ok {
 			continue
 		}

@@ -3,7 +3,6 @@ package ranking
 import (
 	"cmp"
 	"container/heap"
-	"slices"
 	"strings"
 	"time"
 
@@ -21,10 +20,10 @@ import (
 //
 // The pairs kept are varied: the best pairs overall would be the best return
 // flight with each of the better outbounds, and three picks sharing one
-// return flight are one choice, not three. So each return flight keeps its
-// best MaxPairsPerFlight pairs as they pass (a bounded heap each), and the
-// pairs are then taken best first, each outbound flight at most
-// MaxPairsPerFlight times.
+// return flight are one choice, not three. So the pairs are generated
+// lazily in order of score (each outbound's returns are in score order, so
+// a heap of one next pair per outbound yields every pair best first) and
+// taken while neither flight is in MaxPairsPerFlight of those taken yet.
 
 // MaxPairsPerFlight is how many of the pairs kept may share one outbound,
 // or one return, flight.
@@ -130,31 +129,79 @@ func (p *pairing) less(a, b pairKey) bool {
 		strings.Compare(p.rets[p.rLegs[a.r].i].ID, p.rets[p.rLegs[b.r].i].ID)) < 0
 }
 
-// varied takes the best limit of the return flights' kept pairs, best
-// first, each outbound flight at most MaxPairsPerFlight times.
-func (p *pairing) varied(perRet []worstFirst, limit int) []flights.RoundTrip {
-	var pool []pairKey
-	for _, h := range perRet {
-		pool = append(pool, h.ks...)
+// feasible reports whether o and r can be flown together within the trip's
+// limits (their days are already the trip's to pair).
+func feasible(trip flights.Trip, o, r leg) bool {
+	return r.dep-o.arr >= int64(flights.MinTurnaround/time.Second) && o.total*r.price == r.total*o.price &&
+		(trip.MaxPriceUSD <= 0 || float64(o.price+r.price) <= trip.MaxPriceUSD)
+}
+
+// returnsFor are the return legs an outbound may pair with, best first.
+func returnsFor(trip flights.Trip, o leg, all []leg, byDay map[int][]leg) []leg {
+	if trip.FlexIndependent {
+		return all
 	}
-	slices.SortFunc(pool, func(a, b pairKey) int {
-		if p.less(a, b) {
-			return -1
+	return byDay[o.day+trip.StayDays()]
+}
+
+// next is an outbound and the position of its next return, for the lazy
+// generation of pairs in score order.
+type next struct {
+	key pairKey
+	j   int // index into the outbound's returns
+}
+
+// varied takes the best limit pairs, generated lazily best first, each
+// outbound and each return flight in at most MaxPairsPerFlight of them.
+// It holds one pending pair per outbound, and stops once it has limit.
+func (p *pairing) varied(trip flights.Trip, byDay map[int][]leg, limit int) []flights.RoundTrip {
+	if limit <= 0 {
+		return nil
+	}
+	rets := make([][]leg, len(p.oLegs))
+	h := &bestFirst{p: p}
+	push := func(oi, j int) {
+		for ; j < len(rets[oi]); j++ { // the next return this outbound can be flown with
+			if r := rets[oi][j]; feasible(trip, p.oLegs[oi], r) {
+				heap.Push(h, next{key: pairKey{score: p.oLegs[oi].score + r.score, dur: p.oLegs[oi].dur + r.dur, o: oi, r: r.i}, j: j})
+				return
+			}
 		}
-		return 1
-	})
-	perOut := make([]int, len(p.oLegs))
-	out := make([]flights.RoundTrip, 0, min(limit, len(pool)))
-	for _, k := range pool {
-		if len(out) == limit {
-			break
-		}
-		if perOut[k.o] < MaxPairsPerFlight {
+	}
+	for oi, o := range p.oLegs {
+		rets[oi] = returnsFor(trip, o, p.rLegs, byDay)
+		push(oi, 0)
+	}
+	perOut, perRet := make([]int, len(p.oLegs)), make([]int, len(p.rLegs))
+	var out []flights.RoundTrip
+	for h.Len() > 0 && len(out) < limit {
+		n := heap.Pop(h).(next)
+		if k := n.key; perOut[k.o] < MaxPairsPerFlight && perRet[k.r] < MaxPairsPerFlight {
 			perOut[k.o]++
+			perRet[k.r]++
 			out = append(out, p.roundTrip(k))
+		}
+		if perOut[n.key.o] < MaxPairsPerFlight {
+			push(n.key.o, n.j+1)
 		}
 	}
 	return out
+}
+
+// bestFirst is a min-heap of pending pairs.
+type bestFirst struct {
+	p  *pairing
+	ns []next
+}
+
+func (h *bestFirst) Len() int           { return len(h.ns) }
+func (h *bestFirst) Less(i, j int) bool { return h.p.less(h.ns[i].key, h.ns[j].key) }
+func (h *bestFirst) Swap(i, j int)      { h.ns[i], h.ns[j] = h.ns[j], h.ns[i] }
+func (h *bestFirst) Push(x any)         { h.ns = append(h.ns, x.(next)) }
+func (h *bestFirst) Pop() any {
+	n := h.ns[len(h.ns)-1]
+	h.ns = h.ns[:len(h.ns)-1]
+	return n
 }
 
 func (p *pairing) roundTrip(k pairKey) flights.RoundTrip {
@@ -166,23 +213,6 @@ func (p *pairing) pick(k pairKey) *Pick {
 	return &Pick{Flight: rt.Out, Return: &rt.Return}
 }
 
-// worstFirst is a max-heap of pairs: the worst kept pair on top, so a
-// better one replaces it in O(log n).
-type worstFirst struct {
-	p  *pairing
-	ks []pairKey
-}
-
-func (h *worstFirst) Len() int           { return len(h.ks) }
-func (h *worstFirst) Less(i, j int) bool { return h.p.less(h.ks[j], h.ks[i]) }
-func (h *worstFirst) Swap(i, j int)      { h.ks[i], h.ks[j] = h.ks[j], h.ks[i] }
-func (h *worstFirst) Push(x any)         { h.ks = append(h.ks, x.(pairKey)) }
-func (h *worstFirst) Pop() any {
-	k := h.ks[len(h.ks)-1]
-	h.ks = h.ks[:len(h.ks)-1]
-	return k
-}
-
 // PairRoundTrips pairs a round trip's flights: the outbound flights
 // filtered by trip, the returns by trip.Return (the stops, airlines and
 // price limits; the time windows are the outbound's), each day's best
@@ -191,9 +221,10 @@ func (h *worstFirst) Pop() any {
 // return leaves at least flights.MinTurnaround after the outbound lands, and
 // both are priced alike, as flights.NewRoundTrip checks) and where both legs
 // together cost at most trip.MaxPriceUSD per passenger. It returns the best
-// limit pairs and what a result names besides; outs and rets may span
-// several days. Its work is one look at each pair that could be flown, and
-// it holds at most limit pairs at a time.
+// limit pairs (varied: see MaxPairsPerFlight) and what a result names
+// besides; outs and rets may span several days. Its work is one look at
+// each pair that could be flown and a heap of one pending pair per
+// outbound; it never holds more than limit pairs.
 func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, limit int) RoundTrips {
 	res := RoundTrips{FewestStops: -1}
 	dates := trip.Dates()
@@ -216,13 +247,7 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 	for _, r := range p.rLegs {
 		byDay[r.day] = append(byDay[r.day], r)
 	}
-	stay := trip.StayDays()
-	// Each return flight's best pairs, in one block.
-	block := make([]pairKey, len(p.rLegs)*MaxPairsPerFlight)
-	perRet := make([]worstFirst, len(p.rLegs))
-	for j := range perRet {
-		perRet[j] = worstFirst{p: p, ks: block[j*MaxPairsPerFlight : j*MaxPairsPerFlight : (j+1)*MaxPairsPerFlight]}
-	}
+
 	var cheapest, fastest, nonstop *pairKey
 	better := func(cur *pairKey, k pairKey, key func(pairKey) (int64, bool)) *pairKey {
 		if cur == nil {
@@ -242,29 +267,14 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 	}
 	days := make([]dayBest, len(dates))
 	for oi, o := range p.oLegs {
-		var rs []leg
-		if trip.FlexIndependent {
-			rs = p.rLegs
-		} else {
-			rs = byDay[o.day+stay]
-		}
-		for _, r := range rs {
-			if r.dep-o.arr < int64(flights.MinTurnaround/time.Second) || o.total*r.price != r.total*o.price ||
-				(trip.MaxPriceUSD > 0 && float64(o.price+r.price) > trip.MaxPriceUSD) {
+		for _, r := range returnsFor(trip, o, p.rLegs, byDay) {
+			if !feasible(trip, o, r) {
 				continue
 			}
 			k := pairKey{score: o.score + r.score, dur: o.dur + r.dur, o: oi, r: r.i}
 			res.Feasible++
 			if s := max(o.stops, r.stops); res.FewestStops < 0 || s < res.FewestStops {
 				res.FewestStops = s
-			}
-			switch h := &perRet[r.i]; {
-			case limit <= 0:
-			case h.Len() < MaxPairsPerFlight:
-				heap.Push(h, k)
-			case p.less(k, h.ks[0]):
-				h.ks[0] = k
-				heap.Fix(h, 0)
 			}
 			cheapest = better(cheapest, k, func(k pairKey) (int64, bool) {
 				return int64(p.oLegs[k.o].price + p.rLegs[k.r].price), true
@@ -284,7 +294,7 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 			}
 		}
 	}
-	res.Pairs = p.varied(perRet, limit)
+	res.Pairs = p.varied(trip, byDay, limit)
 	for _, s := range []struct {
 		k   *pairKey
 		dst **Pick

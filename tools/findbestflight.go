@@ -44,15 +44,16 @@ type FindArgs struct {
 	Destination     string   `json:"destination,omitempty" jsonschema:"where to: an IATA airport code (LHR), a metro code or a city name, as for origin"`
 	Date            string   `json:"date,omitempty" jsonschema:"departure date in the origin's local calendar, YYYY-MM-DD, today up to one year ahead"`
 	ReturnDate      string   `json:"returnDate,omitempty" jsonschema:"for a round trip: the return date, YYYY-MM-DD, on or after date and within the same year ahead"`
-	FlexDays        *int     `json:"flexDays,omitempty" jsonschema:"search date (and returnDate) up to this many days either side, 0-3 (default 0); the result then has a calendar of the lowest fare per day"`
+	FlexDays        *int     `json:"flexDays,omitempty" jsonschema:"search date (and returnDate) up to this many days either side, 0-3 (default 0); the result then has a calendar of the lowest fare per day. On a round trip both dates move together, so the stay keeps its length; see flexIndependently"`
+	FlexIndependent bool     `json:"flexIndependently,omitempty" jsonschema:"with flexDays on a round trip: true lets the return date move on its own, pairing every departure day with every return day, so the stay may be longer or shorter (default false: both dates move together)"`
 	Passengers      *int     `json:"passengers,omitempty" jsonschema:"number of travellers, 1-9 (default 1)"`
 	Cabin           string   `json:"cabin,omitempty" jsonschema:"travel class (default economy)"`
 	MaxStops        *int     `json:"maxStops,omitempty" jsonschema:"most connections accepted: 0 for nonstop only (default 2)"`
-	DepartAfter     string   `json:"departAfter,omitempty" jsonschema:"earliest local departure time, HH:MM"`
+	DepartAfter     string   `json:"departAfter,omitempty" jsonschema:"earliest local departure time, HH:MM; later than departBefore for a window across midnight (22:00 to 02:00: that evening and the early hours after it)"`
 	DepartBefore    string   `json:"departBefore,omitempty" jsonschema:"latest local departure time, HH:MM"`
-	ArriveAfter     string   `json:"arriveAfter,omitempty" jsonschema:"earliest local arrival time at the destination, HH:MM"`
+	ArriveAfter     string   `json:"arriveAfter,omitempty" jsonschema:"earliest local arrival time at the destination, HH:MM; later than arriveBefore for a window across midnight"`
 	ArriveBefore    string   `json:"arriveBefore,omitempty" jsonschema:"latest local arrival time at the destination, HH:MM"`
-	Airlines        []string `json:"airlines,omitempty" jsonschema:"only flights operated entirely by these airlines (IATA codes such as BA, or names)"`
+	Airlines        []string `json:"airlines,omitempty" jsonschema:"only flights operated entirely by these airlines (IATA codes such as BA, or names: British Airways, Delta, KLM)"`
 	ExcludeAirlines []string `json:"excludeAirlines,omitempty" jsonschema:"no flight with a segment by these airlines (IATA codes or names)"`
 	MaxPrice        *float64 `json:"maxPrice,omitempty" jsonschema:"highest fare per passenger in US dollars (for a round trip, both flights together)"`
 	Strategy        string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), server_llm (the server's own LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
@@ -61,7 +62,7 @@ type FindArgs struct {
 func (a *FindArgs) fields() map[string]argField {
 	return map[string]argField{
 		"origin": stringArg(&a.Origin), "destination": stringArg(&a.Destination), "date": stringArg(&a.Date),
-		"returnDate": stringArg(&a.ReturnDate), "flexDays": intArg(&a.FlexDays),
+		"returnDate": stringArg(&a.ReturnDate), "flexDays": intArg(&a.FlexDays), "flexIndependently": boolArg(&a.FlexIndependent),
 		"passengers": intArg(&a.Passengers), "cabin": stringArg(&a.Cabin), "maxStops": intArg(&a.MaxStops),
 		"departAfter": stringArg(&a.DepartAfter), "departBefore": stringArg(&a.DepartBefore),
 		"arriveAfter": stringArg(&a.ArriveAfter), "arriveBefore": stringArg(&a.ArriveBefore),
@@ -72,7 +73,7 @@ func (a *FindArgs) fields() map[string]argField {
 
 func (a *FindArgs) request() flights.Request {
 	return flights.Request{
-		Origin: a.Origin, Destination: a.Destination, Date: a.Date, ReturnDate: a.ReturnDate, FlexDays: a.FlexDays,
+		Origin: a.Origin, Destination: a.Destination, Date: a.Date, ReturnDate: a.ReturnDate, FlexDays: a.FlexDays, FlexIndependent: a.FlexIndependent,
 		Passengers: a.Passengers, Cabin: a.Cabin, MaxStops: a.MaxStops,
 		DepartAfter: a.DepartAfter, DepartBefore: a.DepartBefore, ArriveAfter: a.ArriveAfter, ArriveBefore: a.ArriveBefore,
 		MaxPriceUSD: a.MaxPrice, Airlines: a.Airlines, ExcludeAirlines: a.ExcludeAirlines,
@@ -80,10 +81,11 @@ func (a *FindArgs) request() flights.Request {
 }
 
 const findDescription = `Search about 47 flights for a trip and pick the best three, each with a one-line reason; one way, or a round trip with returnDate, on one date or flexibly (flexDays).
+The flights are synthetic sample data made up by this server (a teaching example with no network and no booking key): plausible routes, times and fares, not real ones; say so to the user. Every result says it (provider.synthetic).
 Give origin and destination as airport codes, metro codes or city names ("JFK", "NYC", "San Francisco"; findAirports looks them up) and the date as YYYY-MM-DD; the other arguments narrow the search.
 If origin, destination or date is missing, the server asks the user in a form when your client can show one; otherwise (or when the user declines) it returns an error naming each missing detail (machine-readable in _meta "io.github.flightserver/error": {error: "trip_details_needed", askedUser, why, fields}): ask the user, then call again.
 Ranking uses your client's LLM through sampling when the client offers it and the server's own LLM when one is configured (by default the client's first; the operator may put the server's first), and otherwise price + stops + duration.
-The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used.
+The result says how the flights were ranked (the method) and lists every ranking method tried with why it was or was not used; it also names the cheapest and the fastest option of all (and the best nonstop) even when they are not among the three, each segment's airline and each connection's length, and, when the filters leave nothing, what dropping each would give.
 Flight ids are stable: pass one to other tools to refer to that flight.
 With strategy "candidates" you get a shortlist to choose from with the user instead of a ranking.
 Invalid arguments give an error listing each problem and what is accepted.`
@@ -155,13 +157,18 @@ func (t *Toolset) findBestFlight(ctx context.Context, c *call, st *findState) *m
 		return early
 	}
 	c.record(viewAttempt(c.client))
-	result := newFindResult(trip, found, r, c.attempts)
+	result := newFindResult(names{t.catalog}, t.provider.About(), trip, found, r, c.attempts)
 	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks))
 }
 
 // searchFailed says truthfully why a search gave nothing: the call ended
 // (cancelled, or out of budget), or the search itself failed.
 func (t *Toolset) searchFailed(ctx context.Context, c *call, err error) *mcp.CallToolResult {
+	if b, ok := isBusy(err); ok {
+		c.log.Warn().Int("waiting", b.waiting).Msg("search refused: the search gate is full")
+		return c.fail(ErrorBusy, "The flight search did not run: "+b.Error()+".",
+			&ToolError{Reason: b.Error(), RetryAfterSeconds: int(b.retryAfter.Seconds())})
+	}
 	if ctx.Err() != nil {
 		return c.fail(ErrorCancelled, "The call ended before the search finished: it was cancelled, or ran out of its time budget. Call again if the search is still wanted.", nil)
 	}

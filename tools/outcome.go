@@ -64,6 +64,9 @@ const (
 	ErrorSearchFailed = "search_failed"
 	// ErrorCancelled: the call was cancelled before it could finish.
 	ErrorCancelled = "cancelled"
+	// ErrorBusy: the server had no room for another search in time;
+	// RetryAfterSeconds says when to call again.
+	ErrorBusy = "busy"
 )
 
 // ToolError is the machine-readable half of an isError result, under
@@ -83,6 +86,8 @@ type ToolError struct {
 	// needed: each field, what is wrong and what is accepted.
 	Fields   flights.Problems `json:"fields,omitempty"`
 	Attempts []AttemptOut     `json:"attempts,omitempty"`
+	// RetryAfterSeconds, on a busy error, is when to call again.
+	RetryAfterSeconds int `json:"retryAfterSeconds,omitempty"`
 }
 
 // fail is an isError result with text for people and the details for

@@ -3,6 +3,8 @@ package tools
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -30,7 +32,44 @@ type FindResult struct {
 	Candidates int          `json:"candidates" jsonschema:"options the ranking chose among: flights left after the trip's filters (stops, times, airlines, price), or for a round trip the best pairs of them"`
 	Calendar   []DayOut     `json:"calendar,omitempty" jsonschema:"with flexDays: one entry per outbound day searched, its lowest fare per passenger and its best option"`
 	Attempts   []AttemptOut `json:"attempts" jsonschema:"every decision this call made, in order: the trip details when one was missing, then each ranking method tried, with what happened and why"`
-	Summary    string       `json:"summary" jsonschema:"one line for people: which method ranked and why"`
+	// Cheapest, Fastest and Nonstop name those options of all found,
+	// whether or not they are among Flights.
+	Cheapest *OptionOut `json:"cheapest,omitempty" jsonschema:"the cheapest option of all found within the trip's limits, whether or not it is among flights; absent when there is none"`
+	Fastest  *OptionOut `json:"fastest,omitempty" jsonschema:"the fastest option of all found within the trip's limits, whether or not it is among flights"`
+	Nonstop  *OptionOut `json:"nonstop,omitempty" jsonschema:"the best nonstop option (both flights nonstop, for a round trip), when the route has one within the trip's limits; absent when it has none"`
+	// Relaxed says, when the trip's filters left nothing, what dropping
+	// each one would give.
+	Relaxed []RelaxedOut `json:"relaxed,omitempty" jsonschema:"when the trip's filters left no option: for each filter set, what dropping it alone (keeping the others) would give"`
+	// Airports names every airport the flights use.
+	Airports map[string]string `json:"airports,omitempty" jsonschema:"every airport code the flights use, with its name, city and country"`
+	Provider ProviderOut       `json:"provider" jsonschema:"where the flights come from; synthetic: true means made-up sample data, not real flights or fares"`
+	Summary  string            `json:"summary" jsonschema:"one line for people: which method ranked and why, what stands out, and whether the flights are synthetic"`
+}
+
+// OptionOut names one option of a search by its id and its facts.
+type OptionOut struct {
+	ID              string `json:"id" jsonschema:"the option's id (for a round trip, both flights' ids joined by _); other tools accept it"`
+	PriceUSD        int    `json:"priceUSD" jsonschema:"fare per passenger (both flights, for a round trip)"`
+	TotalUSD        int    `json:"totalUSD" jsonschema:"fare for all passengers"`
+	DurationMinutes int    `json:"durationMinutes" jsonschema:"time flying and connecting (both flights, for a round trip)"`
+	Stops           int    `json:"stops" jsonschema:"connections (on the outbound and the return together, for a round trip)"`
+	// Position is its place among Flights, 0 when it is not there.
+	Position int `json:"position,omitempty" jsonschema:"its position among flights; absent when it is not among them"`
+}
+
+// RelaxedOut is what dropping one filter would give.
+type RelaxedOut struct {
+	Filter  string `json:"filter" jsonschema:"the argument: maxPrice, maxStops, departAfter/departBefore, arriveAfter/arriveBefore, airlines or excludeAirlines"`
+	Limit   string `json:"limit" jsonschema:"the trip's value for it"`
+	Options int    `json:"options" jsonschema:"how many options there would be without it"`
+	Gives   string `json:"gives,omitempty" jsonschema:"what those options are, e.g. the cheapest fare or the fewest stops"`
+}
+
+// ProviderOut says where the flights come from.
+type ProviderOut struct {
+	Name      string `json:"name"`
+	Synthetic bool   `json:"synthetic" jsonschema:"true: the flights, times and fares are sample data made up by the server, not real; nothing can be bought"`
+	Note      string `json:"note" jsonschema:"what that means, for people"`
 }
 
 // TripOut is the validated trip, echoed so the caller sees the defaults used
@@ -81,7 +120,20 @@ type FlightOut struct {
 	Arrive          string       `json:"arrive" jsonschema:"local arrival time with UTC offset (RFC 3339)"`
 	DurationMinutes int          `json:"durationMinutes"`
 	Segments        []SegmentOut `json:"segments"`
+	Layovers        []LayoverOut `json:"layovers,omitempty" jsonschema:"on a connecting flight: each connection, in order"`
 	Return          *LegOut      `json:"return,omitempty" jsonschema:"for a round trip: the return flight"`
+	// AirportChanges says where a round trip does not come back the way
+	// it went (out of EWR, back into LGA).
+	AirportChanges []string `json:"airportChanges,omitempty" jsonschema:"for a round trip that changes airport at either end: where and how"`
+}
+
+// LayoverOut is one connection of a flight.
+type LayoverOut struct {
+	Airport         string `json:"airport" jsonschema:"where the traveller lands"`
+	Minutes         int    `json:"minutes" jsonschema:"time on the ground"`
+	Overnight       bool   `json:"overnight" jsonschema:"at least an hour of it between midnight and 05:00 local time"`
+	ChangeOfAirport bool   `json:"changeOfAirport" jsonschema:"the next flight leaves from another airport (see departFrom)"`
+	DepartFrom      string `json:"departFrom,omitempty" jsonschema:"on a change of airport: the airport the next flight leaves from"`
 }
 
 // LegOut is the return flight of a round trip.
@@ -95,19 +147,40 @@ type LegOut struct {
 	Arrive          string       `json:"arrive"`
 	DurationMinutes int          `json:"durationMinutes"`
 	Segments        []SegmentOut `json:"segments"`
+	Layovers        []LayoverOut `json:"layovers,omitempty" jsonschema:"on a connecting flight: each connection, in order"`
 }
 
 // SegmentOut is one leg of a flight.
 type SegmentOut struct {
 	FlightNumber string `json:"flightNumber"`
-	Airline      string `json:"airline"`
+	Airline      string `json:"airline" jsonschema:"IATA code"`
+	AirlineName  string `json:"airlineName"`
 	From         string `json:"from"`
 	To           string `json:"to"`
 	Depart       string `json:"depart"`
 	Arrive       string `json:"arrive"`
 }
 
-func newFindResult(trip flights.Trip, found searched, r ranking.Ranking, attempts []fallback.Attempt) FindResult {
+// names are the catalogue's names for what a result shows: airlines and
+// airports by code. An unknown code (from a provider with a wider world)
+// stands for itself.
+type names struct{ catalog *flights.Catalog }
+
+func (n names) airline(code string) string {
+	if al := n.catalog.Airline(code); al != nil {
+		return al.Name
+	}
+	return code
+}
+
+func (n names) airport(code string) string {
+	if a := n.catalog.Airport(code); a != nil {
+		return a.Name + ", " + a.City + ", " + a.Country
+	}
+	return code
+}
+
+func newFindResult(n names, about flights.ProviderInfo, trip flights.Trip, found searched, r ranking.Ranking, attempts []fallback.Attempt) FindResult {
 	res := FindResult{
 		Trip:       tripOut(trip),
 		Method:     string(r.Method),
@@ -117,15 +190,79 @@ func newFindResult(trip flights.Trip, found searched, r ranking.Ranking, attempt
 		Found:      found.found,
 		Candidates: r.Considered,
 		Attempts:   attemptsOut(attempts),
+		Provider:   providerOut(about),
 	}
 	for _, d := range found.calendar {
 		res.Calendar = append(res.Calendar, DayOut{Date: d.Date.Format(flights.DateLayout), LowestUSD: d.LowestUSD, BestID: d.BestID})
 	}
 	for i, p := range r.Picks {
-		res.Flights[i] = flightOut(i+1, p)
+		res.Flights[i] = flightOut(n, i+1, p)
+	}
+	res.Cheapest, res.Fastest, res.Nonstop = optionOut(found.standouts.Cheapest, res.Flights), optionOut(found.standouts.Fastest, res.Flights), optionOut(found.standouts.Nonstop, res.Flights)
+	for _, x := range found.relaxed {
+		res.Relaxed = append(res.Relaxed, RelaxedOut{Filter: x.Filter, Limit: x.Limit, Options: x.Options, Gives: x.Gives})
+	}
+	for _, f := range res.Flights {
+		for _, leg := range [][]SegmentOut{f.Segments, returnSegments(f)} {
+			for _, s := range leg {
+				for _, code := range []string{s.From, s.To} {
+					if res.Airports == nil {
+						res.Airports = map[string]string{}
+					}
+					res.Airports[code] = n.airport(code)
+				}
+			}
+		}
 	}
 	res.Summary = summary(res)
 	return res
+}
+
+func returnSegments(f FlightOut) []SegmentOut {
+	if f.Return == nil {
+		return nil
+	}
+	return f.Return.Segments
+}
+
+// optionOut names a standout option, and its place among the flights
+// listed.
+func optionOut(p *ranking.Pick, listed []FlightOut) *OptionOut {
+	if p == nil {
+		return nil
+	}
+	o := &OptionOut{ID: p.ID(), PriceUSD: p.PriceUSD(), TotalUSD: p.TotalUSD(), DurationMinutes: int(p.Duration().Minutes()), Stops: p.Flight.Stops()}
+	if p.Return != nil {
+		o.Stops += p.Return.Stops()
+	}
+	for _, f := range listed {
+		if f.ID == o.ID {
+			o.Position = f.Position
+		}
+	}
+	return o
+}
+
+// providerOut says where the flights come from, in words a traveller
+// cannot mistake.
+func providerOut(about flights.ProviderInfo) ProviderOut {
+	out := ProviderOut{Name: about.Name, Synthetic: about.Synthetic}
+	if about.Synthetic {
+		out.Note = "Synthetic sample data: the flights, times and fares are made up by this server (a teaching example with no network and no booking key), not real; nothing can be bought."
+	} else {
+		out.Note = "Flights from " + about.Name + "."
+	}
+	return out
+}
+
+// syntheticNote is the sentence every summary ends with.
+func (t *Toolset) syntheticNote() string { return sourceNote(t.provider.About()) }
+
+func sourceNote(about flights.ProviderInfo) string {
+	if about.Synthetic {
+		return "The flights are synthetic sample data, not real flights or fares."
+	}
+	return "Flights from " + about.Name + "."
 }
 
 func tripOut(t flights.Trip) TripOut {
@@ -150,35 +287,51 @@ func clockText(c *flights.Clock) string {
 	return c.String()
 }
 
-func flightOut(pos int, p ranking.Pick) FlightOut {
-	f := legOut(p.Flight)
+func flightOut(n names, pos int, p ranking.Pick) FlightOut {
+	f := legOut(n, p.Flight)
 	out := FlightOut{
 		ID: p.ID(), Position: pos, Reason: p.Reason, PriceUSD: p.PriceUSD(), TotalUSD: p.TotalUSD(),
 		FlightID: f.FlightID, Stops: f.Stops, Via: f.Via, Airlines: f.Airlines, Depart: f.Depart, Arrive: f.Arrive,
-		DurationMinutes: f.DurationMinutes, Segments: f.Segments,
+		DurationMinutes: f.DurationMinutes, Segments: f.Segments, Layovers: f.Layovers,
 	}
 	if p.Return != nil {
-		r := legOut(*p.Return)
+		r := legOut(n, *p.Return)
 		out.Return = &r
+		out.AirportChanges = ranking.AirportChanges(flights.RoundTrip{Out: p.Flight, Return: *p.Return})
 	}
 	return out
 }
 
-func legOut(f flights.Flight) LegOut {
+func layoversOut(f flights.Flight) []LayoverOut {
+	var out []LayoverOut
+	for _, l := range f.Layovers() {
+		o := LayoverOut{Airport: l.Airport, Minutes: int(l.Duration.Minutes()), Overnight: l.Overnight, ChangeOfAirport: l.ChangeOfAirport}
+		if l.ChangeOfAirport {
+			o.DepartFrom = l.DepartFrom
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func legOut(n names, f flights.Flight) LegOut {
 	out := LegOut{
 		FlightID: f.ID, PriceUSD: f.PriceUSD, Stops: f.Stops(), Via: f.Via(), Airlines: f.Airlines(),
 		Depart: f.Depart().Format(time.RFC3339), Arrive: f.Arrive().Format(time.RFC3339),
 		DurationMinutes: int(f.Duration().Minutes()),
 		Segments:        make([]SegmentOut, len(f.Segments)),
+		Layovers:        layoversOut(f),
 	}
 	for i, s := range f.Segments {
-		out.Segments[i] = SegmentOut{FlightNumber: s.FlightNumber, Airline: s.Airline, From: s.From, To: s.To,
+		out.Segments[i] = SegmentOut{FlightNumber: s.FlightNumber, Airline: s.Airline, AirlineName: n.airline(s.Airline), From: s.From, To: s.To,
 			Depart: s.Depart.Format(time.RFC3339), Arrive: s.Arrive.Format(time.RFC3339)}
 	}
 	return out
 }
 
-// summary is the one line that says how the result was reached.
+// summary is the one line that says how the result was reached, what
+// stands out that the flights listed do not show (the cheapest or the
+// fastest of all, a nonstop), and where the flights come from.
 func summary(r FindResult) string {
 	var how string
 	for _, a := range r.Attempts {
@@ -190,16 +343,73 @@ func summary(r FindResult) string {
 	if r.Trip.ReturnDate != "" {
 		what = "round trips"
 	}
+	source := sourceNote(flights.ProviderInfo{Name: r.Provider.Name, Synthetic: r.Provider.Synthetic})
 	switch {
 	case r.Found == 0:
-		return fmt.Sprintf("No flights found from %s to %s on %s.", r.Trip.Origin, r.Trip.Destination, r.Trip.Date)
+		return fmt.Sprintf("No flights found from %s to %s on %s. %s", r.Trip.Origin, r.Trip.Destination, r.Trip.Date, source)
 	case r.Candidates == 0:
-		return fmt.Sprintf("%d flights found, but no %s within the trip's limits (stops, times, airlines, price); relax them and search again.", r.Found, what)
-	case !r.Ranked:
-		return fmt.Sprintf("Shortlist of %d of %d %s, not ranked (method: %s): %s. Present them and choose with the user.", len(r.Flights), r.Candidates, what, r.Method, how)
-	default:
-		return fmt.Sprintf("Best %d of %d %s, ranked by method %s: %s.", len(r.Flights), r.Candidates, what, r.Method, how)
+		var relax []string
+		for _, x := range r.Relaxed {
+			relax = append(relax, relaxedText(x))
+		}
+		s := fmt.Sprintf("%d flights found, but no %s within the trip's limits", r.Found, what)
+		if len(relax) > 0 {
+			s += ": " + strings.Join(relax, "; ") + ". Relax a filter and search again."
+		} else {
+			s += "; relax them and search again."
+		}
+		return s + " " + source
 	}
+	var s string
+	if !r.Ranked {
+		s = fmt.Sprintf("Shortlist of %d of %d %s, not ranked (method: %s): %s. Present them and choose with the user.", len(r.Flights), r.Candidates, what, r.Method, how)
+	} else {
+		s = fmt.Sprintf("Best %d of %d %s, ranked by method %s: %s.", len(r.Flights), r.Candidates, what, r.Method, how)
+	}
+	named := map[string]string{} // what the summary has already called an option
+	for _, o := range []struct {
+		what string
+		o    *OptionOut
+	}{{"the cheapest", r.Cheapest}, {"the fastest", r.Fastest}} {
+		switch {
+		case o.o == nil || o.o.Position > 0:
+		case named[o.o.ID] != "":
+			s += fmt.Sprintf(" %s is also %s.", upper(named[o.o.ID]), o.what)
+		default:
+			s += fmt.Sprintf(" Not listed: %s, %s.", o.what, optionText(*o.o))
+			named[o.o.ID] = o.what
+		}
+	}
+	if r.Nonstop != nil && !slices.ContainsFunc(r.Flights, nonstopOut) {
+		if what := named[r.Nonstop.ID]; what != "" {
+			s += fmt.Sprintf(" The route has nonstops, and none is listed: the best is %s.", what)
+		} else {
+			s += fmt.Sprintf(" The route has nonstops, and none is listed: the best is %s.", optionText(*r.Nonstop))
+		}
+	}
+	for _, f := range r.Flights {
+		if len(f.AirportChanges) > 0 {
+			s += fmt.Sprintf(" #%d changes airport (%s).", f.Position, strings.Join(f.AirportChanges, "; "))
+		}
+	}
+	return s + " " + source
+}
+
+func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+func nonstopOut(f FlightOut) bool { return f.Stops == 0 && (f.Return == nil || f.Return.Stops == 0) }
+
+// optionText is an option in a few words: "JFK-LHR-261215-K3M9P, $612, 7h05m, nonstop".
+func optionText(o OptionOut) string {
+	stops := "nonstop"
+	if o.Stops > 0 {
+		stops = fmt.Sprintf("%d stop(s)", o.Stops)
+	}
+	return fmt.Sprintf("%s, $%d, %s, %s", o.ID, o.PriceUSD, flights.FormatDuration(time.Duration(o.DurationMinutes)*time.Minute), stops)
+}
+
+func relaxedText(x RelaxedOut) string {
+	return ranking.Relaxation{Filter: x.Filter, Limit: x.Limit, Options: x.Options, Gives: x.Gives}.String()
 }
 
 // renderFind is the text for people: a heading, a compact table (for a
@@ -238,6 +448,34 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 			}
 		}
 		_ = w.Flush() // writes to a strings.Builder, which cannot fail
+		for i, f := range r.Flights {
+			fmt.Fprintf(&b, "%d. %s", i+1, legDetail(f.Segments, f.Layovers))
+			if f.Return != nil {
+				fmt.Fprintf(&b, "; back %s", legDetail(f.Return.Segments, f.Return.Layovers))
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, o := range []struct {
+		name string
+		o    *OptionOut
+	}{{"Cheapest", r.Cheapest}, {"Fastest", r.Fastest}, {"Nonstop", r.Nonstop}} {
+		if o.o == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s of all: %s", o.name, optionText(*o.o))
+		if o.o.Position > 0 {
+			fmt.Fprintf(&b, " (#%d)", o.o.Position)
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Airports) > 0 {
+		codes := slices.Sorted(maps.Keys(r.Airports))
+		parts := make([]string, len(codes))
+		for i, c := range codes {
+			parts[i] = c + " " + r.Airports[c]
+		}
+		b.WriteString("Airports: " + strings.Join(parts, "; ") + "\n")
 	}
 	if len(r.Calendar) > 0 {
 		days := make([]string, len(r.Calendar))
@@ -256,6 +494,32 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 	}
 	b.WriteString(r.Summary)
 	return b.String()
+}
+
+// legDetail is a flight's segments with their airlines and connections:
+// "BA178 British Airways JFK→LHR" or "AA100 American Airlines JFK→ORD, 2h05m
+// at ORD (overnight), ...".
+func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
+	var parts []string
+	for i, s := range segs {
+		parts = append(parts, fmt.Sprintf("%s %s %s→%s", s.FlightNumber, s.AirlineName, s.From, s.To))
+		if i < len(layovers) {
+			l := layovers[i]
+			var notes []string
+			if l.Overnight {
+				notes = append(notes, "overnight")
+			}
+			if l.ChangeOfAirport {
+				notes = append(notes, "change of airport to "+l.DepartFrom)
+			}
+			text := fmt.Sprintf("%s at %s", flights.FormatDuration(time.Duration(l.Minutes)*time.Minute), l.Airport)
+			if len(notes) > 0 {
+				text += " (" + strings.Join(notes, ", ") + ")"
+			}
+			parts = append(parts, text)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // legRow writes one flight's row of the table.

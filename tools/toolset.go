@@ -180,7 +180,7 @@ func newToolset(cfg Config) (*Toolset, error) {
 		rootsTimeout: orDefault(cfg.RootsTimeout, DefaultRootsTimeout),
 		roots:        newRootsCache(),
 		provider:     cfg.Provider,
-		validator:    flights.Validator{Catalog: cfg.Catalog, Now: cfg.Now},
+		validator:    flights.Validator{Catalog: cfg.Catalog, Now: cfg.Now, PlaceHint: placeHint},
 		weights:      ranking.DefaultWeights,
 		shortlist:    cfg.Shortlist,
 		log:          cfg.Logger,
