@@ -330,16 +330,12 @@ func (e *busyError) Error() string {
 // them back.
 func (g *searchGate) acquire(ctx context.Context, n int) (release func(), err error) {
 	n = min(n, cap(g.units))
-	if w := g.waiting.Add(1); w > g.maxWaiters {
-		g.waiting.Add(-1)
-		return nil, &busyError{waiting: int(w - 1), retryAfter: searchRetryAfter, why: fmt.Sprintf("%d already waiting", w-1)}
-	}
-	defer g.waiting.Add(-1)
 	wait := waitable(ctx, g.wait)
-	var timer *time.Timer // started by the first thing that has to wait
+	var timer *time.Timer // started by the first thing that has to wait, which counts as a waiter
 	defer func() {
 		if timer != nil {
 			timer.Stop()
+			g.waiting.Add(-1)
 		}
 	}()
 	// take sends on ch, at once if it can, else within the wait.
@@ -351,7 +347,11 @@ func (g *searchGate) acquire(ctx context.Context, n int) (release func(), err er
 		}
 		if timer == nil {
 			if wait <= 0 {
-				return &busyError{waiting: int(g.waiting.Load() - 1), retryAfter: searchRetryAfter, why: "no time left in the call budget to wait for a slot"}
+				return &busyError{waiting: int(g.waiting.Load()), retryAfter: searchRetryAfter, why: "no time left in the call budget to wait for a slot"}
+			}
+			if w := g.waiting.Add(1); w > g.maxWaiters {
+				g.waiting.Add(-1)
+				return &busyError{waiting: int(w - 1), retryAfter: searchRetryAfter, why: fmt.Sprintf("%d already waiting", w-1)}
 			}
 			timer = time.NewTimer(wait)
 		}
