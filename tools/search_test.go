@@ -193,7 +193,7 @@ func TestBusySearchSaysWhenToRetry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, )
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125)
 	var first FindResult
 	decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &first)
 	ts.searches.gate = newSearchGate(1, 0, time.Millisecond)
