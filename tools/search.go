@@ -248,6 +248,7 @@ func compactSearch(s searched) (searched, int) {
 	}
 	s.calendar = append([]ranking.Day(nil), s.calendar...)
 	s.relaxed = append([]ranking.Relaxation(nil), s.relaxed...)
+	s.options.Trip = flights.Trip{} // get gives each call its own trip
 	return s, cachedBytes(s, nflights, segs)
 }
 
