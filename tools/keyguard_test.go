@@ -1,0 +1,122 @@
+package tools
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/llm"
+)
+
+// disguisedKey is the server's LLM key in the disguise tests: as long as
+// a real one, and without a fixed prefix that ordinary words could share.
+const disguisedKey = "sk-Qx7Lm2Vb9Tz4Rk8Wd3Hf6Jn1Pc5Gs0Ya"
+
+// keyPieces lists the 5-character pieces of key, its letters and digits
+// in lower case, that text holds once it is read the same way: it is
+// written apart from the llm package's guard, and stricter (any single
+// piece of 5 counts), so a gap in the guard cannot hide a leak here.
+func keyPieces(key string, texts ...string) []string {
+	fold := func(s string) string {
+		var b strings.Builder
+		for _, r := range strings.ToLower(s) {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}
+	k, t := fold(key), fold(strings.Join(texts, ""))
+	var found []string
+	for i := 0; i+5 <= len(k); i++ {
+		if strings.Contains(t, k[i:i+5]) {
+			found = append(found, k[i:i+5])
+		}
+	}
+	return found
+}
+
+// resultStrings is every string a result carries, decoded: its text and
+// each string in its structuredContent, as a client would show them.
+func resultStrings(t *testing.T, res any) []string {
+	t.Helper()
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// A model that hides the server's LLM key in its answer (escaped, spaced
+// out, split by zero-width characters, divided between the reasons, or as
+// a flight id the reader's error would quote) gets none of it into the
+// result or the log: the key guard reads what the result would show, after
+// the answer reader has decoded it, and the rung fails with
+// unusable_answer while the next one ranks. Through the server's own
+// endpoint and through the client's model (whose answer no endpoint-side
+// check sees), in both eras.
+func TestKeyNeverShownInDisguise(t *testing.T) {
+	for _, d := range fakemodel.Disguises(disguisedKey) {
+		for _, era := range eras {
+			for _, tier := range []string{"server_llm", "client_sampling"} {
+				t.Run(d.Name+"/"+tier+"/"+era.name, func(t *testing.T) {
+					var logs serverbin.Log
+					e := &fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}
+					var opts []client.ClientOption
+					if tier == "server_llm" {
+						e.Reply = d.Reply
+					} else {
+						opts = append(opts, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakemodel.Answers, Reply: d.Reply}))
+					}
+					ts := httptest.NewServer(e)
+					t.Cleanup(ts.Close)
+					srv := newServer(t, func(c *Config) {
+						c.LLM = llm.Config{BaseURL: ts.URL + "/v1", APIKey: disguisedKey, Timeout: 5 * time.Second}
+						c.Logger = zerolog.New(&logs).Level(zerolog.DebugLevel)
+					})
+					res := callTool(t, connect(t, srv, "inprocess", era.version, opts...), FindBestFlightName, jfkLHR)
+					var r FindResult
+					decode(t, res, &r)
+					a, ok := attemptAt(r.Attempts, tier)
+					if !ok || a.Outcome != "failed" || a.Why != "unusable_answer" || r.Method == tier {
+						t.Fatalf("%s attempt %+v (found %v), method %s: want it failed with unusable_answer and another rung ranking", tier, a, ok, r.Method)
+					}
+					if pieces := keyPieces(disguisedKey, append(resultStrings(t, res), logs.String())...); len(pieces) > 0 {
+						t.Errorf("pieces of the key %q reached the result or the log:\n%s\n%s", pieces, text(res), logs.String())
+					}
+				})
+			}
+		}
+	}
+}
