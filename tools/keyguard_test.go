@@ -3,10 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/rs/zerolog"
@@ -21,30 +19,6 @@ import (
 // disguisedKey is the server's LLM key in the disguise tests: as long as
 // a real one, and without a fixed prefix that ordinary words could share.
 const disguisedKey = "sk-Qx7Lm2Vb9Tz4Rk8Wd3Hf6Jn1Pc5Gs0Ya"
-
-// keyPieces lists the 5-character pieces of key, its letters and digits
-// in lower case, that text holds once it is read the same way: it is
-// written apart from the llm package's guard, and stricter (any single
-// piece of 5 counts), so a gap in the guard cannot hide a leak here.
-func keyPieces(key string, texts ...string) []string {
-	fold := func(s string) string {
-		var b strings.Builder
-		for _, r := range strings.ToLower(s) {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				b.WriteRune(r)
-			}
-		}
-		return b.String()
-	}
-	k, t := fold(key), fold(strings.Join(texts, ""))
-	var found []string
-	for i := 0; i+5 <= len(k); i++ {
-		if strings.Contains(t, k[i:i+5]) {
-			found = append(found, k[i:i+5])
-		}
-	}
-	return found
-}
 
 // resultStrings is every string a result carries, decoded: its text and
 // each string in its structuredContent, as a client would show them.
@@ -112,7 +86,7 @@ func TestKeyNeverShownInDisguise(t *testing.T) {
 					if !ok || a.Outcome != "failed" || a.Why != "unusable_answer" || r.Method == tier {
 						t.Fatalf("%s attempt %+v (found %v), method %s: want it failed with unusable_answer and another rung ranking", tier, a, ok, r.Method)
 					}
-					if pieces := keyPieces(disguisedKey, append(resultStrings(t, res), logs.String())...); len(pieces) > 0 {
+					if pieces := fakemodel.Pieces(disguisedKey, append(resultStrings(t, res), logs.String())...); len(pieces) > 0 {
 						t.Errorf("pieces of the key %q reached the result or the log:\n%s\n%s", pieces, text(res), logs.String())
 					}
 				})

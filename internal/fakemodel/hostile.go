@@ -3,6 +3,7 @@ package fakemodel
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Disguise is a hostile model's answer that picks real candidates and hides
@@ -50,4 +51,29 @@ func Disguises(key string) []Disguise {
 			return `{"picks":[{"id":"` + escaped(key, "") + `","reason":"the best"}]}`
 		}},
 	}
+}
+
+// Pieces lists the 5-character pieces of key, its letters and digits in
+// lower case, that texts hold once they are read the same way: what a test
+// checks after a Disguise, that none of the key got through. It is written
+// apart from the server's own guard (llm/key.go), and is stricter (any one
+// piece of 5 counts), so a gap in the guard cannot hide a leak from it.
+func Pieces(key string, texts ...string) []string {
+	fold := func(s string) string {
+		var b strings.Builder
+		for _, r := range strings.ToLower(s) {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}
+	k, t := fold(key), fold(strings.Join(texts, ""))
+	var found []string
+	for i := 0; i+5 <= len(k); i++ {
+		if strings.Contains(t, k[i:i+5]) {
+			found = append(found, k[i:i+5])
+		}
+	}
+	return found
 }
