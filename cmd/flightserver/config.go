@@ -42,6 +42,9 @@ type config struct {
 	// httpOnlyIgnored are the HTTP-only flags given (on the command line
 	// or in the environment) to a stdio server, which run warns about.
 	httpOnlyIgnored []string
+	// trimmedSecrets name the secrets given with white space around them
+	// (a newline pasted from a file), which were trimmed; run warns.
+	trimmedSecrets []string
 
 	transport      string
 	addr           string
@@ -296,6 +299,22 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	llmSource := source("llm-api-key")
 	if !given["llm-api-key"] && getenv(envPrefix+"LLM_API_KEY") == "" {
 		llmSource = "OPENAI_API_KEY"
+	}
+	// A token read from a file ends in a newline, which no client sends:
+	// kept, it made every request 401.
+	for _, sec := range []struct {
+		source string
+		value  *string
+	}{{source("auth-token"), &c.authToken}, {llmSource, &c.llm.APIKey}} {
+		trimmed := strings.TrimSpace(*sec.value)
+		if trimmed == *sec.value {
+			continue
+		}
+		if trimmed == "" {
+			return c, fmt.Errorf("%s is only white space: set the secret itself, or leave it unset", sec.source)
+		}
+		*sec.value = trimmed
+		c.trimmedSecrets = append(c.trimmedSecrets, sec.source)
 	}
 	for _, sec := range []struct{ source, value string }{
 		{source("auth-token"), c.authToken}, {source("state-key"), stateKey}, {llmSource, c.llm.APIKey},

@@ -341,3 +341,38 @@ func TestClientKey(t *testing.T) {
 		}
 	}
 }
+
+// A token read from a file ends in a newline (FLIGHTSERVER_AUTH_TOKEN from
+// $(cat token) keeps none, but a Secret written with echo does): the
+// server trims it and says so, without the token, instead of answering
+// every request 401. A token that is only white space is refused at start.
+func TestAuthTokenWithATrailingNewline(t *testing.T) {
+	addr, _, logs := serverbin.StartHTTP(t, binary, []string{"FLIGHTSERVER_AUTH_TOKEN=" + testToken + "\n"})
+	r := send(t, "http://"+addr+"/mcp", map[string]string{"Authorization": "Bearer " + testToken}, initialize)
+	if r.status != 200 {
+		t.Errorf("the token without its newline: %d %s", r.status, r.body)
+	}
+	if !logs.Await(`"secrets":["FLIGHTSERVER_AUTH_TOKEN"]`, 5*time.Second) || strings.Contains(logs.String(), testToken) {
+		t.Errorf("no warning naming the trimmed secret (or one showing it):\n%s", logs.String())
+	}
+	_, err := parseConfig([]string{"--transport", "http"}, env(map[string]string{"FLIGHTSERVER_AUTH_TOKEN": " \n"}), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "FLIGHTSERVER_AUTH_TOKEN is only white space") {
+		t.Errorf("a token of white space: %v", err)
+	}
+}
+
+// --metrics-addr beyond loopback serves metrics to anyone who can reach it
+// (the cluster's pods do, behind a NetworkPolicy): the server says so, as
+// it does for --addr; on loopback it does not.
+func TestMetricsBeyondLoopbackWarns(t *testing.T) {
+	const warning = "metrics listen beyond loopback WITHOUT authentication"
+	port := serverbin.FreeAddr(t)
+	_, _, logs := serverbin.StartHTTP(t, binary, nil, "--metrics-addr", "0.0.0.0"+port[strings.LastIndex(port, ":"):])
+	if !logs.Await(warning, 5*time.Second) {
+		t.Errorf("no warning for metrics on every interface:\n%s", logs.String())
+	}
+	_, _, quiet := serverbin.StartHTTP(t, binary, nil, "--metrics-addr", serverbin.FreeAddr(t))
+	if !quiet.Await("metrics at /metrics", 5*time.Second) || strings.Contains(quiet.String(), warning) {
+		t.Errorf("metrics on loopback:\n%s", quiet.String())
+	}
+}
