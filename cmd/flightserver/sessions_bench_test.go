@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strconv"
@@ -56,6 +57,113 @@ func BenchmarkIdleSessionMemory(b *testing.B) {
 	heap1, rss1 := memory(b, debug, proc.Cmd.Process.Pid)
 	b.ReportMetric(float64(heap1-heap0)/float64(b.N), "heap-B/session")
 	b.ReportMetric(float64(rss1-rss0)/float64(b.N), "rss-B/session")
+}
+
+// BenchmarkGETStreamMemory is what one open 2025-11-25 GET stream costs the
+// real server beyond its session's own memory: b.N sessions are started,
+// the heap, RSS and goroutines read, then each session opens its stream
+// (on a connection of its own, as a host's stream holds one) and they are
+// read again. This is the figure behind --max-streams' default.
+func BenchmarkGETStreamMemory(b *testing.B) {
+	debug := serverbin.FreeAddr(b)
+	addr, proc, _ := serverbin.StartHTTP(b, binary, nil, "--debug-addr", debug, "--rate-limit", "0",
+		"--max-sessions", "0", "--max-sessions-per-client", "0", "--max-streams", "0")
+	url := "http://" + addr + "/mcp"
+	ids := make([]string, b.N)
+	for i := range ids {
+		resp, err := http.Post(url, "application/json", strings.NewReader(initialize))
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		ids[i] = resp.Header.Get("Mcp-Session-Id")
+	}
+	heap0, rss0 := memory(b, debug, proc.Cmd.Process.Pid)
+	var g0 struct{ Goroutines int }
+	debugVars(b, debug, "", &g0)
+	var bodies []io.Closer
+	b.ResetTimer()
+	for _, id := range ids {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			b.Fatalf("stream: %v %v", err, resp)
+		}
+		bodies = append(bodies, resp.Body)
+	}
+	b.StopTimer()
+	heap1, rss1 := memory(b, debug, proc.Cmd.Process.Pid)
+	var g1 struct{ Goroutines int }
+	debugVars(b, debug, "", &g1)
+	b.ReportMetric(float64(heap1-heap0)/float64(b.N), "heap-B/stream")
+	b.ReportMetric(float64(rss1-rss0)/float64(b.N), "rss-B/stream")
+	b.ReportMetric(float64(g1.Goroutines-g0.Goroutines)/float64(b.N), "goroutines/stream")
+	for _, c := range bodies {
+		c.Close()
+	}
+}
+
+// BenchmarkWaitingCallMemory is what one legacy call waiting for its
+// client's answer costs while it waits (the case --max-inflight and
+// --max-inflight-per-client bound): b.N sessions that declare elicitation
+// each call findBestFlight with only an origin, and hold the call open
+// once the form has arrived, never answering; the heap, RSS and goroutines
+// are read before and after, beyond what the sessions cost.
+func BenchmarkWaitingCallMemory(b *testing.B) {
+	debug := serverbin.FreeAddr(b)
+	addr, proc, _ := serverbin.StartHTTP(b, binary, nil, "--debug-addr", debug, "--rate-limit", "0", "--max-inflight", "0",
+		"--max-sessions", "0", "--elicitation-timeout", "5m", "--call-budget", "10m")
+	url := "http://" + addr + "/mcp"
+	post := func(body string, headers map[string]string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return resp
+	}
+	headers := make([]map[string]string, b.N)
+	for i := range headers {
+		resp := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+		resp.Body.Close()
+		headers[i] = map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "MCP-Protocol-Version": "2025-11-25"}
+		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, headers[i]).Body.Close()
+	}
+	heap0, rss0 := memory(b, debug, proc.Cmd.Process.Pid)
+	var g0 struct{ Goroutines int }
+	debugVars(b, debug, "", &g0)
+	var held []io.Closer
+	b.ResetTimer()
+	for _, h := range headers {
+		resp := post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"findBestFlight","arguments":{"origin":"JFK"}}}`, h)
+		buf := make([]byte, 64<<10)
+		for n := 0; !strings.Contains(string(buf[:n]), "elicitation/create"); {
+			k, err := resp.Body.Read(buf[n:])
+			if err != nil {
+				b.Fatalf("the form did not arrive: %v %s", err, buf[:n])
+			}
+			n += k
+		}
+		held = append(held, resp.Body)
+	}
+	b.StopTimer()
+	heap1, rss1 := memory(b, debug, proc.Cmd.Process.Pid)
+	var g1 struct{ Goroutines int }
+	debugVars(b, debug, "", &g1)
+	b.ReportMetric(float64(heap1-heap0)/float64(b.N), "heap-B/call")
+	b.ReportMetric(float64(rss1-rss0)/float64(b.N), "rss-B/call")
+	b.ReportMetric(float64(g1.Goroutines-g0.Goroutines)/float64(b.N), "goroutines/call")
+	for _, c := range held {
+		c.Close()
+	}
 }
 
 // memory is the server's live heap (after a GC) and its resident set.
