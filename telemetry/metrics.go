@@ -75,7 +75,7 @@ func NewMetrics() *Metrics {
 		}),
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "flightserver_http_refusals_total",
-			Help: "HTTP requests refused before reaching MCP, by reason (auth, origin, rate, inflight, body_size, sessions).",
+			Help: "HTTP requests refused before reaching MCP, by reason (auth, origin, rate, inflight, body_size, sessions, streams).",
 		}, []string{"reason"}),
 	}
 	m.reg.MustRegister(m.attempts, m.calls, m.llmDuration, m.llmTokens, m.inflight, m.refusals,
