@@ -41,7 +41,9 @@ import (
 // replaces it), at most --max-streams in all, and closed when the session
 // ends (tools.GETStreams). mcp-go leaves it open after DELETE and after the
 // sweep, still sending heartbeats for a session nobody can use. So a
-// client's streams are bounded by its sessions.
+// client's streams are bounded by its sessions. (A session whose stream is
+// open is in use: mcp-go counts each heartbeat as activity, so it does not
+// idle out until the stream closes; the bounds above cap how many.)
 
 // sessionPrefix marks ids this server issues.
 const sessionPrefix = "fs-"
