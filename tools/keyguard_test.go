@@ -20,38 +20,6 @@ import (
 // a real one, and without a fixed prefix that ordinary words could share.
 const disguisedKey = "sk-Qx7Lm2Vb9Tz4Rk8Wd3Hf6Jn1Pc5Gs0Ya"
 
-// resultStrings is every string a result carries, decoded: its text and
-// each string in its structuredContent, as a client would show them.
-func resultStrings(t *testing.T, res any) []string {
-	t.Helper()
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case string:
-			out = append(out, x)
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		case map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	return out
-}
-
 // A model that hides the server's LLM key in its answer (escaped, spaced
 // out, split by zero-width characters, divided between the reasons, or as
 // a flight id the reader's error would quote) gets none of it into the
@@ -86,7 +54,13 @@ func TestKeyNeverShownInDisguise(t *testing.T) {
 					if !ok || a.Outcome != "failed" || a.Why != "unusable_answer" || r.Method == tier {
 						t.Fatalf("%s attempt %+v (found %v), method %s: want it failed with unusable_answer and another rung ranking", tier, a, ok, r.Method)
 					}
-					if pieces := fakemodel.Pieces(disguisedKey, append(resultStrings(t, res), logs.String())...); len(pieces) > 0 {
+					// The result as JSON: json.Marshal escapes no letter or digit,
+					// so it shows the key as plainly as a client would.
+					shown, err := json.Marshal(res)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if pieces := fakemodel.Pieces(disguisedKey, string(shown), logs.String()); len(pieces) > 0 {
 						t.Errorf("pieces of the key %q reached the result or the log:\n%s\n%s", pieces, text(res), logs.String())
 					}
 				})

@@ -48,15 +48,13 @@ func BenchmarkIdleSessionMemory(b *testing.B) {
 		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, map[string]string{"Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25"})
 	}
 	session() // what the first session starts once (the idle sweeper) is not per session
-	heap0, rss0 := memory(b, debug, proc.Cmd.Process.Pid)
+	before := memory(b, debug, proc.Cmd.Process.Pid)
 	b.ResetTimer()
 	for range b.N {
 		session()
 	}
 	b.StopTimer()
-	heap1, rss1 := memory(b, debug, proc.Cmd.Process.Pid)
-	b.ReportMetric(float64(heap1-heap0)/float64(b.N), "heap-B/session")
-	b.ReportMetric(float64(rss1-rss0)/float64(b.N), "rss-B/session")
+	memory(b, debug, proc.Cmd.Process.Pid).reportSince(b, before, "session")
 }
 
 // BenchmarkGETStreamMemory is what one open 2025-11-25 GET stream costs the
@@ -78,9 +76,7 @@ func BenchmarkGETStreamMemory(b *testing.B) {
 		resp.Body.Close()
 		ids[i] = resp.Header.Get("Mcp-Session-Id")
 	}
-	heap0, rss0 := memory(b, debug, proc.Cmd.Process.Pid)
-	var g0 struct{ Goroutines int }
-	debugVars(b, debug, "", &g0)
+	before := memory(b, debug, proc.Cmd.Process.Pid)
 	var bodies []io.Closer
 	b.ResetTimer()
 	for _, id := range ids {
@@ -95,12 +91,7 @@ func BenchmarkGETStreamMemory(b *testing.B) {
 		bodies = append(bodies, resp.Body)
 	}
 	b.StopTimer()
-	heap1, rss1 := memory(b, debug, proc.Cmd.Process.Pid)
-	var g1 struct{ Goroutines int }
-	debugVars(b, debug, "", &g1)
-	b.ReportMetric(float64(heap1-heap0)/float64(b.N), "heap-B/stream")
-	b.ReportMetric(float64(rss1-rss0)/float64(b.N), "rss-B/stream")
-	b.ReportMetric(float64(g1.Goroutines-g0.Goroutines)/float64(b.N), "goroutines/stream")
+	memory(b, debug, proc.Cmd.Process.Pid).reportSince(b, before, "stream")
 	for _, c := range bodies {
 		c.Close()
 	}
@@ -137,9 +128,7 @@ func BenchmarkWaitingCallMemory(b *testing.B) {
 		headers[i] = map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "MCP-Protocol-Version": "2025-11-25"}
 		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, headers[i]).Body.Close()
 	}
-	heap0, rss0 := memory(b, debug, proc.Cmd.Process.Pid)
-	var g0 struct{ Goroutines int }
-	debugVars(b, debug, "", &g0)
+	before := memory(b, debug, proc.Cmd.Process.Pid)
 	var held []io.Closer
 	b.ResetTimer()
 	for _, h := range headers {
@@ -155,31 +144,45 @@ func BenchmarkWaitingCallMemory(b *testing.B) {
 		held = append(held, resp.Body)
 	}
 	b.StopTimer()
-	heap1, rss1 := memory(b, debug, proc.Cmd.Process.Pid)
-	var g1 struct{ Goroutines int }
-	debugVars(b, debug, "", &g1)
-	b.ReportMetric(float64(heap1-heap0)/float64(b.N), "heap-B/call")
-	b.ReportMetric(float64(rss1-rss0)/float64(b.N), "rss-B/call")
-	b.ReportMetric(float64(g1.Goroutines-g0.Goroutines)/float64(b.N), "goroutines/call")
+	memory(b, debug, proc.Cmd.Process.Pid).reportSince(b, before, "call")
 	for _, c := range held {
 		c.Close()
 	}
 }
 
-// memory is the server's live heap (after a GC) and its resident set.
-func memory(b *testing.B, debugAddr string, pid int) (heap, rss int64) {
+// footprint is what the server holds: its live heap (after a GC), its
+// resident set and its goroutines.
+type footprint struct {
+	heap, rss  int64
+	goroutines int
+}
+
+// memory is the server's footprint now.
+func memory(b *testing.B, debugAddr string, pid int) footprint {
 	b.Helper()
-	var v struct{ HeapAlloc int64 }
+	var v struct {
+		HeapAlloc  int64
+		Goroutines int
+	}
 	debugVars(b, debugAddr, "?gc=1", &v)
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Fatal(err)
 	}
+	f := footprint{heap: v.HeapAlloc, goroutines: v.Goroutines}
 	for line := range strings.SplitSeq(string(status), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			rss = kb * 1024
+		if fs := strings.Fields(line); len(fs) == 3 && fs[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(fs[1], 10, 64)
+			f.rss = kb * 1024
 		}
 	}
-	return v.HeapAlloc, rss
+	return f
+}
+
+// reportSince reports what f holds beyond before, per one of b.N units.
+func (f footprint) reportSince(b *testing.B, before footprint, unit string) {
+	n := float64(b.N)
+	b.ReportMetric(float64(f.heap-before.heap)/n, "heap-B/"+unit)
+	b.ReportMetric(float64(f.rss-before.rss)/n, "rss-B/"+unit)
+	b.ReportMetric(float64(f.goroutines-before.goroutines)/n, "goroutines/"+unit)
 }
