@@ -61,7 +61,8 @@ type cluster struct {
 	port     int
 }
 
-func startCluster(t *testing.T, key string) *cluster {
+// startCluster starts the replicas with args added to each one's flags.
+func startCluster(t *testing.T, key string, args ...string) *cluster {
 	t.Helper()
 	c := &cluster{dns: startDNS(t), replicas: map[string]*serverproc.Process{}, addrs: map[string]netip.Addr{}}
 	var ips []netip.Addr
@@ -72,7 +73,7 @@ func startCluster(t *testing.T, key string) *cluster {
 	for i, ip := range ips {
 		name := fmt.Sprintf("flightserver-%d", i)
 		_, cmd, _ := serverbin.StartHTTP(t, serverBin, []string{"FLIGHTSERVER_STATE_KEY=" + key},
-			"--addr", netip.AddrPortFrom(ip, uint16(c.port)).String(), "--served-by", name, "--rate-limit", "0")
+			append([]string{"--addr", netip.AddrPortFrom(ip, uint16(c.port)).String(), "--served-by", name, "--rate-limit", "0"}, args...)...)
 		c.replicas[name], c.addrs[name] = cmd, ip
 		c.dns.set(name+"."+podDomain, ip)
 	}

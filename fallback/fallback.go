@@ -50,6 +50,9 @@ const (
 	NoStream Why = "no_stream"
 	// NoTime: too little of the call's budget was left to wait for it.
 	NoTime Why = "no_time"
+	// TooManyWaiting: the client's session already has as many of the
+	// server's questions waiting for an answer as one session may.
+	TooManyWaiting Why = "too_many_waiting"
 
 	// The client was asked, and the answer did not come or did not count.
 

@@ -82,7 +82,7 @@ type failure struct {
 // classify says why a request failed. It never uses err's text: the
 // client's errors and the endpoint's messages may carry the request's
 // details, the key among them. leaks is the Client's key check.
-func classify(ctx context.Context, budget time.Duration, raw *http.Response, err error, schema bool, leaks func(string) bool) failure {
+func classify(ctx context.Context, budget time.Duration, raw *http.Response, err error, schema bool, leaks func(...string) bool) failure {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if errors.Is(ctxErr, context.DeadlineExceeded) {
 			return failure{kind: Timeout, reason: "no answer within " + formatWait(budget)}
@@ -106,7 +106,7 @@ func classify(ctx context.Context, budget time.Duration, raw *http.Response, err
 }
 
 // statusFailure classifies an HTTP error status.
-func statusFailure(raw *http.Response, err error, schema bool, leaks func(string) bool) failure {
+func statusFailure(raw *http.Response, err error, schema bool, leaks func(...string) bool) failure {
 	code := raw.StatusCode
 	status := "HTTP " + strconv.Itoa(code)
 	apiCode := ""
@@ -198,7 +198,7 @@ var apiCodes = map[string]bool{
 
 // knownCode is c if it is in apiCodes and, belt and braces, leaks no piece
 // of the key; "" otherwise.
-func knownCode(c string, leaks func(string) bool) string {
+func knownCode(c string, leaks func(...string) bool) string {
 	if !apiCodes[c] || leaks(c) {
 		return ""
 	}

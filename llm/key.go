@@ -2,40 +2,234 @@ package llm
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// minKeyFragment is the shortest piece of the API key that counts as a
-// leak. Eight characters of a random key are about 48 bits of it: enough to
-// help someone guessing the rest, and far too many to turn up by chance in
-// an answer, a model name or an error code. (A key's fixed prefix, such as
+// The key guard: one check, used wherever a string could carry the API key
+// out. The endpoint has the key (it arrives in every request's
+// Authorization header), and a hostile or broken one can write it back in
+// disguise: escaped (\u0073k-...), spaced out (s k - p r o j), split by
+// zero-width characters, in another case or in full-width letters, or
+// divided between the fields of a result (a part in each of three
+// reasons). So the guard reads the strings as a person, or the host's
+// model, would read them together:
+//
+//   - escapes are decoded (\uXXXX, \xHH, %HH, &#N; and &#xH;), once more
+//     than the answer reader does, in case the text shown still holds them;
+//   - the text is folded to NFKC (full-width and other compatibility forms
+//     become plain letters) and lower case, and everything but letters and
+//     digits is dropped: spaces, punctuation, dashes, zero-width and other
+//     invisible characters;
+//   - the fields are joined, in order, with nothing between them, and the
+//     key is normalised the same way.
+//
+// Then the text leaks the key when it holds any pieces of it, each at least
+// minKeyChunk characters long, that together cover at least minKeyFragment
+// of its characters: a run of 8 anywhere, or pieces of 5 or more in
+// different reasons, each hidden among other words. A key that normalises
+// to minKeyFragment characters or fewer counts only whole.
+//
+// What it does not catch: a key re-encoded (base64, reversed, spelled out
+// in words, every other letter), or pieces shorter than minKeyChunk. No
+// filter can: the endpoint holds the key and may encode it any way it
+// likes. The guard stops an endpoint that echoes the key, whole or in
+// pieces, by accident or by a simple disguise; configure only endpoints you
+// would trust with the key anyway.
+
+// minKeyFragment is how many characters of the API key count as a leak.
+// Eight characters of a random key are about 48 bits of it: enough to help
+// someone guessing the rest, and far too many to turn up by chance in an
+// answer, a model name or an error code. (A key's fixed prefix, such as
 // "sk-proj-", counts too: an endpoint has no business saying it.)
 const minKeyFragment = 8
 
-// containsKeyFragment reports whether s holds any piece of key at least
-// minKeyFragment characters long, ignoring case (an endpoint that upper-
-// cases a key still leaks it); a shorter key counts only whole. Every
-// string the endpoint supplies passes through this before it is kept: an
-// answer, a model name, an error code. An empty key never matches, and
-// nor does a placeholder (placeholderKeys).
-//
-// Any substring of key of length L >= minKeyFragment contains one of
-// exactly minKeyFragment characters, so checking those windows suffices.
-func containsKeyFragment(s, key string) bool {
-	if key == "" || s == "" || slices.Contains(placeholderKeys, strings.ToLower(strings.TrimSpace(key))) {
+// minKeyChunk is the shortest piece of the key that counts towards
+// minKeyFragment when pieces lie apart. Shorter ones turn up by chance:
+// against a 164-character project key, three reasons of 150 characters of
+// varied words hold enough 4-character pieces of it in a few answers in
+// a thousand, and enough 5-character ones about once in 100,000
+// (TestKeyGuardSparesOrdinaryAnswers); such an answer falls through to
+// the next rung for nothing.
+const minKeyChunk = 5
+
+// keyGuard holds the API key, normalised, and its minKeyChunk-character
+// pieces. A nil *keyGuard guards nothing.
+type keyGuard struct {
+	key []rune
+	// pieces maps the hash of each minKeyChunk-rune piece of key to where
+	// the pieces with that hash start.
+	pieces map[uint64][]int
+}
+
+// newKeyGuard is the guard for key: nil for an empty key and for a
+// placeholder (placeholderKeys).
+func newKeyGuard(key string) *keyGuard {
+	key = strings.TrimSpace(key)
+	if key == "" || slices.Contains(placeholderKeys, strings.ToLower(key)) {
+		return nil
+	}
+	g := &keyGuard{key: normalise(key)}
+	if len(g.key) == 0 {
+		return nil
+	}
+	if len(g.key) > minKeyFragment {
+		g.pieces = map[uint64][]int{}
+		for i := 0; i+minKeyChunk <= len(g.key); i++ {
+			h := hashRunes(g.key[i : i+minKeyChunk])
+			g.pieces[h] = append(g.pieces[h], i)
+		}
+	}
+	return g
+}
+
+// leaks reports whether fields, read together as described above, give
+// away a piece of the key.
+func (g *keyGuard) leaks(fields ...string) bool {
+	if g == nil {
 		return false
 	}
-	s, key = strings.ToLower(s), strings.ToLower(key)
-	if len(key) <= minKeyFragment {
-		return strings.Contains(s, key)
+	joined := strings.Join(fields, "")
+	if joined == "" {
+		return false
 	}
-	for i := 0; i+minKeyFragment <= len(key); i++ {
-		if strings.Contains(s, key[i:i+minKeyFragment]) {
+	if g.leaksIn(normalise(joined)) {
+		return true
+	}
+	decoded := unescape(joined)
+	return decoded != joined && g.leaksIn(normalise(decoded))
+}
+
+// leaksIn reports whether the normalised text t holds the key (a short
+// key) or pieces of it covering minKeyFragment of its characters.
+func (g *keyGuard) leaksIn(t []rune) bool {
+	if g.pieces == nil {
+		return containsRunes(t, g.key)
+	}
+	covered := make([]bool, len(g.key))
+	n := 0
+	for j := 0; j+minKeyChunk <= len(t); j++ {
+		piece := t[j : j+minKeyChunk]
+		for _, i := range g.pieces[hashRunes(piece)] {
+			if !slices.Equal(g.key[i:i+minKeyChunk], piece) {
+				continue
+			}
+			for k := i; k < i+minKeyChunk; k++ {
+				if !covered[k] {
+					covered[k] = true
+					n++
+				}
+			}
+			if n >= minKeyFragment {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// normalise folds s to what the guard compares: NFKC, lower case, letters
+// and digits only.
+func normalise(s string) []rune {
+	s = norm.NFKC.String(s)
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			out = append(out, unicode.ToLower(r))
+		}
+	}
+	return out
+}
+
+// hashRunes is FNV-1a over the runes.
+func hashRunes(rs []rune) uint64 {
+	h := uint64(14695981039346656037)
+	for _, r := range rs {
+		h ^= uint64(r)
+		h *= 1099511628211
+	}
+	return h
+}
+
+func containsRunes(t, k []rune) bool {
+	for j := 0; j+len(k) <= len(t); j++ {
+		if slices.Equal(t[j:j+len(k)], k) {
 			return true
 		}
 	}
 	return false
+}
+
+// unescape decodes the escapes a text may still hold after a JSON decoder
+// has read it: \uXXXX (surrogate pairs too), \xHH, %HH, &#N; and &#xH;.
+// Anything that is not a complete escape is kept as it is.
+func unescape(s string) string {
+	if !strings.ContainsAny(s, `\%&`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, n := unescapeAt(s[i:])
+		if n == 0 {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		b.WriteRune(r)
+		i += n
+	}
+	return b.String()
+}
+
+// unescapeAt decodes one escape at the start of s, and says how many bytes
+// it took (0: none there).
+func unescapeAt(s string) (rune, int) {
+	hex := func(t string) (rune, bool) {
+		v, err := strconv.ParseUint(t, 16, 32)
+		return rune(v), err == nil && utf8.ValidRune(rune(v))
+	}
+	switch {
+	case strings.HasPrefix(s, `\u`) && len(s) >= 6:
+		r, ok := hex(s[2:6])
+		if !ok {
+			return 0, 0
+		}
+		if r >= 0xd800 && r < 0xdc00 && len(s) >= 12 && strings.HasPrefix(s[6:], `\u`) {
+			if lo, ok := hex(s[8:12]); ok && lo >= 0xdc00 && lo < 0xe000 {
+				return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12
+			}
+		}
+		return r, 6
+	case (strings.HasPrefix(s, `\x`) || strings.HasPrefix(s, `\X`)) && len(s) >= 4:
+		if r, ok := hex(s[2:4]); ok {
+			return r, 4
+		}
+	case s[0] == '%' && len(s) >= 3:
+		if r, ok := hex(s[1:3]); ok {
+			return r, 3
+		}
+	case strings.HasPrefix(s, "&#"):
+		end := strings.IndexByte(s, ';')
+		if end < 3 || end > 10 {
+			return 0, 0
+		}
+		num := s[2:end]
+		base := 10
+		if num[0] == 'x' || num[0] == 'X' {
+			num, base = num[1:], 16
+		}
+		v, err := strconv.ParseUint(num, base, 32)
+		if err != nil || !utf8.ValidRune(rune(v)) {
+			return 0, 0
+		}
+		return rune(v), end + 1
+	}
+	return 0, 0
 }
 
 // placeholderKeys are what people give a local server that checks no key

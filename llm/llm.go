@@ -119,10 +119,9 @@ type Client struct {
 	timeout    time.Duration
 	configured bool
 	badURL     bool
-	// leaks reports whether a text holds a piece of the API key. It is a
-	// closure rather than a string field so that printing a Client (%+v)
-	// cannot show the key.
-	leaks func(string) bool
+	// leaks is the key guard (key.go). It is a function rather than a
+	// field holding the key so that printing a Client (%+v) cannot show it.
+	leaks func(fields ...string) bool
 	// noSchema is set once the endpoint has rejected the response format.
 	noSchema atomic.Bool
 }
@@ -144,7 +143,7 @@ func New(cfg Config) *Client {
 		model:      strings.TrimSpace(cfg.Model),
 		timeout:    cfg.Timeout,
 		configured: cfg.Configured(),
-		leaks:      func(s string) bool { return containsKeyFragment(s, key) },
+		leaks:      newKeyGuard(key).leaks,
 	}
 	if c.model == "" {
 		c.model = DefaultModel
@@ -174,6 +173,19 @@ func New(cfg Config) *Client {
 	return c
 }
 
+// Leaks reports whether fields, read together as a person would read them,
+// give away a piece of the API key: escapes decoded, case, separators and
+// invisible characters ignored, and the fields joined, so a key spaced out,
+// escaped, split by zero-width characters or divided between fields counts
+// (key.go says exactly what counts). Complete already guards what it
+// returns; a caller that turns a Reply into something else (an answer
+// reader that decodes escapes, a result with several fields) runs Leaks on
+// every string it will show, all in one call, and shows none of them if it
+// reports true. False for a nil Client and a Client without a key.
+func (c *Client) Leaks(fields ...string) bool {
+	return c != nil && c.leaks != nil && c.leaks(fields...)
+}
+
 // Configured reports whether Complete has an endpoint to ask; false for a
 // nil Client.
 func (c *Client) Configured() bool { return c != nil && c.configured }
@@ -200,9 +212,9 @@ func (c *Client) Model() string {
 // fail the same way again, and a timeout has used the time up.
 //
 // Safety: the endpoint's reply is hostile input. At most 1 MB of it is
-// read. An answer that holds a piece of the API key (any 8 characters of it
-// in a row, in any case) is not passed on, and a reported model name that
-// does is replaced by the configured one. Reasons are built from status
+// read. An answer that holds a piece of the API key (as Leaks reads it) is
+// not passed on, and a reported model name that does, alone or together
+// with the answer, is replaced by the configured one. Reasons are built from status
 // codes, error types and our own words; the only endpoint-supplied words
 // they quote are API error codes from a fixed vocabulary (model_not_found,
 // insufficient_quota, ...), and as a last guard no reason or reply field
@@ -322,7 +334,7 @@ func (c *Client) read(completion *openai.ChatCompletion, maxTokens int) (Reply, 
 	}
 	return Reply{
 		Text:             content,
-		Model:            c.reportedModel(completion.Model),
+		Model:            c.reportedModel(completion.Model, content),
 		CutOff:           cutOff,
 		PromptTokens:     completion.Usage.PromptTokens,
 		CompletionTokens: completion.Usage.CompletionTokens,
@@ -330,9 +342,11 @@ func (c *Client) read(completion *openai.ChatCompletion, maxTokens int) (Reply, 
 }
 
 // reportedModel is the model the endpoint says answered, cleaned; the
-// configured model if the endpoint says nothing usable.
-func (c *Client) reportedModel(m string) string {
-	if clean := cleanModel(m); clean != "" && !c.leaks(clean) {
+// configured model if the endpoint says nothing usable, or a name that
+// holds a piece of the key, alone or with the answer's text (a key divided
+// between the two).
+func (c *Client) reportedModel(m, text string) string {
+	if clean := cleanModel(m); clean != "" && !c.leaks(clean) && !c.leaks(text, clean) && !c.leaks(clean, text) {
 		return clean
 	}
 	return c.model

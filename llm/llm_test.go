@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -613,34 +614,81 @@ func TestPlaceholderKeyAnswerIsUsed(t *testing.T) {
 	}
 }
 
-func TestContainsKeyFragment(t *testing.T) {
-	const key = "sk-proj-AbCdEfGhIjKl"
+// The key guard reads what it is given as a person (or the host's model)
+// would: every disguise below gives the key, or 8 of its characters, away,
+// and each is caught; ordinary text and placeholders are not.
+func TestKeyGuard(t *testing.T) {
+	const key = "sk-proj-AbCdEfGhIjKlMnOpQrSt"
+	zw := func(s string) string { // a zero-width space between letters
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteRune(r)
+			b.WriteString("\u200b")
+		}
+		return b.String()
+	}
+	esc := func(s string) string { // every letter a \u escape
+		var b strings.Builder
+		for _, r := range s {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		return b.String()
+	}
+	decoded := func(s string) string { // what a JSON decoder makes of it
+		var out string
+		if err := json.Unmarshal([]byte(`"`+s+`"`), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	spaced := strings.Join(strings.Split(key, ""), " ")
 	for _, tc := range []struct {
-		s, key string
+		name   string
+		fields []string
+		key    string
 		want   bool
 	}{
-		{"", key, false},
-		{"anything", "", false},
-		{"the whole " + key, key, true},
-		{"bad_" + key[:10], key, true},              // issue 13.8
-		{"x" + key[12:20] + "y", key, true},         // the last 8
-		{"x" + key[5:13] + "y", key, true},          // 8 from the middle
-		{strings.ToUpper(key[3:14]), key, true},     // in another case
-		{key[:7] + " " + key[7:14], key, false},     // 7 is not enough
-		{"x" + key[13:20], key, false},              // nor the last 7
-		{"gpt-4o-mini-2024-07-18", key, false},      // ordinary text
-		{"retried once after HTTP 500", key, false}, // our own words
-		{"use ollama here", "ollama", false},        // a local server's placeholder
-		{"None of these fit", "none", false},        // ... whatever the answer says
-		{"your key is SK-1234", "sk-1234", true},    // any other short key counts whole
-		{"sk-123 is not it", "sk-1234", false},      // ... and only whole
-		{"aBcDeFgH", "abcdefgh", true},              // exactly 8
-		{"bcdefgh", "abcdefgh", false},              // 7 of an 8-character key
-		{"ÄÖÜäöüßé-key", "äöüäöüßé-key-rest", true}, // multi-byte
+		{"empty text", []string{""}, key, false},
+		{"no key", []string{"anything"}, "", false},
+		{"the whole key", []string{"the whole " + key}, key, true},
+		{"its first 10", []string{"bad_" + key[:10]}, key, true}, // issue 13.8
+		{"its last 8", []string{"x" + key[20:28] + "y"}, key, true},
+		{"8 from the middle", []string{"x" + key[9:17] + "y"}, key, true},
+		{"in another case", []string{strings.ToUpper(key[3:14])}, key, true},
+		{"7 characters", []string{"x" + key[21:28]}, key, false},
+		{"spaced out", []string{"key: " + spaced}, key, true},
+		{"spaced out, 7 split by a space", []string{key[:7] + " " + key[7:14]}, key, true},
+		{"zero-width split, decoded", []string{decoded(zw(key))}, key, true},
+		{"zero-width split, still escaped", []string{zw(key)}, key, true},
+		{"escaped", []string{esc(key)}, key, true},
+		{"escaped, decoded", []string{decoded(esc(key))}, key, true},
+		{"HTML entities", []string{"&#115;&#107;&#45;&#x70;&#x72;&#x6f;&#x6a;&#45;AbCdEfGh"}, key, true},
+		{"percent-encoded", []string{"%73%6b%2d%70%72%6f%6a%2dAbCd"}, key, true},
+		{"full-width letters", []string{"ｓｋ－ｐｒｏｊ－ＡｂＣｄＥｆ"}, key, true},
+		{"divided across three fields", []string{"Cheapest " + key[:9], "fast " + key[9:18], "direct " + key[18:]}, key, true},
+		{"divided, 6 apiece among words", []string{"nice " + key[8:14] + " fare", "good " + key[14:20] + " times", "short " + key[20:26] + " trip"}, key, true},
+		{"two pieces of 4 apart", []string{"a " + key[8:12] + " b", "c " + key[16:20] + " d"}, key, false},
+		{"ordinary model name", []string{"gpt-4o-mini-2024-07-18"}, key, false},
+		{"our own words", []string{"retried once after HTTP 500"}, key, false},
+		{"reasons", []string{"Cheapest nonstop at $412, 7h 05m", "Shortest trip, one stop in BOS", "Best arrival time"}, key, false},
+		{"a local server's placeholder", []string{"use ollama here"}, "ollama", false},
+		{"whatever the answer says", []string{"None of these fit"}, "none", false},
+		{"a short key counts whole", []string{"your key is SK-1234"}, "sk-1234", true},
+		{"and only whole", []string{"sk-123 is not it"}, "sk-1234", false},
+		{"a short key spaced out", []string{"s k - 1 2 3 4"}, "sk-1234", true},
+		{"exactly 8", []string{"aBcDeFgH"}, "abcdefgh", true},
+		{"7 of an 8-character key", []string{"bcdefgh"}, "abcdefgh", false},
+		{"multi-byte", []string{"ÄÖÜäöüßé-key"}, "äöüäöüßé-key-rest", true},
 	} {
-		if got := containsKeyFragment(tc.s, tc.key); got != tc.want {
-			t.Errorf("containsKeyFragment(%q, %q) = %v, want %v", tc.s, tc.key, got, tc.want)
+		if got := newKeyGuard(tc.key).leaks(tc.fields...); got != tc.want {
+			t.Errorf("%s: leaks(%q) with key %q = %v, want %v", tc.name, tc.fields, tc.key, got, tc.want)
 		}
+	}
+	if New(Config{}).Leaks(key) || (*Client)(nil).Leaks(key) {
+		t.Error("a client without a key, or none, guards something")
+	}
+	if !New(Config{APIKey: key}).Leaks("x", key[:4], key[4:12]) {
+		t.Error("Client.Leaks does not guard the configured key")
 	}
 }
 
@@ -708,5 +756,58 @@ func TestRetryAfterAndFormatWait(t *testing.T) {
 		if got := formatWait(d); got != want {
 			t.Errorf("formatWait(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// The guard refuses an answer for nothing only by rare chance: ordinary
+// reasons, in the words a model ranking flights uses and in varied prose,
+// trip it for none of 100 random keys as long as real project keys
+// (sk-proj- and 156 letters and digits). The seed is fixed, so the count
+// is the same on every run; with minKeyChunk at 4 the guard refuses 39
+// of these 10,000 answers, which this test would catch.
+func TestKeyGuardSparesOrdinaryAnswers(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	words := strings.Fields(`cheapest fastest shortest nonstop direct connection stop stops via arrives arriving departs departure
+		morning evening afternoon night overnight red-eye early late time times price fare fares total traveller travellers
+		balance good best better value comfortable short long layover airline carrier aircraft seat seats cabin economy
+		business premium flight flights option options trip trips return outbound inbound day days week weekend local hours
+		minutes only more less than the a an and or of in on at for with from to by this that one two three first second
+		third reasonable convenient reliable punctual schedule scheduled airport terminal transfer connecting minimum
+		maximum lowest highest cost costs saves saving savings extra included baggage checked carry-on meal meals wifi
+		legroom window aisle quick quicker slower cheaper pricier alternative choice pick picks recommended recommend
+		because since while although however also still just well nearly about around under over within between`)
+	reasons := func() []string {
+		var out []string
+		for range 3 {
+			var s []string
+			for n := 0; n < 150; {
+				w := words[r.IntN(len(words))]
+				if r.IntN(6) == 0 {
+					w = fmt.Sprintf("$%d", 100+r.IntN(2000))
+				}
+				s = append(s, w)
+				n += len(w) + 1
+			}
+			out = append(out, strings.Join(s, " "))
+		}
+		return out
+	}
+	tripped, checked := 0, 0
+	for range 100 {
+		key := []byte("sk-proj-")
+		for range 156 {
+			key = append(key, alnum[r.IntN(len(alnum))])
+		}
+		g := newKeyGuard(string(key))
+		for range 100 {
+			checked++
+			if g.leaks(reasons()...) {
+				tripped++
+			}
+		}
+	}
+	if tripped > 0 {
+		t.Errorf("the guard refused %d of %d ordinary answers", tripped, checked)
 	}
 }

@@ -25,6 +25,7 @@ const (
 	RefusedInflight = "inflight"
 	RefusedBodySize = "body_size"
 	RefusedSessions = "sessions"
+	RefusedStreams  = "streams"
 )
 
 // Metrics holds the server's collectors on a registry of its own. A nil
@@ -74,7 +75,7 @@ func NewMetrics() *Metrics {
 		}),
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "flightserver_http_refusals_total",
-			Help: "HTTP requests refused before reaching MCP, by reason (auth, origin, rate, inflight, body_size, sessions).",
+			Help: "HTTP requests refused before reaching MCP, by reason (auth, origin, rate, inflight, body_size, sessions, streams).",
 		}, []string{"reason"}),
 	}
 	m.reg.MustRegister(m.attempts, m.calls, m.llmDuration, m.llmTokens, m.inflight, m.refusals,
@@ -142,4 +143,16 @@ func (m *Metrics) ObserveSessions(live func() int) {
 		Name: "flightserver_legacy_sessions",
 		Help: "Live 2025-11-25 sessions (each holds memory until DELETE or --session-idle-ttl).",
 	}, func() float64 { return float64(live()) }))
+}
+
+// ObserveStreams exports the number of open 2025-11-25 GET streams, read
+// from open at each scrape.
+func (m *Metrics) ObserveStreams(open func() int) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "flightserver_get_streams",
+		Help: "Open 2025-11-25 GET streams (one per session at most; each holds a connection until the client leaves or the session ends).",
+	}, func() float64 { return float64(open()) }))
 }

@@ -2,6 +2,8 @@ package telemetry
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -42,7 +44,9 @@ func tracer() trace.Tracer { return otel.Tracer("github.com/flightserver/flights
 
 // StartToolCall starts the server span of one tools/call, a child of the
 // trace context the request carried in params._meta (traceparent,
-// tracestate), if any. With tracing off it costs a no-op span.
+// tracestate), if any. With tracing off it costs a no-op span. sessionID,
+// a legacy session's id, goes into mcp.session.id as SessionRef, never as
+// it is.
 func StartToolCall(ctx context.Context, meta map[string]any, tool, protocolVersion, sessionID, era string) (context.Context, trace.Span) {
 	if len(meta) > 0 {
 		carrier := propagation.MapCarrier{}
@@ -60,9 +64,20 @@ func StartToolCall(ctx context.Context, meta map[string]any, tool, protocolVersi
 		attrs = append(attrs, keyProtocolVersion.String(protocolVersion))
 	}
 	if sessionID != "" {
-		attrs = append(attrs, keySessionID.String(sessionID))
+		attrs = append(attrs, keySessionID.String(SessionRef(sessionID)))
 	}
 	return tracer().Start(ctx, "tools/call "+tool, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+}
+
+// SessionRef is what telemetry says of a legacy session: the first 16 hex
+// digits of the SHA-256 of its id. The id itself is the session's handle:
+// whoever reads it in a trace backend could send requests in the session
+// and answer the server's questions to it. The digest still groups one
+// session's spans, and cannot be turned back into the id (128 random
+// bits).
+func SessionRef(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:8])
 }
 
 // EndToolCall ends a tool call's span: a result with isError is a

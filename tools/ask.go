@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -239,6 +240,14 @@ func (c *call) askNow(ctx context.Context, q question) asked {
 	if wait <= 0 {
 		return notAsked(fallback.NoTime, "no time was left in the call budget to wait for an answer")
 	}
+	if session != nil {
+		leave, ok := c.t.waiting.enter(session.SessionID())
+		if !ok {
+			return notAsked(fallback.TooManyWaiting, fmt.Sprintf("this session already has %d of the server's questions waiting for its answers, "+
+				"the most one session may: answer or dismiss them first", maxWaitingPerSession))
+		}
+		defer leave()
+	}
 	qctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	c.counted(q.step)
@@ -271,6 +280,46 @@ func (c *call) askNow(ctx context.Context, q question) asked {
 		return unanswered(why, reason, start)
 	}
 	return asked{answer: &a, elapsed: time.Since(start)}
+}
+
+// maxWaitingPerSession bounds the legacy questions one session may have
+// waiting for its client at once. Each holds its call, and over HTTP the
+// call's slot in the client's share of --max-inflight-per-client, until
+// the client answers or the question times out; a client that sends calls
+// and never answers their forms would otherwise turn every call into a
+// slot held for the whole --elicitation-timeout. Past the bound a question
+// is not asked (too_many_waiting) and its rung falls through at once. A
+// host asks one thing of its user at a time; four leaves room for
+// parallel tool calls that each ask.
+const maxWaitingPerSession = 4
+
+// waitingTable counts the legacy questions waiting for an answer, per
+// session; it holds an entry only while a question waits, so it is never
+// bigger than the calls in flight. Its zero value is empty.
+type waitingTable struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// enter counts one more question waiting in session, unless it already
+// has maxWaitingPerSession; leave counts it out again.
+func (w *waitingTable) enter(session string) (leave func(), ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.n[session] >= maxWaitingPerSession {
+		return nil, false
+	}
+	if w.n == nil {
+		w.n = map[string]int{}
+	}
+	w.n[session]++
+	return func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.n[session]--; w.n[session] <= 0 {
+			delete(w.n, session)
+		}
+	}, true
 }
 
 // classifyAskError turns what a legacy direct request returned into a Why

@@ -186,7 +186,7 @@ func (c *call) trace(ctx context.Context) context.Context {
 	if m := c.req.Params.Meta; m != nil {
 		meta = m.AdditionalFields
 	}
-	var session string
+	var session string // exported as a digest (telemetry.SessionRef): the id is the session's handle
 	if s := server.ClientSessionFromContext(ctx); s != nil && c.client.Era == Legacy {
 		session = s.SessionID()
 	}

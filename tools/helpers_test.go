@@ -92,8 +92,8 @@ func connectWith(t testing.TB, s *server.MCPServer, via, version string, getStre
 			t.Fatal(err)
 		}
 	case "http", "stateless-http":
-		// Served as cmd/flightserver serves it: through TrackGETStreams.
-		streams := NewGETStreams()
+		// Served as cmd/flightserver serves it: through GETStreams.
+		streams := NewGETStreams(StreamLimits{})
 		handler := streams.Handler(server.NewStreamableHTTPServer(s))
 		if via == "stateless-http" {
 			handler = server.NewStreamableHTTPServer(s, server.WithStateLess(true))
@@ -103,7 +103,7 @@ func connectWith(t testing.TB, s *server.MCPServer, via, version string, getStre
 		defer func() {
 			// The client opens its GET stream in the background; a test
 			// that needs it waits until the server has it.
-			for deadline := time.Now().Add(5 * time.Second); getStream && !streams.Open(c.GetSessionId()); {
+			for deadline := time.Now().Add(5 * time.Second); getStream && !streams.Has(c.GetSessionId()); {
 				if time.Now().After(deadline) {
 					t.Fatal("the client's GET stream did not open")
 				}

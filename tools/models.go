@@ -49,10 +49,35 @@ func (t *Toolset) modelRung(tier ranking.Tier, who string, unavailable func(*cal
 			}
 			r, err := t.weights.FromReply(tier, m.reply, job, 3)
 			if err != nil {
-				return rungResult{attempt: fallback.FailedFor(step, fallback.UnusableAnswer, err.Error(), m.elapsed)}
+				// The reader's reason may quote what the model wrote (the
+				// unknown ids it named), decoded.
+				reason := err.Error()
+				if t.llm.Leaks(reason) {
+					c.log.Warn().Str("step", step).Msg("a model's unusable answer held part of the server's LLM API key; its details are withheld")
+					reason = "the answer could not be used, and its details are withheld because they held part of the server's LLM API key"
+				}
+				return rungResult{attempt: fallback.FailedFor(step, fallback.UnusableAnswer, reason, m.elapsed)}
 			}
-			return rungResult{ranking: &r, attempt: fallback.UsedBy(step, ranking.RankedBy(who, r)+m.note, m.elapsed)}
+			used := ranking.RankedBy(who, r) + m.note
+			if t.llm.Leaks(shown(r, used)...) {
+				c.log.Warn().Str("step", step).Msg("a model's answer held part of the server's LLM API key; not used")
+				return rungResult{attempt: fallback.FailedFor(step, fallback.UnusableAnswer,
+					"the answer held part of the server's LLM API key (written out, escaped, spaced, split or divided between reasons), so it was not used", m.elapsed)}
+			}
+			return rungResult{ranking: &r, attempt: fallback.UsedBy(step, used, m.elapsed)}
 		}}
+}
+
+// shown is every string of a model's ranking that a result would show, as
+// it would show them: the picks' reasons (decoded and cleaned by the answer
+// reader), the model's name and the rung's reason. The key guard reads
+// them together, so that a key divided between them is seen whole.
+func shown(r ranking.Ranking, reason string) []string {
+	out := make([]string, 0, len(r.Picks)+2)
+	for _, p := range r.Picks {
+		out = append(out, p.Reason)
+	}
+	return append(out, r.Model, reason)
 }
 
 // SamplingPreferences shape the sampling request. All are advisory to the
@@ -199,6 +224,8 @@ func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt,
 		}
 		outcome = failure
 	}
+	// reply.Model has passed the key guard alone and with the answer's
+	// text (llm.Client.Complete), so the span may carry it.
 	telemetry.EndChat(span, reply.Model, reply.PromptTokens, reply.CompletionTokens, failure)
 	t.metrics.LLM(outcome, time.Since(start), reply.PromptTokens, reply.CompletionTokens)
 	if err != nil {

@@ -134,6 +134,7 @@ type Toolset struct {
 	exportDir    string
 	rootsTimeout time.Duration
 	roots        *rootsCache
+	waiting      waitingTable // legacy questions waiting per session (ask.go)
 
 	elicitationTimeout time.Duration
 	progressEvery      time.Duration

@@ -42,6 +42,9 @@ type config struct {
 	// httpOnlyIgnored are the HTTP-only flags given (on the command line
 	// or in the environment) to a stdio server, which run warns about.
 	httpOnlyIgnored []string
+	// trimmedSecrets name the secrets given with white space around them
+	// (a newline pasted from a file), which were trimmed; run warns.
+	trimmedSecrets []string
 
 	transport      string
 	addr           string
@@ -82,6 +85,8 @@ type config struct {
 	sessionIdleTTL       time.Duration
 	maxSessions          int // live 2025-11-25 sessions, in all; 0: no limit
 	maxSessionsPerClient int // and per client address; 0: no limit
+	maxStreams           int // open 2025-11-25 GET streams, in all; 0: no limit
+	maxInflightPerClient int // a client's share of maxInflight; 0: no limit
 	readBody             time.Duration
 	drainDelay           time.Duration
 	servedBy             string
@@ -156,11 +161,13 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.authToken, "auth-token", "", "HTTP: require Authorization: Bearer <token> on /mcp (/healthz stays open); never logged")
 	fs.BoolVar(&c.allowUnauthenticated, "allow-unauthenticated", false, "HTTP: listen on a non-loopback address without --auth-token (only behind a proxy that authenticates, or on a trusted network)")
 	fs.IntVar(&c.maxInflight, "max-inflight", 256, "HTTP: most JSON-RPC requests served at once; more get 503 with Retry-After (0: no limit)")
+	fs.IntVar(&c.maxInflightPerClient, "max-inflight-per-client", 32, "HTTP: most of those one client address beyond loopback may have in flight, waits for its own forms and sampling answers included; more get 429 (0: no limit)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 50, "HTTP: requests per second allowed to each client address beyond loopback; more get 429 with Retry-After (0: no limit)")
 	fs.IntVar(&c.rateBurst, "rate-burst", 100, "HTTP: requests a client may send at once before --rate-limit applies")
-	fs.BoolVar(&c.limitLoopback, "limit-loopback", false, "HTTP: apply the per-client limits (--rate-limit, --max-sessions-per-client) to loopback clients too (default: a client on this machine is exempt)")
+	fs.BoolVar(&c.limitLoopback, "limit-loopback", false, "HTTP: apply the per-client limits (--rate-limit, --max-sessions-per-client, --max-inflight-per-client) to loopback clients too (default: a client on this machine is exempt)")
 	fs.IntVar(&c.maxSessions, "max-sessions", 10_000, "HTTP: most live 2025-11-25 sessions; an initialize beyond gets 503 with Retry-After (0: no limit)")
 	fs.IntVar(&c.maxSessionsPerClient, "max-sessions-per-client", 100, "HTTP: most live 2025-11-25 sessions per client address beyond loopback; an initialize beyond gets 429 (0: no limit)")
+	fs.IntVar(&c.maxStreams, "max-streams", 1000, "HTTP: most open 2025-11-25 GET streams (one per session, a reconnect replaces it); a stream beyond gets 503 (0: no limit)")
 	fs.DurationVar(&c.drainDelay, "drain-delay", 0, "HTTP: on SIGTERM, keep serving this long with /readyz at 503 before closing the listener, so load balancers stop sending first (0: close at once; in Kubernetes a preStop sleep does the same)")
 	fs.StringVar(&c.clientIPHeader, "client-ip-header", "", "HTTP: header carrying the client's address, set by a trusted proxy in front (e.g. X-Real-IP); empty: the connection's address")
 	fs.DurationVar(&c.sessionIdleTTL, "session-idle-ttl", 30*time.Minute, "HTTP: forget a 2025-11-25 session idle this long (a client that never sends DELETE must not hold memory forever)")
@@ -293,6 +300,22 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if !given["llm-api-key"] && getenv(envPrefix+"LLM_API_KEY") == "" {
 		llmSource = "OPENAI_API_KEY"
 	}
+	// A token read from a file ends in a newline, which no client sends:
+	// kept, it made every request 401.
+	for _, sec := range []struct {
+		source string
+		value  *string
+	}{{source("auth-token"), &c.authToken}, {llmSource, &c.llm.APIKey}} {
+		trimmed := strings.TrimSpace(*sec.value)
+		if trimmed == *sec.value {
+			continue
+		}
+		if trimmed == "" {
+			return c, fmt.Errorf("%s is only white space: set the secret itself, or leave it unset", sec.source)
+		}
+		*sec.value = trimmed
+		c.trimmedSecrets = append(c.trimmedSecrets, sec.source)
+	}
 	for _, sec := range []struct{ source, value string }{
 		{source("auth-token"), c.authToken}, {source("state-key"), stateKey}, {llmSource, c.llm.APIKey},
 	} {
@@ -336,6 +359,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.maxSessions < 0 || c.maxSessionsPerClient < 0 {
 		return c, errors.New("--max-sessions and --max-sessions-per-client must be 0 (off) or positive")
+	}
+	if c.maxStreams < 0 || c.maxInflightPerClient < 0 {
+		return c, errors.New("--max-streams and --max-inflight-per-client must be 0 (off) or positive")
 	}
 	if c.readBody <= 0 || c.drainDelay < 0 {
 		return c, errors.New("--read-body-timeout must be a positive duration, e.g. 10s, and --drain-delay 0 or positive")

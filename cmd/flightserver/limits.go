@@ -8,6 +8,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,30 +62,66 @@ func requireToken(token string, log zerolog.Logger, next http.Handler) http.Hand
 const maxClients = 10_000
 
 // clients says who a request is from, for the limits that apply per
-// client (--rate-limit, --max-sessions-per-client), and whether those
-// limits apply to it.
+// client (--rate-limit, --max-sessions-per-client,
+// --max-inflight-per-client), and whether those limits apply to it.
+//
+// A client is an address, on both eras and every method: the connection's,
+// or behind a trusted proxy the one the proxy reports (--client-ip-header;
+// the shipped router sets X-Real-IP to the address the ingress appended to
+// X-Forwarded-For, deploy/README.md). An IPv6 address counts as its /64,
+// the smallest block a provider gives one subscriber, so that a client
+// cannot become 2^64 clients by changing the address's last half. Not a
+// client: the bearer token (one shared --auth-token authenticates every
+// client alike, and tells none apart), nor a 2025-11-25 session (a client
+// may start many; each session has bounds of its own: one GET stream, and
+// a few questions waiting for the client at once, tools/ask.go). On stdio
+// there is one client, the process at the other end of the pipe, and only
+// the per-session bounds apply.
 type clients struct {
 	ipHeader      string
 	limitLoopback bool
 }
 
-// addr is the client's address: the connection's, or, behind a trusted
-// proxy, the last address in --client-ip-header (the one the proxy itself
-// appended; earlier ones came from the client and prove nothing).
+// clients is who cfg says a request is from.
+func (c config) clients() clients {
+	return clients{ipHeader: c.clientIPHeader, limitLoopback: c.limitLoopback}
+}
+
+// addr is the client's address (an IPv6 one as its /64): the
+// connection's, or, behind a trusted proxy, the last address in
+// --client-ip-header (the one the proxy itself appended; earlier ones came
+// from the client and prove nothing).
 func (c clients) addr(r *http.Request) string {
 	if c.ipHeader != "" {
 		if v := r.Header.Get(c.ipHeader); v != "" {
 			parts := strings.Split(v, ",")
 			if ip := strings.TrimSpace(parts[len(parts)-1]); ip != "" && len(ip) <= 64 {
-				return ip
+				return clientKey(ip)
 			}
 		}
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		return clientKey(r.RemoteAddr)
 	}
-	return host
+	return clientKey(host)
+}
+
+// clientKey is the address a per-client limit counts by: an IPv4 address
+// (an IPv4-mapped IPv6 one too) as it is, an IPv6 address beyond loopback
+// as its /64, anything that is not an address as given.
+func clientKey(s string) string {
+	ip, err := netip.ParseAddr(s)
+	if err != nil {
+		return s
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is6() && !ip.IsLoopback() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }
 
 // limited reports whether the per-client limits apply to a client at addr.
@@ -157,17 +194,32 @@ func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 // complete work rather than start it, and refusing them could stall the
 // very call holding a slot, or the one a shutdown waits for. GET (the
 // long-lived legacy stream) and DELETE do not count either.
+//
+// The slots are shared fairly: a client (see clients) beyond loopback may
+// hold at most perClient of them (--max-inflight-per-client), and its next
+// request gets 429, so one client cannot take every slot and leave the
+// others 503. A legacy call waiting for the client's own answer (a form,
+// a sampling request) holds its slot in that client's share until the
+// answer comes or the question times out: a client that never answers
+// uses up its own share, nobody else's, and tools/ask.go bounds how many
+// questions one session may have waiting at once.
 type inflight struct {
-	max int
+	max, perClient int
+	who            clients
 
 	mu       sync.Mutex
 	n        int
-	isDrain  bool          // /readyz says 503
-	stopping bool          // new requests are refused
-	idle     chan struct{} // closed when stopping and n is 0
+	clients  map[string]int // requests in flight per limited client
+	isDrain  bool           // /readyz says 503
+	stopping bool           // new requests are refused
+	idle     chan struct{}  // closed when stopping and n is 0
 }
 
-func newInflight(max int) *inflight { return &inflight{max: max, idle: make(chan struct{})} }
+// newInflight counts for cfg's --max-inflight and --max-inflight-per-client.
+func newInflight(cfg config) *inflight {
+	return &inflight{max: cfg.maxInflight, perClient: cfg.maxInflightPerClient, who: cfg.clients(),
+		clients: map[string]int{}, idle: make(chan struct{})}
+}
 
 // drain makes /readyz answer 503; requests are still served.
 func (f *inflight) drain() {
@@ -214,6 +266,12 @@ func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		client := ""
+		if starts && f.perClient > 0 {
+			if key := f.who.addr(r); f.who.limited(key) {
+				client = key
+			}
+		}
 		f.mu.Lock()
 		switch {
 		case f.stopping:
@@ -227,6 +285,14 @@ func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 			f.mu.Unlock()
 			next.ServeHTTP(w, r)
 			return
+		case client != "" && f.clients[client] >= f.perClient:
+			f.mu.Unlock()
+			log.Warn().Str("client", truncate(client, 64)).Int("maxInflightPerClient", f.perClient).Msg("refused a request: the client's share of the slots is in flight")
+			w.Header().Set("Retry-After", "1")
+			writeError(w, r, refusedClientInflight, fmt.Sprintf(
+				"%s already has %d requests in flight, its share of this server (--max-inflight-per-client): wait for their answers and retry "+
+					"(a call waiting for your own answer to a form or a sampling request counts until you answer it)", truncate(client, 64), f.perClient))
+			return
 		case f.max > 0 && f.n >= f.max:
 			f.mu.Unlock()
 			log.Warn().Int("maxInflight", f.max).Msg("refused a request: too many in flight")
@@ -235,9 +301,17 @@ func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 			return
 		}
 		f.n++
+		if client != "" {
+			f.clients[client]++
+		}
 		f.mu.Unlock()
 		defer func() {
 			f.mu.Lock()
+			if client != "" {
+				if f.clients[client]--; f.clients[client] <= 0 {
+					delete(f.clients, client)
+				}
+			}
 			if f.n--; f.n == 0 && f.stopping {
 				close(f.idle)
 			}

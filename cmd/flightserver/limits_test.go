@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -306,5 +307,72 @@ func TestLoadTestToolsAndDebugVars(t *testing.T) {
 	if r := send(t, plain.url+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"},
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`); strings.Contains(r.body, `"name":"noop"`) {
 		t.Error("noop listed without --load-test-tools")
+	}
+}
+
+// A client is an address; an IPv6 one counts as its /64, so that changing
+// the address's last half does not make a new client. Loopback stays
+// loopback, and so exempt unless --limit-loopback.
+func TestClientKey(t *testing.T) {
+	for _, tc := range []struct {
+		remote, header, want string
+		limited              bool
+	}{
+		{"198.51.100.7:5000", "", "198.51.100.7", true},
+		{"[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:5000", "", "2001:db8:1:2::/64", true},
+		{"[2001:db8:1:2::1]:5000", "", "2001:db8:1:2::/64", true},
+		{"[2001:db8:1:3::1]:5000", "", "2001:db8:1:3::/64", true},
+		{"[::ffff:198.51.100.7]:5000", "", "198.51.100.7", true},
+		{"[fe80::1%eth0]:5000", "", "fe80::/64", true},
+		{"127.0.0.1:5000", "", "127.0.0.1", false},
+		{"[::1]:5000", "", "::1", false},
+		{"127.0.0.1:5000", "2001:db8::9", "2001:db8::/64", true},
+		{"127.0.0.1:5000", "203.0.113.1, 2001:db8:5::9", "2001:db8:5::/64", true},
+		{"127.0.0.1:5000", "not-an-address", "not-an-address", true},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		r.RemoteAddr = tc.remote
+		if tc.header != "" {
+			r.Header.Set("X-Real-IP", tc.header)
+		}
+		who := clients{ipHeader: "X-Real-IP"}
+		if got := who.addr(r); got != tc.want || who.limited(got) != tc.limited {
+			t.Errorf("%s (X-Real-IP %q): client %q limited %v, want %q %v", tc.remote, tc.header, got, who.limited(got), tc.want, tc.limited)
+		}
+	}
+}
+
+// A token read from a file ends in a newline (FLIGHTSERVER_AUTH_TOKEN from
+// $(cat token) keeps none, but a Secret written with echo does): the
+// server trims it and says so, without the token, instead of answering
+// every request 401. A token that is only white space is refused at start.
+func TestAuthTokenWithATrailingNewline(t *testing.T) {
+	addr, _, logs := serverbin.StartHTTP(t, binary, []string{"FLIGHTSERVER_AUTH_TOKEN=" + testToken + "\n"})
+	r := send(t, "http://"+addr+"/mcp", map[string]string{"Authorization": "Bearer " + testToken}, initialize)
+	if r.status != 200 {
+		t.Errorf("the token without its newline: %d %s", r.status, r.body)
+	}
+	if !logs.Await(`"secrets":["FLIGHTSERVER_AUTH_TOKEN"]`, 5*time.Second) || strings.Contains(logs.String(), testToken) {
+		t.Errorf("no warning naming the trimmed secret (or one showing it):\n%s", logs.String())
+	}
+	_, err := parseConfig([]string{"--transport", "http"}, env(map[string]string{"FLIGHTSERVER_AUTH_TOKEN": " \n"}), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "FLIGHTSERVER_AUTH_TOKEN is only white space") {
+		t.Errorf("a token of white space: %v", err)
+	}
+}
+
+// --metrics-addr beyond loopback serves metrics to anyone who can reach it
+// (the cluster's pods do, behind a NetworkPolicy): the server says so, as
+// it does for --addr; on loopback it does not.
+func TestMetricsBeyondLoopbackWarns(t *testing.T) {
+	const warning = "metrics listen beyond loopback WITHOUT authentication"
+	port := serverbin.FreeAddr(t)
+	_, _, logs := serverbin.StartHTTP(t, binary, nil, "--metrics-addr", "0.0.0.0"+port[strings.LastIndex(port, ":"):])
+	if !logs.Await(warning, 5*time.Second) {
+		t.Errorf("no warning for metrics on every interface:\n%s", logs.String())
+	}
+	_, _, quiet := serverbin.StartHTTP(t, binary, nil, "--metrics-addr", serverbin.FreeAddr(t))
+	if !quiet.Await("metrics at /metrics", 5*time.Second) || strings.Contains(quiet.String(), warning) {
+		t.Errorf("metrics on loopback:\n%s", quiet.String())
 	}
 }

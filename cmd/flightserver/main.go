@@ -69,6 +69,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if len(cfg.httpOnlyIgnored) > 0 {
 		log.Warn().Strs("flags", cfg.httpOnlyIgnored).Msg("these flags shape only the HTTP server (--transport http) and are ignored over stdio")
 	}
+	if len(cfg.trimmedSecrets) > 0 {
+		log.Warn().Strs("secrets", cfg.trimmedSecrets).Msg("white space around these secrets (a newline from a file?) was trimmed: the server uses them without it")
+	}
 	shutdownTracing, err := telemetry.SetupTracing(ctx, getenv, buildVersion())
 	if err != nil {
 		return err
@@ -95,6 +98,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		stop, err := serveMetrics(cfg.metricsAddr, metrics, log)
 		if err != nil {
 			return fmt.Errorf("listen on --metrics-addr %s: %w", cfg.metricsAddr, err)
+		}
+		if !loopback(cfg.metricsAddr) {
+			// As --addr warns: /metrics has no authentication.
+			log.Warn().Str("addr", cfg.metricsAddr).Msg("metrics listen beyond loopback WITHOUT authentication: anyone who can reach this port can read them " +
+				"(call and refusal rates, the runtime's figures); let only the scraper reach it (the shipped NetworkPolicy admits the monitoring namespace alone)")
 		}
 		// Stopped last, so a scrape during the drain still sees the calls
 		// finish.

@@ -264,11 +264,11 @@ func firstFlightID(t *testing.T, ctx context.Context, c *client.Client, origin, 
 // tests that call it in process.
 func shippedHandler(tb testing.TB, cfg config, srv *server.MCPServer, log zerolog.Logger) http.Handler {
 	tb.Helper()
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback}, "")
+	sess, err := newSessions(cfg, log)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg.maxInflight), nil, log)
+	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg), nil, log)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -34,8 +34,8 @@ const (
 	codeUnauthorized    = -32003 // 401: no bearer token, or the wrong one
 	codeTooLarge        = -32004 // 413: a body over --max-body-bytes
 	codeTooSlow         = -32005 // 408: a body not sent within --read-body-timeout
-	codeSlowDown        = -32006 // 429: one client over its rate or its sessions
-	codeBusy            = -32007 // 503: the server at its limit of requests in flight or sessions
+	codeSlowDown        = -32006 // 429: one client over its rate, its sessions or its share of the requests in flight
+	codeBusy            = -32007 // 503: the server at its limit of requests in flight, sessions or GET streams
 )
 
 // refusal is one way the HTTP layer refuses a request: its status, its
@@ -60,6 +60,8 @@ var (
 	refusedClientSessions = refusal{http.StatusTooManyRequests, codeSlowDown, telemetry.RefusedSessions}
 	refusedSessions       = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedSessions}
 	refusedInflight       = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedInflight}
+	refusedClientInflight = refusal{http.StatusTooManyRequests, codeSlowDown, telemetry.RefusedInflight}
+	refusedStreams        = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedStreams}
 	refusedDraining       = refusal{http.StatusServiceUnavailable, codeBusy, ""}
 )
 

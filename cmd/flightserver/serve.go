@@ -92,12 +92,12 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          tools.StdLogger(log),
 	}
-	who := clients{ipHeader: cfg.clientIPHeader, limitLoopback: cfg.limitLoopback}
-	sess, err := newSessions(cfg.maxSessions, cfg.maxSessionsPerClient, who, cfg.servedBy)
+	sess, err := newSessions(cfg, log)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	metrics.ObserveSessions(sess.Live)
+	metrics.ObserveStreams(sess.streams.Count)
 	mcpHTTP := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPServer(httpSrv),
@@ -106,7 +106,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
 		server.WithHeartbeatInterval(getStreamHeartbeat),
 	)
-	calls := newInflight(cfg.maxInflight)
+	calls := newInflight(cfg)
 	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, calls, metrics, log); err != nil {
 		return err
 	}
@@ -176,14 +176,14 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 // Host or Origin, a client over its rate (which also slows token guessing),
 // a missing token (all three before reading the body), a body too large or
 // too slow, a full house or a draining one, a session that lives elsewhere
-// or one too many.
+// or one too many, a GET stream beyond the limit.
 func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *inflight, metrics *telemetry.Metrics, log zerolog.Logger) (http.Handler, error) {
 	// The layers in front of mcp-go log only what they refuse, which
 	// flightserver_http_refusals_total counts anyway: their lines are
 	// sampled, so a client sending bad requests cannot decide how much the
 	// server logs.
 	log = log.Sample(&zerolog.BurstSampler{Burst: refusalLogBurst, Period: time.Second})
-	h := sess.handler(log, tools.TrackGETStreams(acknowledgedFirst(mcpHTTP)))
+	h := sess.handler(log, sess.streams.Handler(acknowledgedFirst(mcpHTTP)))
 	h = calls.wrap(log, h)
 	h = readBody(cfg.maxBodyBytes, cfg.readBody, log, h)
 	if cfg.authToken != "" {

@@ -9,11 +9,14 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/tools"
 )
 
 // A 2025-11-25 session lives in the process that initialized it: its
@@ -33,6 +36,14 @@ import (
 // initialize request, and each issued id (the Mcp-Session-Id response
 // header) is attributed to its client until Terminate (DELETE, or mcp-go's
 // idle sweeper) releases it.
+//
+// A session's GET stream is its own, too: at most one (a reconnect
+// replaces it), at most --max-streams in all, and closed when the session
+// ends (tools.GETStreams). mcp-go leaves it open after DELETE and after the
+// sweep, still sending heartbeats for a session nobody can use. So a
+// client's streams are bounded by its sessions. (A session whose stream is
+// open is in use: mcp-go counts each heartbeat as activity, so it does not
+// idle out until the stream closes; the bounds above cap how many.)
 
 // sessionPrefix marks ids this server issues.
 const sessionPrefix = "fs-"
@@ -49,6 +60,9 @@ type sessions struct {
 	// each session's requests to the pod that holds it (deploy/README.md).
 	prefix string
 
+	// streams are the sessions' GET streams.
+	streams *tools.GETStreams
+
 	mu        sync.Mutex
 	live      map[string]string // id -> the client it was issued to ("" until attributed)
 	perClient map[string]int    // sessions live or being initialized, per limited client
@@ -60,17 +74,41 @@ type sessions struct {
 // a Kubernetes pod's name is.
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
-func newSessions(max, maxPerClient int, who clients, replica string) (*sessions, error) {
+// newSessions is the session table for cfg's limits (--max-sessions,
+// --max-sessions-per-client, --max-streams); log gets its refusals of
+// GET streams.
+func newSessions(cfg config, log zerolog.Logger) (*sessions, error) {
 	ended, err := lru.New[string, struct{}](endedSessions)
 	if err != nil {
 		return nil, err
 	}
 	prefix := sessionPrefix
-	if dnsLabel.MatchString(replica) {
-		prefix += replica + "-"
+	if dnsLabel.MatchString(cfg.servedBy) {
+		prefix += cfg.servedBy + "-"
 	}
-	return &sessions{max: max, maxPerClient: maxPerClient, who: who, prefix: prefix,
-		live: map[string]string{}, perClient: map[string]int{}, ended: ended}, nil
+	s := &sessions{max: cfg.maxSessions, maxPerClient: cfg.maxSessionsPerClient, who: cfg.clients(), prefix: prefix,
+		live: map[string]string{}, perClient: map[string]int{}, ended: ended}
+	log = log.Sample(&zerolog.BurstSampler{Burst: refusalLogBurst, Period: time.Second})
+	s.streams = tools.NewGETStreams(tools.StreamLimits{
+		Max:  cfg.maxStreams,
+		Live: s.isLive,
+		Full: func(w http.ResponseWriter, r *http.Request) {
+			log.Warn().Int("maxStreams", cfg.maxStreams).Msg("refused a GET stream: streams full")
+			w.Header().Set("Retry-After", "60")
+			writeError(w, r, refusedStreams, fmt.Sprintf(
+				"the server holds its limit of %d GET streams (--max-streams): this session is served without one, so the server cannot ask "+
+					"for sampling or roots over it; retry the stream in a minute, or use protocol 2026-07-28, which needs none", cfg.maxStreams))
+		},
+	})
+	return s, nil
+}
+
+// isLive reports whether id is a live session.
+func (s *sessions) isLive(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.live[id]
+	return ok
 }
 
 // Generate implements server.SessionIdManager: 128 random bits.
@@ -105,8 +143,10 @@ func (s *sessions) Validate(id string) (isTerminated bool, err error) {
 	return false, errUnknownSession
 }
 
-// Terminate implements server.SessionIdManager (DELETE, and the sweeper):
-// the session's place is free again.
+// Terminate implements server.SessionIdManager (DELETE, the sweeper and
+// shutdown): the session's place is free again, and its GET stream, if it
+// has one, is closed. (The stream is closed after the session leaves
+// s.live, so that one opening meanwhile is closed by one or the other.)
 func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
 	s.mu.Lock()
 	client, ok := s.live[id]
@@ -118,6 +158,7 @@ func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
 	if ok {
 		s.ended.Add(id, struct{}{})
 	}
+	s.streams.CloseSession(id)
 	return false, nil
 }
 

@@ -12,17 +12,49 @@ import (
 	"time"
 
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonv1 "go.opentelemetry.io/proto/otlp/common/v1"
+	tracev1 "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
 // otlpReceiver is an OTLP/HTTP trace receiver, as a collector runs one: it
-// decodes every export request and keeps the spans' names and parents.
+// decodes every export request and keeps the spans' names and parents, and
+// every word the spans carry.
 type otlpReceiver struct {
 	mu    sync.Mutex
 	spans map[string][]byte // name -> parent span id
 	ids   map[string][]byte // name -> span id
+	// text holds each span's name, status message, and its attributes' and
+	// events' keys and values, one a line.
+	text []string
+	// attrs holds every value of each attribute key.
+	attrs map[string][]string
+}
+
+func newOTLPReceiver() *otlpReceiver {
+	return &otlpReceiver{spans: map[string][]byte{}, ids: map[string][]byte{}, attrs: map[string][]string{}}
+}
+
+// keep notes what a span says; o.mu is held.
+func (o *otlpReceiver) keep(s *tracev1.Span) {
+	o.text = append(o.text, s.Name, s.GetStatus().GetMessage())
+	add := func(kvs []*commonv1.KeyValue) {
+		for _, kv := range kvs {
+			v := kv.GetValue().String()
+			if sv, ok := kv.GetValue().GetValue().(*commonv1.AnyValue_StringValue); ok {
+				v = sv.StringValue
+			}
+			o.text = append(o.text, kv.Key+"="+v)
+			o.attrs[kv.Key] = append(o.attrs[kv.Key], v)
+		}
+	}
+	add(s.Attributes)
+	for _, e := range s.Events {
+		o.text = append(o.text, e.Name)
+		add(e.Attributes)
+	}
 }
 
 func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -38,6 +70,7 @@ func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			for _, s := range ss.Spans {
 				o.spans[s.Name] = s.ParentSpanId
 				o.ids[s.Name] = s.SpanId
+				o.keep(s)
 			}
 		}
 	}
@@ -51,7 +84,7 @@ func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // OTLP/HTTP receiver: the tools/call span with a child per decision, every
 // one flushed by the time the process has exited.
 func TestTracesReachAnOTLPReceiver(t *testing.T) {
-	rec := &otlpReceiver{spans: map[string][]byte{}, ids: map[string][]byte{}}
+	rec := newOTLPReceiver()
 	collector := httptest.NewServer(rec)
 	defer collector.Close()
 	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{

@@ -1,0 +1,70 @@
+package tools
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/fakeendpoint"
+	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/llm"
+)
+
+// disguisedKey is the server's LLM key in the disguise tests: as long as
+// a real one, and without a fixed prefix that ordinary words could share.
+const disguisedKey = "sk-Qx7Lm2Vb9Tz4Rk8Wd3Hf6Jn1Pc5Gs0Ya"
+
+// A model that hides the server's LLM key in its answer (escaped, spaced
+// out, split by zero-width characters, divided between the reasons, or as
+// a flight id the reader's error would quote) gets none of it into the
+// result or the log: the key guard reads what the result would show, after
+// the answer reader has decoded it, and the rung fails with
+// unusable_answer while the next one ranks. Through the server's own
+// endpoint and through the client's model (whose answer no endpoint-side
+// check sees), in both eras.
+func TestKeyNeverShownInDisguise(t *testing.T) {
+	for _, d := range fakemodel.Disguises(disguisedKey) {
+		for _, era := range eras {
+			for _, tier := range []string{"server_llm", "client_sampling"} {
+				t.Run(d.Name+"/"+tier+"/"+era.name, func(t *testing.T) {
+					var logs serverbin.Log
+					e := &fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}
+					var opts []client.ClientOption
+					if tier == "server_llm" {
+						e.Reply = d.Reply
+					} else {
+						opts = append(opts, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakemodel.Answers, Reply: d.Reply}))
+					}
+					ts := httptest.NewServer(e)
+					t.Cleanup(ts.Close)
+					srv := newServer(t, func(c *Config) {
+						c.LLM = llm.Config{BaseURL: ts.URL + "/v1", APIKey: disguisedKey, Timeout: 5 * time.Second}
+						c.Logger = zerolog.New(&logs).Level(zerolog.DebugLevel)
+					})
+					res := callTool(t, connect(t, srv, "inprocess", era.version, opts...), FindBestFlightName, jfkLHR)
+					var r FindResult
+					decode(t, res, &r)
+					a, ok := attemptAt(r.Attempts, tier)
+					if !ok || a.Outcome != "failed" || a.Why != "unusable_answer" || r.Method == tier {
+						t.Fatalf("%s attempt %+v (found %v), method %s: want it failed with unusable_answer and another rung ranking", tier, a, ok, r.Method)
+					}
+					// The result as JSON: json.Marshal escapes no letter or digit,
+					// so it shows the key as plainly as a client would.
+					shown, err := json.Marshal(res)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if pieces := fakemodel.Pieces(disguisedKey, string(shown), logs.String()); len(pieces) > 0 {
+						t.Errorf("pieces of the key %q reached the result or the log:\n%s\n%s", pieces, text(res), logs.String())
+					}
+				})
+			}
+		}
+	}
+}
