@@ -92,13 +92,20 @@ func cabinFactor(cabin Cabin, km float64, region string) float64 {
 }
 
 // roundTripDiscount is how much less a round trip on one network airline
-// costs than two one-ways: 6% on a short hop, 25% on a long haul.
+// costs than two one-ways: 6% on a short hop, MaxRoundTripDiscount on a
+// long haul.
 func roundTripDiscount(carrier *Airline, km float64) float64 {
 	if carrier.Kind == LowCost {
 		return 0
 	}
-	return 0.06 + 0.19*smoothstep(1000, 8000, km)
+	return 0.06 + (MaxRoundTripDiscount-0.06)*smoothstep(1000, 8000, km)
 }
+
+// MaxRoundTripDiscount bounds how much less a leg costs as part of a round
+// trip than as a one-way (see NewRoundTrip): a pair of flights never costs
+// less than this fraction off the sum of their one-way fares, which lets a
+// caller prune pairs without pricing every one.
+const MaxRoundTripDiscount = 0.25
 
 func smoothstep(from, to, x float64) float64 {
 	t := math.Min(1, math.Max(0, (x-from)/(to-from)))
@@ -146,7 +153,7 @@ func (it *itinerary) fare(price int) Fare {
 		f.Alliance = it.carrier.Alliance
 	}
 	if disc := roundTripDiscount(it.carrier, it.directKm); disc > 0 {
-		f.HalfRoundTripUSD = max(1, int(math.Round(float64(price)*(1-disc))))
+		f.HalfRoundTripUSD = max(1, int(math.Ceil(float64(price)*(1-disc)))) // never below MaxRoundTripDiscount off
 	}
 	return f
 }

@@ -603,14 +603,15 @@ func TestConnectionBanksAtHubs(t *testing.T) {
 	}
 }
 
-// A same-day search offers nothing that has left, nor anything leaving
-// within the hour check-in takes.
+// A traveller's same-day search offers nothing that has left, nor anything
+// leaving within the hour check-in takes.
 func TestNoDepartureInThePast(t *testing.T) {
 	c := mustCatalog(t)
 	ny := c.Airport("JFK").Location()
-	morning := func() time.Time { return time.Date(2027, 1, 20, 6, 0, 0, 0, ny) }
+	morning := func() time.Time { return time.Date(2027, 1, 19, 6, 0, 0, 0, ny) } // the day before
 	noon := func() time.Time { return time.Date(2027, 1, 20, 12, 0, 0, 0, ny) }
-	trip := Trip{Origin: "JFK", Destination: "LHR", Date: time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC), Passengers: 1, Cabin: Economy, MaxStops: 2}
+	day := time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC)
+	trip := Trip{Origin: "JFK", Destination: "LHR", Date: day, Passengers: 1, Cabin: Economy, MaxStops: 2, BookableFrom: day, BookableUntil: day.AddDate(1, 0, 0)}
 	early, err := NewSynthetic(c, morning, 0).Search(context.Background(), trip)
 	if err != nil {
 		t.Fatal(err)
@@ -620,12 +621,19 @@ func TestNoDepartureInThePast(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(late) == 0 || len(late) >= len(early) {
-		t.Errorf("%d flights searched at 06:00, %d at noon: want fewer, but some, at noon", len(early), len(late))
+		t.Errorf("%d flights searched the day before, %d at noon: want fewer, but some, at noon", len(early), len(late))
 	}
 	for _, f := range late {
 		if f.Depart().Before(noon().Add(minBookingLead)) {
 			t.Errorf("%s leaves %s, searched at noon", f.ID, f.Depart().Format("15:04"))
 		}
+	}
+	// A lookup by id (a trip built by hand, not a traveller's search)
+	// still finds what has left, so its caller can say so.
+	trip.BookableFrom, trip.BookableUntil = time.Time{}, time.Time{}
+	lookup, err := NewSynthetic(c, noon, 0).Search(context.Background(), trip)
+	if err != nil || len(lookup) != len(early) {
+		t.Errorf("a lookup at noon: %d flights (%v), want the day before's %d", len(lookup), err, len(early))
 	}
 }
 

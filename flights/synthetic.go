@@ -31,8 +31,9 @@ const DefaultMaxResults = 47
 // DefaultMaxResults options, a short hop its nonstops and the few
 // connections that are nearly straight, and a pair no airline connects
 // (an airport with domestic flights only, to abroad; two remote airports
-// no hub is on the way between) none at all. Flights that leave within
-// minBookingLead of the provider's clock are not offered. Everything is
+// no hub is on the way between) none at all. A traveller's search does not
+// offer flights that leave within minBookingLead of the provider's clock
+// (see Search). Everything is
 // derived from the catalog and the date, so the same trip gives the same
 // flights and ids on every machine.
 //
@@ -118,7 +119,14 @@ func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 		cabin = Economy
 	}
 	n := s.catalog.network()
-	cutoff := s.now().Add(minBookingLead)
+	// A validated trip is a traveller's search: nothing that has left, or
+	// leaves within minBookingLead, is offered. A trip built by hand from
+	// an id (no BookableFrom) finds the flight whatever the time, so that
+	// its caller can say it has left.
+	cutoff := time.Time{}
+	if !trip.BookableFrom.IsZero() {
+		cutoff = s.now().Add(minBookingLead)
+	}
 	offered := func(it *itinerary) bool {
 		return it.segments[0].Depart.After(cutoff) && it.sells(n, cabin)
 	}
