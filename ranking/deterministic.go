@@ -254,28 +254,37 @@ func (w Weights) ScoreRoundTrip(r flights.RoundTrip) float64 {
 // cost at most trip.MaxPriceUSD per passenger, and the best limit pairs,
 // best first (as OrderRoundTrips). outs and rets may span several days.
 //
-// It does not build every pair: for each outbound, only its first limit
-// feasible returns in score order can be among the best limit pairs, since
-// the score is a sum; so the work is outbound x limit, not outbound x
-// return, and the result is the same.
+// It does not build every pair: a pair's score is the sum of its legs'
+// as priced together, at least their one-way scores less
+// flights.MaxRoundTripDiscount of their fares; so for each outbound, once
+// limit pairs are kept, a return whose one-way score leaves no room under
+// the worst of them ends the search, and the result is the same.
 func (w Weights) RoundTripCandidates(trip flights.Trip, outs, rets []flights.Flight, limit int) []flights.RoundTrip {
 	o := w.Candidates(trip, outs)
 	r := w.Candidates(trip.Return(trip.ReturnDate), rets)
 	if limit <= 0 || len(o) == 0 || len(r) == 0 {
 		return nil
 	}
+	const d = flights.MaxRoundTripDiscount
 	var pairs []flights.RoundTrip
 	for _, out := range o {
-		found := 0
+		var kept []float64 // the best limit pair scores for out, lowest first
+		least := w.Score(out) - d*float64(out.PriceUSD)
 		for _, ret := range r {
+			if len(kept) == limit && least+(1-d)*w.Score(ret) > kept[limit-1] {
+				break // returns come in score order: none after can do better
+			}
 			rt, err := flights.NewRoundTrip(out, ret)
 			if err != nil || (trip.MaxPriceUSD > 0 && float64(rt.PriceUSD()) > trip.MaxPriceUSD) {
 				continue
 			}
-			pairs = append(pairs, rt)
-			if found++; found == limit {
-				break
+			s := w.ScoreRoundTrip(rt)
+			if len(kept) == limit && s > kept[limit-1] {
+				continue
 			}
+			pairs = append(pairs, rt)
+			i, _ := slices.BinarySearch(kept, s)
+			kept = slices.Insert(kept, i, s)[:min(len(kept)+1, limit)]
 		}
 	}
 	w.OrderRoundTrips(pairs)
