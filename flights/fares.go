@@ -138,12 +138,16 @@ func basePrice(c *Catalog, f Flight, directKm float64, carrier *Airline, noise f
 	return p
 }
 
-// price is the fare per passenger for the itinerary in cabin, booked
-// daysAhead of departure.
-func (it *itinerary) price(cabin Cabin, daysAhead float64) int {
-	p := it.base * cabinFactor(cabin, it.directKm, it.region)
-	p *= 0.92 + 0.7*math.Exp(-math.Max(0, daysAhead)/9)
-	return max(39, int(math.Round(p)))
+// price is the fare per passenger for the itinerary in cabin Cabins[ci],
+// times the booking date's advanceFactor.
+func (it *itinerary) price(ci int, advance float64) int {
+	return max(39, int(math.Round(it.fares[ci]*advance)))
+}
+
+// advanceFactor is what booking daysAhead of departure does to a fare: a
+// late booking costs up to 1.6 times an early one.
+func advanceFactor(daysAhead float64) float64 {
+	return 0.92 + 0.7*math.Exp(-math.Max(0, daysAhead)/9)
 }
 
 // fare is the Fare of the itinerary at price.
@@ -152,8 +156,8 @@ func (it *itinerary) fare(price int) Fare {
 	if it.carrier.Alliance != "none" {
 		f.Alliance = it.carrier.Alliance
 	}
-	if disc := roundTripDiscount(it.carrier, it.directKm); disc > 0 {
-		f.HalfRoundTripUSD = max(1, int(math.Ceil(float64(price)*(1-disc)))) // never below MaxRoundTripDiscount off
+	if it.rtDiscount > 0 {
+		f.HalfRoundTripUSD = max(1, int(math.Ceil(float64(price)*(1-it.rtDiscount)))) // never below MaxRoundTripDiscount off
 	}
 	return f
 }

@@ -118,7 +118,10 @@ func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	if cabin == "" {
 		cabin = Economy
 	}
-	n := s.catalog.network()
+	ci := slices.Index(Cabins, cabin)
+	if ci < 0 {
+		return nil, fmt.Errorf("search: %q is not a cabin", cabin)
+	}
 	// A validated trip is a traveller's search: nothing that has left, or
 	// leaves within minBookingLead, is offered. A trip built by hand from
 	// an id (no BookableFrom) finds the flight whatever the time, so that
@@ -127,11 +130,9 @@ func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	if !trip.BookableFrom.IsZero() {
 		cutoff = s.now().Add(minBookingLead)
 	}
-	offered := func(it *itinerary) bool {
-		return it.segments[0].Depart.After(cutoff) && it.sells(n, cabin)
-	}
+	offered := func(it *itinerary) bool { return it.sold[ci] && it.segments[0].Depart.After(cutoff) }
 	its := s.merge(pairs, offered)
-	daysAhead := trip.Date.Sub(s.today(from)).Hours() / 24
+	advance := advanceFactor(trip.Date.Sub(s.today(from)).Hours() / 24)
 	// Copy the segments into one fresh block, so callers own what they get
 	// and the cached schedule cannot be changed through them.
 	total := 0
@@ -141,10 +142,9 @@ func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	segs := make([]Segment, 0, total)
 	out := make([]Flight, len(its))
 	for i, it := range its {
-		price := it.price(cabin, daysAhead)
+		price := it.price(ci, advance)
 		for k, seg := range it.segments {
-			r := &n.routes[it.legs[k]]
-			seg.Cabin = cabinOn(&s.catalog.airlines[r.airline], cabin, r.km)
+			seg.Cabin = Cabins[it.cabins[ci][k]]
 			segs = append(segs, seg)
 		}
 		out[i] = Flight{ID: it.id, Segments: segs[len(segs)-len(it.segments):], Cabin: trip.Cabin, PriceUSD: price, TotalUSD: price * trip.Passengers, Fare: it.fare(price)}
@@ -167,13 +167,6 @@ func cabinOn(al *Airline, want Cabin, km float64) Cabin {
 	return Economy
 }
 
-// sells reports whether the itinerary is offered in cabin: its main leg's
-// airline sells it there.
-func (it *itinerary) sells(n *network, cabin Cabin) bool {
-	r := &n.routes[it.legs[it.mainLeg]]
-	return cabinOn(&n.c.airlines[r.airline], cabin, r.km) == cabin
-}
-
 // cached is the schedule of one pair on date, built once.
 func (s *Synthetic) cached(o, d *Airport, date time.Time) []itinerary {
 	key := scheduleKey{o.Code, d.Code, date}
@@ -190,7 +183,11 @@ func (s *Synthetic) cached(o, d *Airport, date time.Time) []itinerary {
 // schedule order, so the choice is the same on every run), in departure
 // order.
 func (s *Synthetic) merge(pairs [][]itinerary, offered func(*itinerary) bool) []*itinerary {
-	var all []*itinerary
+	size := 0
+	for _, its := range pairs {
+		size += len(its)
+	}
+	all := make([]*itinerary, 0, size)
 	for p := range pairs {
 		for i := range pairs[p] {
 			if it := &pairs[p][i]; offered(it) {
@@ -229,8 +226,17 @@ type itinerary struct {
 	carrier  *Airline
 	directKm float64
 	quality  float64 // lower is more attractive: what merge keeps first
-	base     float64 // economy's fare, before the booking date (basePrice)
-	region   string  // the region both ends are in, or ""
+	// fares are the fare per passenger in each cabin (by index in Cabins)
+	// before the booking date: basePrice times cabinFactor.
+	fares [4]float64
+	// sold says in which cabins it is offered (its main leg's airline sells
+	// them there), and cabins which cabin each segment then flies (see
+	// cabinOn), by index in Cabins.
+	sold   [4]bool
+	cabins [4][MaxStopsLimit + 1]uint8
+	// rtDiscount is how much less it costs as half of a round trip on its
+	// carrier (roundTripDiscount).
+	rtDiscount float64
 }
 
 // MaxCircuity bounds every connection: its legs add up to at most this many
@@ -437,18 +443,27 @@ func (p *planner) oneStops() []routing {
 }
 
 // twoStops lists the connections through two such airports, none of whose
-// parts doubles back, on one airline or partners.
+// parts doubles back, on one airline or partners. Either airport is on a
+// path from the origin to the destination within the bound, so only those
+// inside that ellipse are tried.
 func (p *planner) twoStops() []routing {
 	n := p.n
 	limit := p.circuity * p.direct
-	var out []routing
-	for _, h1 := range n.outConnect[p.o] {
-		d1 := n.km(p.o, h1)
-		if h1 == p.d || d1+n.km(h1, p.d) > limit {
-			continue
+	inside := func(hs []int) []int {
+		var out []int
+		for _, h := range hs {
+			if h != p.o && h != p.d && n.km(p.o, h)+n.km(h, p.d) <= limit {
+				out = append(out, h)
+			}
 		}
-		for _, h2 := range n.inConnect[p.d] {
-			if h2 == h1 || h2 == p.o {
+		return out
+	}
+	firsts, lasts := inside(n.outConnect[p.o]), inside(n.inConnect[p.d])
+	var out []routing
+	for _, h1 := range firsts {
+		d1 := n.km(p.o, h1)
+		for _, h2 := range lasts {
+			if h2 == h1 {
 				continue
 			}
 			d2, d3 := n.km(h1, h2), n.km(h2, p.d)
@@ -479,7 +494,9 @@ func (p *planner) twoStops() []routing {
 // schedule schedules routings, the most attractive first, until want
 // candidates are found or none are left: the rest could not make the cut.
 func (p *planner) scheduleRoutings(rs []routing, want int) {
-	slices.SortStableFunc(rs, func(a, b routing) int { return cmp.Compare(a.base, b.base) })
+	slices.SortFunc(rs, func(a, b routing) int {
+		return cmp.Or(cmp.Compare(a.base, b.base), cmp.Compare(a.legs[0], b.legs[0]), cmp.Compare(a.legs[1], b.legs[1]), cmp.Compare(a.legs[2], b.legs[2]))
+	})
 	found := 0
 	for _, r := range rs {
 		if found >= want {
@@ -536,7 +553,9 @@ func (p *planner) add(c candidate, circuity float64, waited int) {
 // options, one-stop connections filling the rest, and no more than
 // perRouting departures of any one routing.
 func choose(cands []candidate, limit int) []candidate {
-	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(a.quality, b.quality) })
+	slices.SortFunc(cands, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.quality, b.quality), cmp.Compare(a.routing, b.routing), cmp.Compare(a.dep[0], b.dep[0]))
+	})
 	quota := map[int8]int{1: limit / 2, 3: limit / 6}
 	quota[2] = limit - quota[1] - quota[3]
 	used := map[int8]int{}
@@ -596,11 +615,21 @@ func (s *Synthetic) write(p *planner, c candidate, seen map[string]bool) (itiner
 	it.carrier = &n.c.airlines[n.routes[c.legs[it.mainLeg]].airline]
 	it.quality = c.quality
 	it.id = flightID(n.airports[p.o].Code, n.airports[p.d].Code, p.date, segs, seen)
-	it.base = basePrice(n.c, Flight{Segments: segs}, p.direct, it.carrier, 0.93+0.15*unit(hash64(it.id), 0))
+	base := basePrice(n.c, Flight{Segments: segs}, p.direct, it.carrier, 0.93+0.15*unit(hash64(it.id), 0))
 	o, d := n.airports[p.o], n.airports[p.d]
-	if ro := n.c.regionOf[o.Country]; ro == n.c.regionOf[d.Country] {
-		it.region = ro
+	region := n.c.regionOf[o.Country]
+	if region != n.c.regionOf[d.Country] {
+		region = ""
 	}
+	for ci, cabin := range Cabins {
+		it.fares[ci] = base * cabinFactor(cabin, p.direct, region)
+		for i := range int(c.n) {
+			r := &n.routes[c.legs[i]]
+			it.cabins[ci][i] = uint8(slices.Index(Cabins, cabinOn(&n.c.airlines[r.airline], cabin, r.km)))
+		}
+		it.sold[ci] = Cabins[it.cabins[ci][it.mainLeg]] == cabin
+	}
+	it.rtDiscount = roundTripDiscount(it.carrier, p.direct)
 	return it, true
 }
 
@@ -613,25 +642,26 @@ const (
 )
 
 func flightID(o, d string, date time.Time, segs []Segment, seen map[string]bool) string {
-	h := fnv.New64a()
-	var buf []byte
+	var buf [96]byte
+	b := buf[:0]
 	for _, s := range segs {
-		buf = strconv.AppendInt(append(append(buf, s.FlightNumber...), '@'), s.Depart.Unix(), 10)
-		buf = append(buf, ';')
+		b = strconv.AppendInt(append(append(b, s.FlightNumber...), '@'), s.Depart.Unix(), 10)
+		b = append(b, ';')
 	}
-	h.Write(buf)
+	h := fnv.New64a()
+	h.Write(b)
 	sum := h.Sum64()
+	prefix := o + "-" + d + "-" + date.Format(idDateLayout) + "-"
 	for salt := uint64(0); ; salt++ {
 		v := sum ^ (salt * 0x9e3779b97f4a7c15)
-		code := make([]byte, idHashLen)
-		for i := range code {
-			code[i] = idAlphabet[v%32]
+		id := append([]byte(prefix), make([]byte, idHashLen)...)
+		for i := len(prefix); i < len(id); i++ {
+			id[i] = idAlphabet[v%32]
 			v /= 32
 		}
-		id := o + "-" + d + "-" + date.Format(idDateLayout) + "-" + string(code)
-		if !seen[id] {
-			seen[id] = true
-			return id
+		if s := string(id); !seen[s] {
+			seen[s] = true
+			return s
 		}
 	}
 }
