@@ -51,8 +51,10 @@ type Airport struct {
 // DefaultTier is the Tier of an airport whose data gives none.
 const DefaultTier = 3
 
-// Restriction is what limits the flights the airport can take, in a few
-// words ("perimeter rule: ..."), or "" when nothing does beyond a curfew.
+// Restriction says, in a few words, what limits the flights the airport can
+// take ("perimeter rule: ...", "domestic only; overnight closure"), or ""
+// when the data gives it no limits: what a caller can tell a traveller who
+// finds no flight from it.
 func (a *Airport) Restriction() string { return a.limits.note }
 
 // Location is the time zone the airport's schedules are written in.
@@ -124,7 +126,7 @@ const (
 )
 
 // Sells reports whether the airline sells cabin on some of its flights.
-// Premium economy and first are sold only on long legs (see cabinsOn).
+// Premium economy and first are sold only on long legs (see cabinOn).
 func (a *Airline) Sells(cabin Cabin) bool { return slices.Contains(a.Cabins, cabin) }
 
 // Catalog is the validated, indexed reference data. It is immutable after
