@@ -55,12 +55,23 @@ func BlockTime(from, to *Airport) time.Duration {
 
 // blockMinutes is BlockTime in minutes, for a leg of km.
 func blockMinutes(from, to *Airport, km float64) int {
+	there, _ := blockMinutesBothWays(from, to, km)
+	return there
+}
+
+// blockMinutesBothWays is the block time from a to b and from b to a, in
+// minutes: the route's shape is sampled once for both.
+func blockMinutesBothWays(a, b *Airport, km float64) (there, back int) {
 	speed := cruiseKmPerMin - (cruiseKmPerMin-shortHaulKmPerMin)*math.Exp(-km/speedScaleKm)
-	jet, maxLat := alongRoute(from, to)
-	headwind := -windEffect * (eastward(from, to) - eastward(to, from)) / 2 * (weakJetShare + (1-weakJetShare)*jet)
+	jet, maxLat := alongRoute(a, b)
+	east := (eastward(a, b) - eastward(b, a)) / 2 // the same either way, reversed
 	detour := 1 + polarDetour*math.Max(0, maxLat-70)/20
-	minutes := taxiOut(from) + taxiIn(to) + climbDescentMinutes + (km*detour+headwind*math.Max(0, km-300))/speed
-	return int(math.Round(minutes/5)) * 5
+	minutes := func(from, to *Airport, east float64) int {
+		headwind := -windEffect * east * (weakJetShare + (1-weakJetShare)*jet)
+		m := taxiOut(from) + taxiIn(to) + climbDescentMinutes + (km*detour+headwind*math.Max(0, km-300))/speed
+		return int(math.Round(m/5)) * 5
+	}
+	return minutes(a, b, east), minutes(b, a, -east)
 }
 
 // taxiOut and taxiIn are the minutes from the gate to the runway and back:
@@ -77,26 +88,29 @@ func taxiIn(a *Airport) float64 { return math.Max(4, 8.7+1.5*float64(a.Tier-3)) 
 // America, the Atlantic and the North Pacific) and the highest latitude it
 // reaches, north or south.
 func alongRoute(a, b *Airport) (jet, maxLat float64) {
-	maxLat = math.Max(math.Abs(a.Lat), math.Abs(b.Lat))
+	ends := math.Max(math.Abs(a.Lat), math.Abs(b.Lat))
 	// Points on the chord between the two, projected onto the sphere: not
-	// evenly spaced along the arc, but close enough to sample it.
+	// evenly spaced along the arc, but close enough to sample it. A
+	// latitude is compared by its sine, z over the point's length.
 	ax, ay, az := unitVector(a)
 	bx, by, bz := unitVector(b)
 	const samples = 16
-	in := 0
+	sin20, sin65 := math.Sin(radians(20)), math.Sin(radians(65))
+	in, highest := 0, math.Sin(radians(ends))
 	for i := range samples {
 		f := (float64(i) + 0.5) / samples
 		x, y, z := ax+f*(bx-ax), ay+f*(by-ay), az+f*(bz-az)
-		lat := math.Atan2(z, math.Hypot(x, y)) * 180 / math.Pi
-		maxLat = math.Max(maxLat, math.Abs(lat))
-		if lat <= 20 || lat >= 65 {
+		sinLat := z / math.Sqrt(x*x+y*y+z*z)
+		highest = math.Max(highest, math.Abs(sinLat))
+		if sinLat <= sin20 || sinLat >= sin65 {
 			continue
 		}
 		if lon := math.Atan2(y, x) * 180 / math.Pi; (lon > -130 && lon < -5) || lon > 120 || lon < -150 {
 			in++
 		}
 	}
-	if ends := math.Max(math.Abs(a.Lat), math.Abs(b.Lat)); maxLat > ends {
+	maxLat = ends
+	if highest > math.Sin(radians(ends)) {
 		// The circle's vertex lies between them: its latitude exactly, from
 		// the initial course, rather than the nearest sample's.
 		maxLat = math.Acos(math.Abs(eastward(a, b))*math.Cos(radians(a.Lat))) * 180 / math.Pi

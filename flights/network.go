@@ -48,6 +48,10 @@ type network struct {
 	partner [][]bool
 	// gateway[a][x] says whether airline a's markets name airport x.
 	gateway [][]bool
+	// region[x] is airport x's region, as an index into affinities, which
+	// holds each pair of regions' affinity (see affinity); -1 for none.
+	region     []int
+	affinities [][]float64
 	// outbound[x] is the sum, over every airport y x could fly to, of y's
 	// attraction from x (see attraction): [0] within x's country, [1]
 	// abroad.
@@ -186,6 +190,7 @@ func buildNetwork(c *Catalog) *network {
 		}
 	}
 
+	n.indexRegions()
 	n.outbound = make([][2]float64, size)
 	for x := range size {
 		for y := range size {
@@ -307,7 +312,8 @@ func buildNetwork(c *Catalog) *network {
 		a, b := n.airports[sh.pair[0]], n.airports[sh.pair[1]]
 		km := n.km(sh.pair[0], sh.pair[1])
 		if sh.pair != last || there == 0 {
-			last, there, back = sh.pair, blockMinutes(a, b, km), blockMinutes(b, a, km)
+			last = sh.pair
+			there, back = blockMinutesBothWays(a, b, km)
 		}
 		perWeek := int(math.Round(sh.perWeek))
 		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek)
@@ -520,20 +526,46 @@ func (n *network) attraction(x, y int, km float64) float64 {
 // affinity is how much two airports' markets fly to each other beyond
 // their sizes (see demandPerDay).
 func (n *network) affinity(a, b *Airport, km float64) float64 {
-	c := n.c
-	switch ra, rb := c.regionOf[a.Country], c.regionOf[b.Country]; {
+	switch ra, rb := n.region[n.index[a.Code]], n.region[n.index[b.Code]]; {
 	case a.Country == b.Country:
 		if km > 2500 {
 			return domesticAffinity * math.Pow(2500/km, 1.5) // a long domestic flight competes with connections
 		}
 		return domesticAffinity
-	case ra != rb:
-		if v, ok := regionAffinity[sortedPair(ra, rb)]; ok {
-			return v
-		}
+	case ra < 0 || rb < 0:
 		return crossRegionAffinity
+	default:
+		return n.affinities[ra][rb]
 	}
-	return sameRegionAffinity
+}
+
+// indexRegions numbers the catalog's regions and fills in the affinity of
+// each pair of them, so that demand is array lookups.
+func (n *network) indexRegions() {
+	c := n.c
+	var names []string
+	for name := range c.regions {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	n.affinities = make([][]float64, len(names))
+	for i, ri := range names {
+		n.affinities[i] = make([]float64, len(names))
+		for j, rj := range names {
+			v, ok := regionAffinity[sortedPair(ri, rj)]
+			switch {
+			case i == j:
+				v = sameRegionAffinity
+			case !ok:
+				v = crossRegionAffinity
+			}
+			n.affinities[i][j] = v
+		}
+	}
+	n.region = make([]int, len(n.airports))
+	for x, a := range n.airports {
+		n.region[x] = slices.Index(names, c.regionOf[a.Country])
+	}
 }
 
 // hubPull is the departures a day a hub's connecting traffic fills to a

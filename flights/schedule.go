@@ -90,6 +90,13 @@ const seasonCacheSize = 4
 
 func newSeasonCache() *seasonCache { return &seasonCache{entries: map[season]*seasonEntry{}} }
 
+// Prepare builds now what searches on date need and would otherwise build
+// on the first of them: the network model and the timetable of date's
+// season (tens of milliseconds; see BenchmarkFirstSearch). A server may
+// call it in the background at start, so that its first call's budget
+// does not pay for them. It is safe to call any number of times.
+func (c *Catalog) Prepare(date time.Time) { c.timetable(seasonOf(date)) }
+
 // timetable is the catalog's timetable for season s, planned once.
 func (c *Catalog) timetable(s season) *timetable {
 	sc := c.seasons
