@@ -120,8 +120,9 @@ func (f Flight) RedEye() bool {
 	dep, arr := f.Depart(), f.Arrive()
 	h := dep.Hour()*60 + dep.Minute()
 	a := arr.Hour()*60 + arr.Minute()
-	return (h >= 21*60 || h < 2*60) && f.Duration() >= 4*time.Hour && a >= 4*60+30 && a <= 10*60 &&
-		arr.Format(DateLayout) != dep.Format(DateLayout)
+	dy, dm, dd := dep.Date()
+	ay, am, ad := arr.Date()
+	return (h >= 21*60 || h < 2*60) && f.Duration() >= 4*time.Hour && a >= 4*60+30 && a <= 10*60 && (ay != dy || am != dm || ad != dd)
 }
 
 // basePrice is the part of the itinerary's fare per passenger that does

@@ -349,7 +349,8 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinera
 	n := s.catalog.network()
 	ss := seasonOf(date)
 	p := &planner{n: n, tt: s.catalog.timetable(ss), date: date, o: n.index[o.Code], d: n.index[d.Code],
-		direct: DistanceKm(o, d), offset: make([]int32, n.size()), seed: hash64(o.Code, d.Code, ss.String()), circuity: MaxCircuity}
+		direct: DistanceKm(o, d), offset: make([]int32, n.size()), seed: hash64(o.Code, d.Code, ss.String()), circuity: MaxCircuity,
+		cands: make([]candidate, 0, 6*limit)}
 	for i := range p.offset {
 		p.offset[i] = unknownOffset
 	}
@@ -361,7 +362,7 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinera
 		p.circuity = RemoteCircuity
 		p.connections(limit)
 	}
-	chosen := choose(p.cands, limit)
+	chosen := choose(p.cands, p.routing, limit)
 	its := make([]itinerary, 0, len(chosen))
 	seen := map[string]bool{}
 	for _, c := range chosen {
@@ -474,6 +475,8 @@ func (p *planner) twoStops() []routing {
 			if len(mid) == 0 {
 				continue
 			}
+			found := 0
+		path:
 			for _, r1 := range n.routesBetween(p.o, h1) {
 				for _, r2 := range mid {
 					if k := n.connection(n.routes[r1].airline, n.routes[r2].airline, h1); k == noConnection || k == interline {
@@ -482,6 +485,9 @@ func (p *planner) twoStops() []routing {
 					for _, r3 := range n.routesBetween(h2, p.d) {
 						if k := n.connection(n.routes[r2].airline, n.routes[r3].airline, h2); k != noConnection && k != interline {
 							out = append(out, routing{legs: [3]int32{r1, r2, r3}, n: 3, base: (d1+d2+d3)/p.direct + 0.6})
+							if found++; found == perPath {
+								break path
+							}
 						}
 					}
 				}
@@ -552,16 +558,16 @@ func (p *planner) add(c candidate, circuity float64, waited int) {
 // shows: every nonstop (up to half the page), a handful of two-stop
 // options, one-stop connections filling the rest, and no more than
 // perRouting departures of any one routing.
-func choose(cands []candidate, limit int) []candidate {
+func choose(cands []candidate, routings int32, limit int) []candidate {
 	slices.SortFunc(cands, func(a, b candidate) int {
 		return cmp.Or(cmp.Compare(a.quality, b.quality), cmp.Compare(a.routing, b.routing), cmp.Compare(a.dep[0], b.dep[0]))
 	})
-	quota := map[int8]int{1: limit / 2, 3: limit / 6}
+	var quota, used [MaxStopsLimit + 2]int // by legs
+	quota[1], quota[3] = limit/2, limit/6
 	quota[2] = limit - quota[1] - quota[3]
-	used := map[int8]int{}
-	perRouting := map[int32]int{}
+	perRouting := make([]uint8, routings+1)
 	taken := make([]bool, len(cands))
-	var out []candidate
+	out := make([]candidate, 0, limit)
 	for pass := 0; pass < 2 && len(out) < limit; pass++ {
 		for i, c := range cands {
 			if taken[i] || len(out) >= limit {
@@ -580,6 +586,11 @@ func choose(cands []candidate, limit int) []candidate {
 	}
 	return out
 }
+
+// perPath is how many ways (airline combinations) through the same two
+// connecting airports the two-stop search keeps: a page shows a handful of
+// two-stop options, so more would only cost time.
+const perPath = 2
 
 // interlinePenalty is what an interline connection adds to its quality: a
 // search shows partners' connections first.
