@@ -9,12 +9,22 @@ package data
 
 import _ "embed"
 
-// AirportsCSV lists airports: iata,name,city,country,lat,lon,tz (IANA zone).
+// AirportsCSV lists airports: iata,name,city,country,lat,lon,tz (IANA
+// zone),tier (1 to 5: under 3, 3-10, 10-25, 25-50, over 50 million
+// passengers a year),intl_tier (the same bands for international
+// passengers),taxi_delay (minutes of taxi out beyond the tier's
+// usual, at congested airports; empty for none).
 //
 //go:embed airports.csv
 var AirportsCSV []byte
 
-// AirlinesCSV lists airlines: iata,name,alliance,hubs (space-separated IATA codes).
+// AirlinesCSV lists airlines: iata,name,alliance,hubs (space-separated
+// IATA codes, the main one first),kind (network, lowcost or longhaul),focus
+// (focus cities and gateways, space-separated),range_km (the fleet's longest
+// leg),cabins (Y W J F: economy, premium economy, business, first),markets
+// (where it flies beyond its home country: region names, country codes and
+// long-haul gateway airports, space-separated). README.md says where each
+// fact comes from.
 //
 //go:embed airlines.csv
 var AirlinesCSV []byte
@@ -47,3 +57,32 @@ var CountriesCSV []byte
 //
 //go:embed gazetteer.csv
 var GazetteerCSV []byte
+
+// RegionsCSV groups the countries into the regions airlines' markets name:
+// region,countries (space-separated ISO codes).
+//
+//go:embed regions.csv
+var RegionsCSV []byte
+
+// PartnersCSV lists partnerships beyond the alliances (joint ventures and
+// codeshares whose connections are sold together): name,airlines
+// (space-separated IATA codes, each a partner of every other).
+//
+//go:embed partners.csv
+var PartnersCSV []byte
+
+// NoServiceCSV lists the country pairs with no direct flights between them
+// (sanctions, closed airspace, no relations): country,with (space-separated
+// ISO codes),reason. Connections through a third country remain.
+//
+//go:embed no_service.csv
+var NoServiceCSV []byte
+
+// AirportLimitsCSV lists what some airports cannot take:
+// iata,max_km (the longest leg; 0 for no limit),countries (the only
+// countries it has flights to, space-separated; empty for any),exempt
+// (airports beyond max_km it may still serve),curfew (HH:MM-HH:MM local,
+// no scheduled departure or arrival),note.
+//
+//go:embed airport_limits.csv
+var AirportLimitsCSV []byte

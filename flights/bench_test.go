@@ -41,3 +41,32 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFirstSearch measures what the first search of a process (or the
+// first of a new season) pays once: building the network model from the
+// catalogue, then planning a season's timetable. A fresh catalogue each
+// time, so nothing is cached.
+func BenchmarkFirstSearch(b *testing.B) {
+	src := embeddedSources()
+	date := now().AddDate(0, 0, 30)
+	b.Run("network", func(b *testing.B) {
+		for b.Loop() {
+			c, err := newCatalog(src, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.network()
+		}
+	})
+	b.Run("season", func(b *testing.B) {
+		c, err := newCatalog(src, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := c.network()
+		b.ResetTimer()
+		for b.Loop() {
+			planSeason(n, seasonOf(date))
+		}
+	})
+}

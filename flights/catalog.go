@@ -32,8 +32,30 @@ type Airport struct {
 	Country  string // ISO 3166-1 alpha-2
 	Lat, Lon float64
 	TZ       string // IANA zone name
-	zone     *zone
+	// Tier is the airport's size by passengers a year, 1 (under 3 million)
+	// to 5 (over 50 million): how much traffic the network model gives it.
+	// DefaultTier when the data gives none.
+	Tier int
+	// IntlTier is its size by international passengers a year, in the same
+	// bands: what long-haul demand is reckoned from. Tier when the data
+	// gives none.
+	IntlTier int
+	// TaxiDelay is the minutes a departure's taxi out takes beyond what is
+	// usual for an airport of its tier (the New York airports' are the
+	// longest in the US).
+	TaxiDelay int
+	zone      *zone
+	limits    airportLimits
 }
+
+// DefaultTier is the Tier of an airport whose data gives none.
+const DefaultTier = 3
+
+// Restriction says, in a few words, what limits the flights the airport can
+// take ("perimeter rule: ...", "domestic only; overnight closure"), or ""
+// when the data gives it no limits: what a caller can tell a traveller who
+// finds no flight from it.
+func (a *Airport) Restriction() string { return a.limits.note }
 
 // Location is the time zone the airport's schedules are written in.
 func (a *Airport) Location() *time.Location { return a.zone.location() }
@@ -64,13 +86,48 @@ func (z *zone) location() *time.Location {
 	return z.loc
 }
 
-// Airline is a real airline and the airports it connects passengers through.
+// Airline is a real airline, what kind of airline it is and where it flies:
+// the network model (see network.go) builds its routes from these facts.
 type Airline struct {
 	Code     string // IATA designator
 	Name     string
 	Alliance string // "oneworld", "Star Alliance", "SkyTeam" or "none"
-	Hubs     []string
+	// Hubs are the airports it connects passengers through (a low-cost
+	// airline's bases), the main one first: its home country is the first
+	// hub's.
+	Hubs []string
+	Kind AirlineKind
+	// Focus are the other airports it flies from (gateways, focus cities),
+	// without connecting banks.
+	Focus []string
+	// RangeKm is the longest leg its fleet flies.
+	RangeKm int
+	// Cabins are the cabins it sells, cheapest first.
+	Cabins []Cabin
+	// Markets are where it flies beyond its home country: region names
+	// (see data/regions.csv), country codes, and airport codes for the
+	// long-haul gateways it serves; empty means everywhere.
+	Markets []string
 }
+
+// AirlineKind is the kind of airline, which decides how it flies.
+type AirlineKind string
+
+// The kinds of airline.
+const (
+	// Network airlines fly from their hubs and focus cities and sell
+	// connections, on their own flights and their partners'.
+	NetworkAirline AirlineKind = "network"
+	// LowCost airlines fly point to point from their bases and sell
+	// connections only on their own flights.
+	LowCost AirlineKind = "lowcost"
+	// LongHaulOnly airlines fly no short or medium haul at all.
+	LongHaulOnly AirlineKind = "longhaul"
+)
+
+// Sells reports whether the airline sells cabin on some of its flights.
+// Premium economy and first are sold only on long legs (see cabinOn).
+func (a *Airline) Sells(cabin Cabin) bool { return slices.Contains(a.Cabins, cabin) }
 
 // Catalog is the validated, indexed reference data. It is immutable after
 // construction and safe for concurrent use.
@@ -92,14 +149,16 @@ type Catalog struct {
 	// space so that " "+query finds a match at a word's start.
 	searchText map[string]string
 
-	// Hub index for the provider's routing, built once: every airport that
-	// is some airline's hub, each airline's hubs as indexes into that list,
-	// and the distances between the hubs, computed when the first search
-	// needs them (a few thousand great circles: a third of the catalog's
-	// build, and of no use to a process that has not searched yet).
-	hubs       []*Airport
-	airlineHub [][]int // airlineHub[i] are the hubs of airlines[i]
-	hubDistKm  func() [][]float64
+	// The network model's data (see network.go): regions by name and by
+	// country, partnerships beyond alliances, country pairs without
+	// service, and the network itself, built when the first search needs
+	// it.
+	regions   map[string][]string
+	regionOf  map[string]string
+	partners  map[[2]string]string // by the two airlines' codes, sorted: the partnership's name
+	noService map[[2]string]string // by the two countries, sorted: the reason
+	network   func() *network
+	seasons   *seasonCache
 }
 
 // Embedded returns the catalog built from the data package, parsed once.
@@ -115,16 +174,23 @@ var Embedded = sync.OnceValues(func() (*Catalog, error) {
 
 func embeddedSources() Sources {
 	return Sources{Airports: data.AirportsCSV, Airlines: data.AirlinesCSV,
-		Metros: data.MetrosCSV, Cities: data.CitiesCSV, Countries: data.CountriesCSV}
+		Metros: data.MetrosCSV, Cities: data.CitiesCSV, Countries: data.CountriesCSV,
+		Regions: data.RegionsCSV, Partners: data.PartnersCSV, NoService: data.NoServiceCSV, Limits: data.AirportLimitsCSV}
 }
 
 // Sources is the CSV data a catalog is built from, in the formats the data
-// package documents. Airports and Airlines are required; the place data is
-// optional (without it a catalog knows airport codes and the cities in
-// airports.csv, but no metro codes, aliases or country names).
+// package documents. Airports and Airlines are required; the rest is
+// optional. Without the place data a catalog knows airport codes and the
+// cities in airports.csv, but no metro codes, aliases or country names;
+// without the network data (and the optional columns of airports and
+// airlines) every airline may fly anywhere its hubs reach, as a network
+// airline with every cabin, and no airport or country pair is restricted.
 type Sources struct {
 	Airports, Airlines        []byte
 	Metros, Cities, Countries []byte
+	// Regions, Partners, NoService and Limits are the network model's
+	// rules: see data/README.md.
+	Regions, Partners, NoService, Limits []byte
 }
 
 // NewCatalog builds a catalog from airports and airlines only, as tests with
@@ -145,8 +211,8 @@ func NewCatalogFrom(src Sources) (*Catalog, error) {
 func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 	c := &Catalog{airports: map[string]*Airport{}, byCode: map[string]*Airline{}}
 	zones := map[string]*zone{}
-	err := readCSV(src.Airports, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, func(line int, f []string) error {
-		a := &Airport{Code: f[0], Name: f[1], City: f[2], Country: f[3], TZ: f[6]}
+	err := readColumns(src.Airports, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, []string{"tier", "intl_tier", "taxi_delay"}, func(line int, f []string) error {
+		a := &Airport{Code: f[0], Name: f[1], City: f[2], Country: f[3], TZ: f[6], Tier: DefaultTier}
 		if !isCode(a.Code, 3) {
 			return fmt.Errorf("iata %q is not three upper-case letters", a.Code)
 		}
@@ -159,6 +225,22 @@ func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 		}
 		if a.Lon, err = strconv.ParseFloat(f[5], 64); err != nil || a.Lon < -180 || a.Lon > 180 {
 			return fmt.Errorf("airport %s: longitude %q is not in [-180, 180]", a.Code, f[5])
+		}
+		if f[7] != "" {
+			if a.Tier, err = strconv.Atoi(f[7]); err != nil || a.Tier < 1 || a.Tier > 5 {
+				return fmt.Errorf("airport %s: tier %q is not a number from 1 to 5", a.Code, f[7])
+			}
+		}
+		a.IntlTier = a.Tier
+		if f[8] != "" {
+			if a.IntlTier, err = strconv.Atoi(f[8]); err != nil || a.IntlTier < 1 || a.IntlTier > 5 {
+				return fmt.Errorf("airport %s: intl_tier %q is not a number from 1 to 5", a.Code, f[8])
+			}
+		}
+		if f[9] != "" {
+			if a.TaxiDelay, err = strconv.Atoi(f[9]); err != nil || a.TaxiDelay < 0 || a.TaxiDelay > 30 {
+				return fmt.Errorf("airport %s: taxi_delay %q is not a number of minutes from 0 to 30", a.Code, f[9])
+			}
 		}
 		if a.zone = zones[a.TZ]; a.zone == nil {
 			a.zone = &zone{name: a.TZ}
@@ -176,24 +258,10 @@ func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("airports: %w", err)
 	}
-	err = readCSV(src.Airlines, []string{"iata", "name", "alliance", "hubs"}, func(line int, f []string) error {
-		al := Airline{Code: f[0], Name: f[1], Alliance: f[2], Hubs: strings.Fields(f[3])}
-		if len(al.Code) != 2 {
-			return fmt.Errorf("airline code %q is not two characters", al.Code)
-		}
-		if _, dup := c.byCode[al.Code]; dup {
-			return fmt.Errorf("airline %s listed twice", al.Code)
-		}
-		if !slices.Contains([]string{"oneworld", "Star Alliance", "SkyTeam", "none"}, al.Alliance) {
-			return fmt.Errorf("airline %s: unknown alliance %q", al.Code, al.Alliance)
-		}
-		if len(al.Hubs) == 0 {
-			return fmt.Errorf("airline %s has no hubs", al.Code)
-		}
-		for _, h := range al.Hubs {
-			if c.airports[h] == nil {
-				return fmt.Errorf("airline %s: hub %s is not a known airport", al.Code, h)
-			}
+	err = readColumns(src.Airlines, []string{"iata", "name", "alliance", "hubs"}, []string{"kind", "focus", "range_km", "cabins", "markets"}, func(line int, f []string) error {
+		al, err := c.parseAirline(f)
+		if err != nil {
+			return err
 		}
 		c.airlines = append(c.airlines, al)
 		c.byCode[al.Code] = &c.airlines[len(c.airlines)-1]
@@ -207,52 +275,108 @@ func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 	for i := range c.airlines { // re-point after sorting moved the elements
 		c.byCode[c.airlines[i].Code] = &c.airlines[i]
 	}
-	c.indexHubs()
 	if err := c.indexPlaces(src); err != nil {
 		return nil, err
 	}
+	if err := c.readNetworkRules(src); err != nil {
+		return nil, err
+	}
+	c.network = sync.OnceValue(func() *network { return buildNetwork(c) })
+	c.seasons = newSeasonCache()
 	return c, nil
 }
 
-func (c *Catalog) indexHubs() {
-	index := map[string]int{}
-	c.airlineHub = make([][]int, len(c.airlines))
-	for i, al := range c.airlines {
-		for _, h := range al.Hubs {
-			k, ok := index[h]
-			if !ok {
-				k = len(c.hubs)
-				index[h] = k
-				c.hubs = append(c.hubs, c.airports[h])
-			}
-			c.airlineHub[i] = append(c.airlineHub[i], k)
-		}
+// parseAirline reads one row of airlines.csv: the required columns, and the
+// network model's (kind, focus, range_km, cabins, markets), which default
+// to a network airline with every cabin flying anywhere its range allows.
+func (c *Catalog) parseAirline(f []string) (Airline, error) {
+	al := Airline{Code: f[0], Name: f[1], Alliance: f[2], Hubs: strings.Fields(f[3]),
+		Kind: AirlineKind(f[4]), Focus: strings.Fields(f[5]), RangeKm: maxLegKm, Cabins: slices.Clone(Cabins), Markets: strings.Fields(f[8])}
+	if len(al.Code) != 2 {
+		return al, fmt.Errorf("airline code %q is not two characters", al.Code)
 	}
-	c.hubDistKm = sync.OnceValue(func() [][]float64 {
-		dist := make([][]float64, len(c.hubs))
-		for i := range c.hubs {
-			dist[i] = make([]float64, len(c.hubs))
+	if _, dup := c.byCode[al.Code]; dup {
+		return al, fmt.Errorf("airline %s listed twice", al.Code)
+	}
+	if !slices.Contains([]string{"oneworld", "Star Alliance", "SkyTeam", "none"}, al.Alliance) {
+		return al, fmt.Errorf("airline %s: unknown alliance %q", al.Code, al.Alliance)
+	}
+	if len(al.Hubs) == 0 {
+		return al, fmt.Errorf("airline %s has no hubs", al.Code)
+	}
+	switch al.Kind {
+	case "":
+		al.Kind = NetworkAirline
+	case NetworkAirline, LowCost, LongHaulOnly:
+	default:
+		return al, fmt.Errorf("airline %s: kind %q is not one of %s, %s, %s", al.Code, al.Kind, NetworkAirline, LowCost, LongHaulOnly)
+	}
+	stations := map[string]bool{}
+	for i, h := range append(slices.Clone(al.Hubs), al.Focus...) {
+		what := "hub"
+		if i >= len(al.Hubs) {
+			what = "focus city"
 		}
-		for i, a := range c.hubs { // distance is symmetric: half the matrix
-			for j := i + 1; j < len(c.hubs); j++ {
-				d := DistanceKm(a, c.hubs[j])
-				dist[i][j], dist[j][i] = d, d
+		if c.airports[h] == nil {
+			return al, fmt.Errorf("airline %s: %s %s is not a known airport", al.Code, what, h)
+		}
+		if stations[h] {
+			return al, fmt.Errorf("airline %s: %s is listed twice among its hubs and focus cities", al.Code, h)
+		}
+		stations[h] = true
+	}
+	if f[6] != "" {
+		km, err := strconv.Atoi(f[6])
+		if err != nil || km < minLegKm || km > maxLegKm+1000 {
+			return al, fmt.Errorf("airline %s: range_km %q is not a number of kilometres from %d to %d", al.Code, f[6], minLegKm, maxLegKm+1000)
+		}
+		al.RangeKm = km
+	}
+	if f[7] != "" {
+		al.Cabins = nil
+		for _, letter := range strings.Fields(f[7]) {
+			cabin, ok := cabinLetters[letter]
+			if !ok {
+				return al, fmt.Errorf("airline %s: cabin %q is not one of Y (economy), W (premium economy), J (business), F (first)", al.Code, letter)
 			}
+			if slices.Contains(al.Cabins, cabin) {
+				return al, fmt.Errorf("airline %s: cabin %s listed twice", al.Code, letter)
+			}
+			al.Cabins = append(al.Cabins, cabin)
 		}
-		return dist
-	})
+		if !slices.Contains(al.Cabins, Economy) {
+			return al, fmt.Errorf("airline %s sells no economy (Y): every airline here does", al.Code)
+		}
+		slices.SortFunc(al.Cabins, func(a, b Cabin) int { return slices.Index(Cabins, a) - slices.Index(Cabins, b) })
+	}
+	return al, nil
 }
 
+// cabinLetters are the cabins by the letters airlines.csv uses for them
+// (the usual fare-class letters of each cabin).
+var cabinLetters = map[string]Cabin{"Y": Economy, "W": PremiumEconomy, "J": Business, "F": First}
+
 func readCSV(b []byte, header []string, row func(line int, fields []string) error) error {
+	return readColumns(b, header, nil, row)
+}
+
+// readColumns is readCSV for a file whose header is required followed by
+// the first few (or none) of optional: each row has the header's columns,
+// and row gets every column, "" for the optional ones the file leaves out.
+func readColumns(b []byte, required, optional []string, row func(line int, fields []string) error) error {
 	r := csv.NewReader(bytes.NewReader(b))
-	r.FieldsPerRecord = len(header)
 	got, err := r.Read()
 	if err != nil {
 		return fmt.Errorf("header: %w", err)
 	}
-	if !slices.Equal(got, header) {
-		return fmt.Errorf("header is %v, want %v", got, header)
+	all := append(slices.Clone(required), optional...)
+	if len(got) < len(required) || len(got) > len(all) || !slices.Equal(got, all[:len(got)]) {
+		if len(optional) == 0 {
+			return fmt.Errorf("header is %v, want %v", got, required)
+		}
+		return fmt.Errorf("header is %v, want %v followed by the first columns of %v, if any", got, required, optional)
 	}
+	r.FieldsPerRecord = len(got)
 	for {
 		fields, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -262,6 +386,9 @@ func readCSV(b []byte, header []string, row func(line int, fields []string) erro
 			return err
 		}
 		line, _ := r.FieldPos(0)
+		for len(fields) < len(all) {
+			fields = append(fields, "")
+		}
 		if err := row(line, fields); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
 		}

@@ -90,6 +90,7 @@ func TestNewCatalogRejectsBadData(t *testing.T) {
 	const good = "JFK,John F. Kennedy International Airport,New York,US,40.6413,-73.7781,America/New_York\n" +
 		"LHR,Heathrow Airport,London,GB,51.4700,-0.4543,Europe/London\n"
 	const airlinesHeader = "iata,name,alliance,hubs\n"
+	const networkHeader = "iata,name,alliance,hubs,kind,focus,range_km,cabins,markets\n"
 	for _, tc := range []struct {
 		name, airports, airlines, want string
 	}{
@@ -104,6 +105,16 @@ func TestNewCatalogRejectsBadData(t *testing.T) {
 		{"unknown alliance", airportsHeader + good, airlinesHeader + "BA,British Airways,Skyteam,LHR\n", "alliance"},
 		{"no hubs", airportsHeader + good, airlinesHeader + "BA,British Airways,oneworld,\n", "no hubs"},
 		{"duplicate airline", airportsHeader + good, airlinesHeader + "BA,x,none,LHR\nBA,y,none,JFK\n", "listed twice"},
+		{"tier out of range", "iata,name,city,country,lat,lon,tz,tier\nAAA,x,y,US,1,1,UTC,6\n", airlinesHeader, "tier"},
+		{"intl tier not a number", "iata,name,city,country,lat,lon,tz,tier,intl_tier\nAAA,x,y,US,1,1,UTC,3,big\n", airlinesHeader, "intl_tier"},
+		{"optional column out of order", "iata,name,city,country,lat,lon,tz,intl_tier\n", airlinesHeader, "followed by the first columns"},
+		{"unknown kind", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,flag,,,,\n", "kind"},
+		{"unknown focus city", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,network,XXX,,,\n", "focus city XXX"},
+		{"hub also a focus city", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,network,LHR,,,\n", "listed twice"},
+		{"range not a number", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,network,,far,,\n", "range_km"},
+		{"unknown cabin", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,network,,13000,Y C,\n", "cabin"},
+		{"no economy", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,network,,13000,J F,\n", "economy"},
+		{"unknown market", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,network,,13000,Y J,narnia\n", "market"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewCatalog([]byte(tc.airports), []byte(tc.airlines))
@@ -470,5 +481,105 @@ func TestEmbeddedZonesLoad(t *testing.T) {
 		if got, want := a.Location().String(), checked.Airport(code).Location().String(); got != want || got != a.TZ {
 			t.Errorf("%s: zone %s, want %s (%s)", code, got, want, a.TZ)
 		}
+	}
+}
+
+// The network model's data is checked at load, and a bad row says which
+// file, line and field is wrong.
+func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
+	airports := []byte("iata,name,city,country,lat,lon,tz\n" +
+		"JFK,John F. Kennedy International Airport,New York,US,40.6413,-73.7781,America/New_York\n" +
+		"LGA,LaGuardia Airport,New York,US,40.7772,-73.8726,America/New_York\n" +
+		"LHR,Heathrow Airport,London,GB,51.4700,-0.4543,Europe/London\n")
+	airlines := []byte("iata,name,alliance,hubs,kind,focus,range_km,cabins,markets\n" +
+		"BA,British Airways,oneworld,LHR,network,,13000,Y W J F,northamerica\n" +
+		"AA,American Airlines,oneworld,JFK,network,LGA,13500,Y W J F,europe\n")
+	const (
+		regions   = "region,countries\nnorthamerica,US\neurope,GB\n"
+		partners  = "name,airlines\n"
+		noService = "country,with,reason\n"
+		limits    = "iata,max_km,countries,exempt,curfew,kinds,note\n"
+	)
+	for _, tc := range []struct {
+		name                                 string
+		regions, partners, noService, limits string
+		want                                 string
+	}{
+		{name: "country in two regions", regions: regions + "atlantic,GB\n", want: "already in europe"},
+		{name: "airport in no region", regions: "region,countries\nnorthamerica,US\n", want: "LHR is in GB, which is in no region"},
+		{name: "market not a region", regions: "region,countries\namericas,US\neurope,GB\n", want: `market "northamerica"`},
+		{name: "partner unknown", regions: regions, partners: partners + "Atlantic,AA XX\n", want: "XX is not a known airline"},
+		{name: "partnership of one", regions: regions, partners: partners + "Alone,AA\n", want: "fewer than two"},
+		{name: "no-service pair without a reason", regions: regions, noService: noService + "GB,US,\n", want: "no reason"},
+		{name: "no-service with itself", regions: regions, noService: noService + "GB,GB,closed\n", want: "not another known country"},
+		{name: "limit of an unknown airport", regions: regions, limits: limits + "XXX,0,,,,,\n", want: "XXX is not a known airport"},
+		{name: "limit without a note", regions: regions, limits: limits + "LGA,2414,,,,,\n", want: "needs a note"},
+		{name: "bad curfew", regions: regions, limits: limits + "LHR,0,,,23:30,,night\n", want: "curfew"},
+		{name: "bad kind", regions: regions, limits: limits + "LHR,0,,,,cheap,slots\n", want: "kinds"},
+		{name: "exempt unknown", regions: regions, limits: limits + "LGA,2414,US,DEN,,,perimeter\n", want: "exempt DEN"},
+		{name: "limit twice", regions: regions, limits: limits + "LGA,2414,US,,,,perimeter\nLGA,2414,US,,,,perimeter\n", want: "listed twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Regions: []byte(tc.regions),
+				Partners: []byte(tc.partners), NoService: []byte(tc.noService), Limits: []byte(tc.limits)})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+	c, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Regions: []byte(regions),
+		Partners: []byte(partners + "Atlantic,AA BA\n"), NoService: []byte(noService), Limits: []byte(limits + "LGA,2414,US,,,,perimeter rule\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nonstopAirlines(c, "JFK", "LHR"); !slices.Equal(got, []string{"AA", "BA"}) {
+		t.Errorf("JFK-LHR flown by %v, want AA and BA", got)
+	}
+	if got := nonstopAirlines(c, "LGA", "LHR"); len(got) != 0 || c.Airport("LGA").Restriction() != "perimeter rule" {
+		t.Errorf("LGA-LHR flown by %v (LGA's restriction %q), want none", got, c.Airport("LGA").Restriction())
+	}
+}
+
+// A catalogue built from the required columns only works as before the
+// network model: every airline a network airline, selling every cabin,
+// flying anywhere its hubs reach.
+func TestCatalogWithoutTheNetworkData(t *testing.T) {
+	c, err := NewCatalog([]byte("iata,name,city,country,lat,lon,tz\n"+
+		"JFK,John F. Kennedy International Airport,New York,US,40.6413,-73.7781,America/New_York\n"+
+		"LHR,Heathrow Airport,London,GB,51.4700,-0.4543,Europe/London\n"), []byte("iata,name,alliance,hubs\nBA,British Airways,oneworld,LHR\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ba := c.Airline("BA")
+	if ba.Kind != NetworkAirline || !slices.Equal(ba.Cabins, Cabins) || ba.RangeKm != maxLegKm || len(ba.Markets) != 0 || c.Airport("JFK").Tier != DefaultTier {
+		t.Errorf("BA = %+v, JFK tier %d: want the defaults", *ba, c.Airport("JFK").Tier)
+	}
+	if got := nonstopAirlines(c, "JFK", "LHR"); !slices.Equal(got, []string{"BA"}) {
+		t.Errorf("JFK-LHR flown by %v, want BA", got)
+	}
+}
+
+// The embedded airlines have the network model's facts, every one.
+func TestEmbeddedAirlinesHaveTheirNetworks(t *testing.T) {
+	c := mustCatalog(t)
+	for _, al := range c.Airlines() {
+		if al.Kind == "" || al.RangeKm < 3000 || len(al.Cabins) == 0 || len(al.Markets) == 0 {
+			t.Errorf("%s (%s): kind %q, range %d, cabins %v, markets %v", al.Code, al.Name, al.Kind, al.RangeKm, al.Cabins, al.Markets)
+		}
+	}
+	for _, tc := range []struct {
+		code  string
+		kind  AirlineKind
+		focus string // one of its focus cities
+	}{
+		{"AA", NetworkAirline, "JFK"}, {"DL", NetworkAirline, "JFK"}, {"VS", LongHaulOnly, ""}, {"FR", LowCost, ""}, {"6E", LowCost, ""},
+	} {
+		al := c.Airline(tc.code)
+		if al.Kind != tc.kind || (tc.focus != "" && !slices.Contains(al.Focus, tc.focus)) {
+			t.Errorf("%s: kind %s, focus %v; want %s with %s", tc.code, al.Kind, al.Focus, tc.kind, tc.focus)
+		}
+	}
+	if ua := c.Airline("UA"); !slices.Contains(ua.Hubs, "EWR") {
+		t.Errorf("UA hubs %v, want Newark among them", ua.Hubs)
 	}
 }

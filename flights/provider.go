@@ -48,8 +48,13 @@ type Flight struct {
 	Segments []Segment
 	Cabin    Cabin
 	// PriceUSD is the fare per passenger; TotalUSD covers every passenger.
+	// In a RoundTrip they are this leg's share of the round-trip fare.
 	PriceUSD int
 	TotalUSD int
+	// Fare says how the fare was built, so that two flights can be priced
+	// together as a round trip (NewRoundTrip); the zero Fare (a flight
+	// built by hand) prices a round trip as two one-ways.
+	Fare Fare
 }
 
 // Segment is one takeoff and landing. Times carry the local zone of the
@@ -60,6 +65,11 @@ type Segment struct {
 	From, To     string
 	Depart       time.Time // local at From
 	Arrive       time.Time // local at To
+	// Cabin is the cabin flown on this segment: the flight's, or on a
+	// short connecting leg of an airline that does not sell it there, the
+	// best cabin below it that the leg has (a mixed-cabin itinerary).
+	// Empty on a segment built by hand, which means the flight's.
+	Cabin Cabin
 }
 
 // Stops is the number of connections.

@@ -8,7 +8,9 @@ import (
 
 // RoundTrip is an outbound flight and a return flight, booked together.
 // Both legs are ordinary flights with their own ids, so each can be looked
-// up, shown and saved like any other.
+// up, shown and saved like any other. In a RoundTrip from NewRoundTrip,
+// each leg's PriceUSD and TotalUSD are its share of the round-trip fare
+// (see NewRoundTrip); one built by hand prices its legs as they are.
 type RoundTrip struct {
 	Out, Return Flight
 }
@@ -24,11 +26,12 @@ const MinTurnaround = 3 * time.Hour
 // ID names the round trip by its legs: "JFK-LHR-261215-K3M9P_LHR-JFK-261222-M2N4Q".
 func (r RoundTrip) ID() string { return r.Out.ID + roundTripSep + r.Return.ID }
 
-// PriceUSD is the fare per passenger, both legs.
+// PriceUSD is the round-trip fare per passenger, both legs.
 func (r RoundTrip) PriceUSD() int { return r.Out.PriceUSD + r.Return.PriceUSD }
 
-// TotalUSD is the fare for every passenger, both legs: PriceUSD times the
-// passengers, since NewRoundTrip pairs only legs priced for the same party.
+// TotalUSD is the round-trip fare for every passenger, both legs: PriceUSD
+// times the passengers, since NewRoundTrip pairs only legs priced for the
+// same party.
 func (r RoundTrip) TotalUSD() int { return r.Out.TotalUSD + r.Return.TotalUSD }
 
 // Duration is the time spent flying and connecting, both legs.
@@ -40,7 +43,12 @@ func (r RoundTrip) Stay() time.Duration { return r.Return.Depart().Sub(r.Out.Arr
 
 // NewRoundTrip pairs out and ret if they can be flown together: the return
 // leaves at least MinTurnaround after the outbound lands, and both are
-// priced for the same cabin and number of passengers.
+// priced for the same cabin and number of passengers. It prices them as a
+// round trip, not as two one-ways: when both fares are sold by one airline,
+// each leg costs its half-round-trip fare (Fare.HalfRoundTripUSD); by two
+// airlines of one alliance, half way between that and its one-way fare;
+// otherwise (different airlines, a low-cost airline, a flight built by
+// hand) its one-way fare. The legs it returns carry those shares.
 func NewRoundTrip(out, ret Flight) (RoundTrip, error) {
 	r := RoundTrip{Out: out, Return: ret}
 	if len(out.Segments) == 0 || len(ret.Segments) == 0 {
@@ -53,7 +61,30 @@ func NewRoundTrip(out, ret Flight) (RoundTrip, error) {
 	if out.Cabin != ret.Cabin || out.TotalUSD*ret.PriceUSD != ret.TotalUSD*out.PriceUSD {
 		return RoundTrip{}, fmt.Errorf("round trip %s: the legs are priced for different cabins or parties", r.ID())
 	}
+	together := out.Fare.Carrier != "" && (out.Fare.Carrier == ret.Fare.Carrier || (out.Fare.Alliance != "" && out.Fare.Alliance == ret.Fare.Alliance))
+	if together && out.Fare.HalfRoundTripUSD > 0 && ret.Fare.HalfRoundTripUSD > 0 && out.Fare.OneWayUSD > 0 && ret.Fare.OneWayUSD > 0 {
+		sameCarrier := out.Fare.Carrier == ret.Fare.Carrier
+		r.Out, r.Return = out.priceAs(roundTripShare(out.Fare, sameCarrier)), ret.priceAs(roundTripShare(ret.Fare, sameCarrier))
+	}
 	return r, nil
+}
+
+// roundTripShare is a leg's share of a round-trip fare: its half-round-trip
+// fare on the same airline, half way to its one-way fare on a partner.
+func roundTripShare(f Fare, sameCarrier bool) int {
+	if sameCarrier {
+		return f.HalfRoundTripUSD
+	}
+	return (f.OneWayUSD + f.HalfRoundTripUSD + 1) / 2
+}
+
+// priceAs is the flight at a fare per passenger of price, for its party.
+func (f Flight) priceAs(price int) Flight {
+	if f.PriceUSD > 0 {
+		f.TotalUSD = price * (f.TotalUSD / f.PriceUSD)
+	}
+	f.PriceUSD = price
+	return f
 }
 
 // ParseRoundTripID splits a round trip's id into its legs' ids, checking

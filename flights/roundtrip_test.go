@@ -37,7 +37,7 @@ func TestRoundTripOverARealSearch(t *testing.T) {
 	if r.ID() != outs[0].ID+"_"+rets[0].ID || !strings.HasPrefix(rets[0].ID, "LHR-JFK-261222-") {
 		t.Errorf("ID = %s", r.ID())
 	}
-	if r.PriceUSD() != outs[0].PriceUSD+rets[0].PriceUSD || r.TotalUSD() != 3*r.PriceUSD() {
+	if r.PriceUSD() != r.Out.PriceUSD+r.Return.PriceUSD || r.TotalUSD() != 3*r.PriceUSD() || r.PriceUSD() > outs[0].PriceUSD+rets[0].PriceUSD {
 		t.Errorf("price %d total %d for 3 passengers, legs %d and %d", r.PriceUSD(), r.TotalUSD(), outs[0].PriceUSD, rets[0].PriceUSD)
 	}
 	if r.Duration() != outs[0].Duration()+rets[0].Duration() || r.Stay() < 6*24*time.Hour {
@@ -96,5 +96,64 @@ func TestParseRoundTripIDRejects(t *testing.T) {
 	// A metro round trip may come back from another airport of the city.
 	if out, ret, err := ParseRoundTripID("JFK-LHR-261215-K3M9P_LGW-EWR-261222-M2N4Q"); err != nil || out != "JFK-LHR-261215-K3M9P" || ret != "LGW-EWR-261222-M2N4Q" {
 		t.Errorf("open jaw within metros: %s %s %v", out, ret, err)
+	}
+}
+
+// A round trip is priced as one: on one airline both ways, each leg costs
+// its half-round-trip fare, less than its one-way, and more so on a long
+// haul; on two airlines of one alliance half as much less; on airlines of
+// no common alliance, or a low-cost airline, the sum of two one-ways.
+func TestRoundTripFares(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	legs := func(o, d, date string) []Flight {
+		fs, err := p.Search(context.Background(), tripFor(t, c, o, d, date))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	// The first nonstop of each airline, each way.
+	nonstop := func(fs []Flight, airline string) Flight {
+		for _, f := range fs {
+			if f.Stops() == 0 && f.Segments[0].Airline == airline {
+				return f
+			}
+		}
+		t.Fatalf("no %s nonstop among %d flights", airline, len(fs))
+		return Flight{}
+	}
+	discount := func(out, ret Flight) float64 {
+		t.Helper()
+		r, err := NewRoundTrip(out, ret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.PriceUSD() != r.Out.PriceUSD+r.Return.PriceUSD || r.TotalUSD() != r.Out.TotalUSD+r.Return.TotalUSD {
+			t.Errorf("%s: price %d, total %d: not the sum of the legs' shares", r.ID(), r.PriceUSD(), r.TotalUSD())
+		}
+		again, err := NewRoundTrip(r.Out, r.Return)
+		if err != nil || again.PriceUSD() != r.PriceUSD() {
+			t.Errorf("%s: pairing the priced legs again gives %d, not %d (%v)", r.ID(), again.PriceUSD(), r.PriceUSD(), err)
+		}
+		return 1 - float64(r.PriceUSD())/float64(out.PriceUSD+ret.PriceUSD)
+	}
+	lhr, jfk := legs("JFK", "LHR", "2027-01-20"), legs("LHR", "JFK", "2027-01-27")
+	long := discount(nonstop(lhr, "BA"), nonstop(jfk, "BA"))
+	partners := discount(nonstop(lhr, "BA"), nonstop(jfk, "AA"))
+	strangers := discount(nonstop(lhr, "BA"), nonstop(jfk, "VS"))
+	bos, lga := legs("LGA", "BOS", "2027-01-20"), legs("BOS", "LGA", "2027-01-21")
+	short := discount(nonstop(bos, "DL"), nonstop(lga, "DL"))
+	lowCost := discount(nonstop(bos, "B6"), nonstop(lga, "B6"))
+	t.Logf("round-trip discounts: BA JFK-LHR %.3f, BA out AA back %.3f, BA out VS back %.3f, DL LGA-BOS %.3f, B6 LGA-BOS %.3f", long, partners, strangers, short, lowCost)
+	switch {
+	case long < 0.15 || long > 0.3:
+		t.Errorf("BA both ways across the Atlantic: %.0f%% less than two one-ways, want 15-30%%", 100*long)
+	case partners < long/2-0.02 || partners > long/2+0.02:
+		t.Errorf("BA out, AA back: %.0f%% less, want half of BA both ways (%.0f%%)", 100*partners, 100*long)
+	case strangers != 0 || lowCost != 0:
+		t.Errorf("BA out, VS back: %.1f%% less; JetBlue both ways: %.1f%% less; want two one-ways", 100*strangers, 100*lowCost)
+	case short < 0.04 || short > long/2:
+		t.Errorf("Delta both ways LGA-BOS: %.0f%% less, want a small discount, well under the long haul's %.0f%%", 100*short, 100*long)
 	}
 }

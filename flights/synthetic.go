@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"time"
@@ -19,24 +18,29 @@ import (
 // about what a search page shows.
 const DefaultMaxResults = 47
 
-// Synthetic is the embedded provider. For any two known airports at least
-// 150 km apart and any date it builds a realistic set of flights: nonstops
-// flown by airlines with a hub at either end (and, on a domestic route, by
-// the country's airlines), one-stop connections through an airline's own
-// hubs, and two-stop connections between hubs of the same alliance. No
-// connection goes further than MaxCircuity times the direct distance, in
-// whole or in part, so a busy long-haul pair gets about DefaultMaxResults
-// options while a short hop gets only its nonstops and the few connections
-// that are nearly straight (as few as four flights for AMS-BRU), and a
-// remote pair gets what geography allows plus nonstops flown by its
-// countries' or the nearest hub's airlines. Everything is derived from a
-// hash of the route and date, so the same trip gives the same flights and
-// ids on every machine.
+// Synthetic is the embedded provider: synthetic sample data, not real
+// flights. For any two known airports at least minLegKm apart and any date
+// it builds the flights a traveller would expect to find, from the network
+// model (network.go: which airlines fly which nonstops, how often) and the
+// season's timetable (schedule.go: the same flight numbers at the same
+// local times every week): the nonstops that operate that day, one-stop
+// connections at a hub or focus city of either airline, on one airline or
+// two partners, and two-stop connections. No connection goes further than
+// MaxCircuity times the direct distance, in whole or in part, nor waits
+// more than maxLayover, so a busy long-haul pair gets about
+// DefaultMaxResults options, a short hop its nonstops and the few
+// connections that are nearly straight, and a pair no airline connects
+// (an airport with domestic flights only, to abroad; two remote airports
+// no hub is on the way between) none at all. A traveller's search does not
+// offer flights that leave within minBookingLead of the provider's clock
+// (see Search). Everything is
+// derived from the catalog and the date, so the same trip gives the same
+// flights and ids on every machine.
 //
-// Building a route's schedule is the expensive part (about 150 µs for a busy
-// pair) and does not change during the day, so schedules are kept in a
-// bounded LRU cache; prices are computed on every search because they depend
-// on the cabin, the passengers and today's date.
+// Building a pair's schedule for a date is the expensive part (a few
+// hundred µs for a busy pair) and does not change during the day, so
+// schedules are kept in a bounded LRU cache; prices are computed on every
+// search because they depend on the cabin, the passengers and today's date.
 type Synthetic struct {
 	catalog    *Catalog
 	now        func() time.Time
@@ -52,9 +56,13 @@ type scheduleKey struct {
 // scheduleCacheSize bounds the cache: about 10 KB a route, so a few MB.
 const scheduleCacheSize = 512
 
+// minBookingLead is how soon before departure a flight stops being offered:
+// about when check-in closes.
+const minBookingLead = time.Hour
+
 // NewSynthetic returns the embedded provider over catalog. now is the clock
-// for advance-purchase pricing (nil means time.Now); maxResults caps each
-// result (0 means DefaultMaxResults).
+// for advance-purchase pricing and for what has already left (nil means
+// time.Now); maxResults caps each result (0 means DefaultMaxResults).
 func NewSynthetic(catalog *Catalog, now func() time.Time, maxResults int) *Synthetic {
 	if now == nil {
 		now = time.Now
@@ -76,6 +84,11 @@ func NewSynthetic(catalog *Catalog, now func() time.Time, maxResults int) *Synth
 // best of JFK-LHR, EWR-LGW and the rest rather than 15 times as many
 // flights. Each flight keeps its own pair's id, so ParseID and a search of
 // that one pair find it again.
+//
+// A flight is offered in the trip's cabin only if the airline of its
+// longest leg sells that cabin there (see cabinOn): a first-class search
+// finds no IndiGo flights and no short hops at all. Its other legs fly the
+// best cabin they have up to the trip's, which each Segment.Cabin says.
 func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -101,26 +114,57 @@ func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("search: %s to %s: every pair of airports is closer than %d km, too close for a flight", trip.Origin, trip.Destination, minLegKm)
 	}
-	its := pairs[0]
-	if len(pairs) > 1 {
-		its = s.merge(pairs)
+	cabin := trip.Cabin
+	if cabin == "" {
+		cabin = Economy
 	}
-	daysAhead := trip.Date.Sub(s.today(from)).Hours() / 24
+	ci := slices.Index(Cabins, cabin)
+	if ci < 0 {
+		return nil, fmt.Errorf("search: %q is not a cabin", cabin)
+	}
+	// A validated trip is a traveller's search: nothing that has left, or
+	// leaves within minBookingLead, is offered. A trip built by hand from
+	// an id (no BookableFrom) finds the flight whatever the time, so that
+	// its caller can say it has left.
+	cutoff := time.Time{}
+	if !trip.BookableFrom.IsZero() {
+		cutoff = s.now().Add(minBookingLead)
+	}
+	offered := func(it *itinerary) bool { return it.sold[ci] && it.segments[0].Depart.After(cutoff) }
+	its := s.merge(pairs, offered)
+	advance := advanceFactor(trip.Date.Sub(s.today(from)).Hours() / 24)
 	// Copy the segments into one fresh block, so callers own what they get
 	// and the cached schedule cannot be changed through them.
-	n := 0
+	total := 0
 	for _, it := range its {
-		n += len(it.segments)
+		total += len(it.segments)
 	}
-	segs := make([]Segment, 0, n)
+	segs := make([]Segment, 0, total)
 	out := make([]Flight, len(its))
-	for i := range its {
-		it := &its[i]
-		price := it.price(trip.Cabin, daysAhead)
-		segs = append(segs, it.segments...)
-		out[i] = Flight{ID: it.id, Segments: segs[len(segs)-len(it.segments):], Cabin: trip.Cabin, PriceUSD: price, TotalUSD: price * trip.Passengers}
+	for i, it := range its {
+		price := it.price(ci, advance)
+		for k, seg := range it.segments {
+			seg.Cabin = Cabins[it.cabins[ci][k]]
+			segs = append(segs, seg)
+		}
+		out[i] = Flight{ID: it.id, Segments: segs[len(segs)-len(it.segments):], Cabin: trip.Cabin, PriceUSD: price, TotalUSD: price * trip.Passengers, Fare: it.fare(price)}
 	}
 	return out, nil
+}
+
+// longCabinKm is the shortest leg with premium economy and first: the
+// widebody cabins.
+const longCabinKm = 3000
+
+// cabinOn is the best cabin up to want that airline al sells on a leg of
+// km: premium economy and first only on legs of at least longCabinKm.
+func cabinOn(al *Airline, want Cabin, km float64) Cabin {
+	for i := slices.Index(Cabins, want); i > 0; i-- {
+		if c := Cabins[i]; al.Sells(c) && (km >= longCabinKm || (c != PremiumEconomy && c != First)) {
+			return c
+		}
+	}
+	return Economy
 }
 
 // cached is the schedule of one pair on date, built once.
@@ -134,24 +178,32 @@ func (s *Synthetic) cached(o, d *Airport, date time.Time) []itinerary {
 	return its
 }
 
-// merge keeps the maxResults most attractive itineraries of several pairs'
-// schedules (by their routing's quality, then pair and schedule order, so
-// the choice is the same on every run), in departure order.
-func (s *Synthetic) merge(pairs [][]itinerary) []itinerary {
-	type ref struct{ pair, i int }
-	var all []ref
-	for p, its := range pairs {
-		for i := range its {
-			all = append(all, ref{p, i})
+// merge keeps the maxResults most attractive offered itineraries of one or
+// several pairs' schedules (by their routing's quality, then pair and
+// schedule order, so the choice is the same on every run), in departure
+// order.
+func (s *Synthetic) merge(pairs [][]itinerary, offered func(*itinerary) bool) []*itinerary {
+	size := 0
+	for _, its := range pairs {
+		size += len(its)
+	}
+	all := make([]*itinerary, 0, size)
+	for p := range pairs {
+		for i := range pairs[p] {
+			if it := &pairs[p][i]; offered(it) {
+				all = append(all, it)
+			}
 		}
 	}
-	slices.SortStableFunc(all, func(a, b ref) int { return cmp.Compare(pairs[a.pair][a.i].quality, pairs[b.pair][b.i].quality) })
-	out := make([]itinerary, 0, min(len(all), s.maxResults))
-	for _, r := range all[:min(len(all), s.maxResults)] {
-		out = append(out, pairs[r.pair][r.i])
+	if len(pairs) == 1 {
+		return all // already in departure order, and at most maxResults
 	}
-	sortByDeparture(out)
-	return out
+	slices.SortStableFunc(all, func(a, b *itinerary) int { return cmp.Compare(a.quality, b.quality) })
+	all = all[:min(len(all), s.maxResults)]
+	slices.SortFunc(all, func(a, b *itinerary) int {
+		return cmp.Or(a.segments[0].Depart.Compare(b.segments[0].Depart), cmp.Compare(a.id, b.id))
+	})
+	return all
 }
 
 func sortByDeparture(its []itinerary) {
@@ -165,79 +217,156 @@ func (s *Synthetic) today(a *Airport) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-// routing is a path through airports with the airline flying each leg.
-// Fixed-size arrays keep the thousands of candidate routings of a busy pair
-// off the heap.
-type routing struct {
-	points   [MaxStopsLimit + 2]*Airport
-	airlines [MaxStopsLimit + 1]*Airline
-	legs     int
-	circuity float64 // flown distance / direct distance
-	quality  float64 // lower is more attractive; decides what makes the cut
-	perDay   int     // departures a day
-}
-
-func (r *routing) stops() int { return r.legs - 1 }
-
 // itinerary is a scheduled routing, not yet priced.
 type itinerary struct {
-	id         string
-	segments   []Segment
-	directKm   float64
-	quality    float64 // the routing's: what merge keeps first
-	airline    *Airline
-	priceNoise float64
+	id       string
+	segments []Segment
+	legs     [MaxStopsLimit + 1]int32 // the route of each segment
+	mainLeg  int                      // the longest segment: its airline sells the fare
+	carrier  *Airline
+	directKm float64
+	quality  float64 // lower is more attractive: what merge keeps first
+	// fares are the fare per passenger in each cabin (by index in Cabins)
+	// before the booking date: basePrice times cabinFactor.
+	fares [4]float64
+	// sold says in which cabins it is offered (its main leg's airline sells
+	// them there), and cabins which cabin each segment then flies (see
+	// cabinOn), by index in Cabins.
+	sold   [4]bool
+	cabins [4][MaxStopsLimit + 1]uint8
+	// rtDiscount is how much less it costs as half of a round trip on its
+	// carrier (roundTripDiscount).
+	rtDiscount float64
 }
 
 // MaxCircuity bounds every connection: its legs add up to at most this many
 // times the great-circle distance, and so do the legs between any two of its
-// airports, so no routing doubles back, not even in part.
-const MaxCircuity = 1.6
-
-// Routing limits. A leg longer than the longest flights scheduled today is
-// not plausible; nor is one shorter than a short hop.
+// airports, so no routing doubles back, not even in part. A pair that no
+// connection within it serves (two airports far from any hub on the way
+// between, such as Accra and Sao Paulo) gets the connections within
+// RemoteCircuity instead, as a traveller would still fly them.
 const (
-	minLegKm = 150
-	maxLegKm = 15500
+	MaxCircuity    = 1.6
+	RemoteCircuity = 2.4
 )
 
-// legOK reports whether a leg of km is one an airline would fly.
-func legOK(km float64) bool { return km >= minLegKm && km <= maxLegKm }
+// Routing limits. A leg longer than the longest flights scheduled today is
+// not plausible; nor is one shorter than a short hop. No connection waits
+// longer than maxLayover (an overnight one included).
+const (
+	minLegKm   = 150
+	maxLegKm   = 15500
+	maxLayover = 12 * time.Hour
+)
+
+// candidate is an itinerary before it is chosen and written out: which
+// departure of which route each leg is, on which local day.
+type candidate struct {
+	legs    [MaxStopsLimit + 1]int32 // route ids
+	dep     [MaxStopsLimit + 1]int16 // index into the route's departures
+	day     [MaxStopsLimit + 1]int8  // the leg's local departure day, from the date
+	n       int8                     // legs
+	routing int32                    // the same routes in the same order: one routing
+	quality float64
+}
+
+// planner finds one pair's candidates on one date.
+type planner struct {
+	n       *network
+	tt      *timetable
+	date    time.Time
+	o, d    int
+	direct  float64
+	offset  []int32 // minutes east of UTC at each airport on the date, once known
+	seed    uint64
+	cands   []candidate
+	routing int32
+	// circuity bounds the connections: MaxCircuity, or RemoteCircuity for
+	// a pair with nothing within it.
+	circuity float64
+}
+
+const unknownOffset = math.MinInt32
+
+// offsetOf is airport x's UTC offset at noon on the date, in minutes: close
+// enough to match connections; write checks them with the exact times.
+func (p *planner) offsetOf(x int) int {
+	if p.offset[x] == unknownOffset {
+		noon := time.Date(p.date.Year(), p.date.Month(), p.date.Day(), 12, 0, 0, 0, time.UTC)
+		_, off := noon.In(p.n.airports[x].Location()).Zone()
+		p.offset[x] = int32(off / 60)
+	}
+	return int(p.offset[x])
+}
+
+// departs is when departure k of route id on local day leaves, in minutes
+// after midnight UTC of the date.
+func (p *planner) departs(id int32, k int, day int) int {
+	r := &p.n.routes[id]
+	return day*1440 + int(p.tt.deps[id][k].minute) - p.offsetOf(r.from)
+}
+
+// weekday is the weekday of local day (from the date).
+func (p *planner) weekday(day int) time.Weekday {
+	return time.Weekday((int(p.date.Weekday()) + day%7 + 7) % 7)
+}
+
+// next finds the first departure of route id at or after minute t (UTC,
+// from the date's midnight) and within maxLayover of arrived: its index
+// and local day.
+func (p *planner) next(id int32, t, arrived int) (int, int, bool) {
+	r := &p.n.routes[id]
+	local := t + p.offsetOf(r.from)
+	day := floorDiv(local, 1440)
+	deps := p.tt.deps[id]
+	for ; ; day++ {
+		for k, dep := range deps {
+			at := day*1440 + int(dep.minute) - p.offsetOf(r.from)
+			if at < t || !dep.on(p.weekday(day)) {
+				continue
+			}
+			if at-arrived > int(maxLayover.Minutes()) {
+				return 0, 0, false
+			}
+			return k, day, true
+		}
+		if (day+1)*1440-p.offsetOf(r.from)-arrived > int(maxLayover.Minutes()) {
+			return 0, 0, false
+		}
+	}
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
 
 // schedule builds up to limit itineraries for the route on date.
 func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinerary {
-	rng := rand.New(rand.NewPCG(routeSeed(o.Code, d.Code, date), 0x9e3779b97f4a7c15))
-	direct := DistanceKm(o, d)
-
-	var routings []routing
-	// Widen the detour allowed until the route has a reasonable choice or
-	// the detour reaches MaxCircuity: a busy pair gets only the straightest
-	// connections, a remote one what geography allows (and its nonstops,
-	// see nonstopCarriers), a short hop few or none.
-	for _, slack := range []float64{1, 1.5, 2.2, 3.5, 6} {
-		routings = s.routings(o, d, direct, slack)
-		if departures(routings) >= limit || (1.25*direct+700)*slack >= MaxCircuity*direct {
-			break
-		}
+	n := s.catalog.network()
+	ss := seasonOf(date)
+	p := &planner{n: n, tt: s.catalog.timetable(ss), date: date, o: n.index[o.Code], d: n.index[d.Code],
+		direct: DistanceKm(o, d), offset: make([]int32, n.size()), seed: hash64(o.Code, d.Code, ss.String()), circuity: MaxCircuity,
+		cands: make([]candidate, 0, 6*limit)}
+	for i := range p.offset {
+		p.offset[i] = unknownOffset
 	}
-	if departures(routings) < minChoice && legOK(direct) && (len(routings) == 0 || routings[0].legs > 1) {
-		routings = nonstops(o, d, direct, s.remoteCarriers(o, d), routings)
+	p.nonstops()
+	p.connections(limit)
+	if len(p.cands) == 0 {
+		// Nothing within MaxCircuity: a remote pair gets the connections a
+		// traveller would still take.
+		p.circuity = RemoteCircuity
+		p.connections(limit)
 	}
-	for i := range routings {
-		routings[i].quality = routings[i].circuity + 0.3*float64(routings[i].stops()) + 0.2*rng.Float64()
-	}
-	slices.SortStableFunc(routings, func(a, b routing) int { return cmp.Compare(a.quality, b.quality) })
-	routings = pick(routings, limit)
-
-	its := make([]itinerary, 0, limit)
+	chosen := choose(p.cands, p.routing, limit)
+	its := make([]itinerary, 0, len(chosen))
 	seen := map[string]bool{}
-	for _, r := range routings {
-		window := 17 * 60 / r.perDay // departures spread over 06:00-23:00
-		for k := 0; k < r.perDay && len(its) < limit; k++ {
-			first := 6*60 + k*window + 5*rng.IntN(max(1, (window-30)/5))
-			it := s.fly(r, date, first, rng)
-			it.directKm, it.quality = direct, r.quality
-			it.id = flightID(o.Code, d.Code, date, it.segments, seen)
+	for _, c := range chosen {
+		if it, ok := s.write(p, c, seen); ok {
 			its = append(its, it)
 		}
 	}
@@ -245,237 +374,274 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinera
 	return its
 }
 
-func departures(rs []routing) int {
-	n := 0
-	for _, r := range rs {
-		n += r.perDay
-	}
-	return n
+// connections schedules the most attractive one- and two-stop routings:
+// enough of each for choose to pick from.
+func (p *planner) connections(limit int) {
+	p.scheduleRoutings(p.oneStops(), 3*limit)
+	p.scheduleRoutings(p.twoStops(), limit)
 }
 
-// pick keeps the most attractive routings, in quality order, with a mix a
-// real search shows: every nonstop (up to a dozen departures), a handful of
-// two-stop options, and one-stop connections filling the rest.
-func pick(sorted []routing, limit int) []routing {
-	quota := map[int]int{0: min(12, limit), 2: limit / 6}
-	quota[1] = limit - quota[0] - quota[2]
-	var out []routing
-	used := map[int]int{}
-	take := func(r routing, limit int) bool {
-		if used[r.stops()] >= limit {
-			return false
-		}
-		n := min(r.perDay, limit-used[r.stops()])
-		r.perDay = n
-		used[r.stops()] += n
-		out = append(out, r)
-		return true
-	}
-	taken := make([]bool, len(sorted))
-	for i, r := range sorted {
-		taken[i] = take(r, quota[r.stops()])
-	}
-	// A route with few nonstops or two-stops gives their share to the others.
-	for i, r := range sorted {
-		if left := limit - departures(out); !taken[i] && left > 0 {
-			r.perDay = min(r.perDay, left)
-			out = append(out, r)
+func (p *planner) nonstops() {
+	for _, id := range p.n.routesBetween(p.o, p.d) {
+		p.routing++
+		for k, dep := range p.tt.deps[id] {
+			if dep.on(p.date.Weekday()) {
+				p.add(candidate{legs: [3]int32{id}, dep: [3]int16{int16(k)}, n: 1, routing: p.routing}, 1, 0)
+			}
 		}
 	}
-	return out
 }
 
-// nonstops adds to out a nonstop routing of each airline, as many a day as
-// the distance allows.
-func nonstops(o, d *Airport, direct float64, airlines []*Airline, out []routing) []routing {
-	perDay := 1
-	switch {
-	case direct < 1500:
-		perDay = 4
-	case direct < 4500:
-		perDay = 3
-	case direct < 9000:
-		perDay = 2
-	}
-	for _, al := range airlines {
-		out = append(out, routing{points: [4]*Airport{o, d}, airlines: [3]*Airline{al}, legs: 1, circuity: 1, perDay: perDay})
-	}
-	return out
+// routing is a path of routes from the origin to the destination that
+// may be flown on one ticket, before it is scheduled; base is its quality
+// before the times (see add).
+type routing struct {
+	legs [MaxStopsLimit + 1]int32
+	n    int8
+	base float64
 }
 
-// routings lists the plausible paths from o to d. slack widens the detour a
-// connection may make. Distances between hubs come from the catalog's index,
-// so the two-stop search is additions, not trigonometry.
-func (s *Synthetic) routings(o, d *Airport, direct, slack float64) []routing {
-	c := s.catalog
-	hubDist := c.hubDistKm()
-	fromO, toD := make([]float64, len(c.hubs)), make([]float64, len(c.hubs))
-	for i, h := range c.hubs {
-		fromO[i], toD[i] = DistanceKm(o, h), DistanceKm(h, d)
-	}
+// oneStops lists the connections through each airport where airlines
+// connect, straight enough (circuity), on airlines that may be connected
+// there (see connection).
+func (p *planner) oneStops() []routing {
+	n := p.n
 	var out []routing
-	if legOK(direct) {
-		out = nonstops(o, d, direct, s.nonstopCarriers(o, d), out)
-	}
-	oneStopMax := min((1.25*direct+700)*slack, MaxCircuity*direct)
-	twoStopMax := min((1.35*direct+1100)*slack, MaxCircuity*direct)
-	for ai := range c.airlines {
-		al := &c.airlines[ai]
-		for _, hi := range c.airlineHub[ai] {
-			h, d1 := c.hubs[hi], fromO[hi]
-			if h == o || h == d || !legOK(d1) {
-				continue
-			}
-			if d2 := toD[hi]; legOK(d2) && d1+d2 <= oneStopMax {
-				perDay := 1 // a connecting bank or two a day, more the straighter it is
-				switch {
-				case d1+d2 < 1.1*direct:
-					perDay = 3
-				case d1+d2 < 1.3*direct:
-					perDay = 2
-				}
-				out = append(out, routing{points: [4]*Airport{o, h, d}, airlines: [3]*Airline{al, al}, legs: 2, circuity: (d1 + d2) / direct, perDay: perDay})
-			}
-			// Two stops: this airline to its hub, then a partner (or itself)
-			// through one of its hubs to the destination.
-			for pi := range c.airlines {
-				partner := &c.airlines[pi]
-				if pi != ai && (al.Alliance == "none" || partner.Alliance != al.Alliance) {
-					continue
-				}
-				for _, h2i := range c.airlineHub[pi] {
-					h2, d2, d3 := c.hubs[h2i], hubDist[hi][h2i], toD[h2i]
-					if h2 == o || h2 == d || h2i == hi || d1+d2+d3 > twoStopMax || !legOK(d2) || !legOK(d3) {
+	for _, h := range n.outConnect[p.o] {
+		if h == p.d {
+			continue
+		}
+		d1, d2 := n.km(p.o, h), n.km(h, p.d)
+		second := n.routesBetween(h, p.d)
+		if d1+d2 > p.circuity*p.direct || len(second) == 0 {
+			continue
+		}
+		first := n.routesBetween(p.o, h)
+		// Partners' connections first; an interline ticket only where no
+		// partners connect here.
+		found := false
+		for _, want := range []connection{online, interline} {
+			for _, r1 := range first {
+				for _, r2 := range second {
+					kind := n.connection(n.routes[r1].airline, n.routes[r2].airline, h)
+					if kind == noConnection || (want == online) != (kind != interline) {
 						continue
 					}
-					// Nor may either half double back: JFK-CDG-MAN-LHR is
-					// only 1.24 times JFK-LHR, but CDG-MAN-LHR is 3 times
-					// CDG-LHR.
-					if d1+d2 > MaxCircuity*fromO[h2i] || d2+d3 > MaxCircuity*toD[hi] {
-						continue
+					base := (d1+d2)/p.direct + 0.3
+					if kind == interline {
+						base += interlinePenalty
 					}
-					out = append(out, routing{points: [4]*Airport{o, h, h2, d}, airlines: [3]*Airline{al, partner, partner}, legs: 3,
-						circuity: (d1 + d2 + d3) / direct, perDay: 1})
+					out = append(out, routing{legs: [3]int32{r1, r2}, n: 2, base: base})
+					found = true
 				}
+			}
+			if found {
+				break
 			}
 		}
 	}
 	return out
 }
 
-// nonstopCarriers are the airlines that fly o to d nonstop: those with a hub
-// at either end, and on a domestic route those based (first hub) there.
-func (s *Synthetic) nonstopCarriers(o, d *Airport) []*Airline {
-	c := s.catalog
-	var out []*Airline
-	for i := range c.airlines {
-		al := &c.airlines[i]
-		home := c.airports[al.Hubs[0]].Country
-		if slices.Contains(al.Hubs, o.Code) || slices.Contains(al.Hubs, d.Code) || (o.Country == home && d.Country == home) {
-			out = append(out, al)
+// twoStops lists the connections through two such airports, none of whose
+// parts doubles back, on one airline or partners. Either airport is on a
+// path from the origin to the destination within the bound, so only those
+// inside that ellipse are tried.
+func (p *planner) twoStops() []routing {
+	n := p.n
+	limit := p.circuity * p.direct
+	inside := func(hs []int) []int {
+		var out []int
+		for _, h := range hs {
+			if h != p.o && h != p.d && n.km(p.o, h)+n.km(h, p.d) <= limit {
+				out = append(out, h)
+			}
 		}
-	}
-	return out
-}
-
-// remoteCarriers fly a pair that no hub serves and no straight connection
-// reaches (ACC-DSS, PPT-NAN), so that it still has a direct flight rather
-// than a connection that doubles back past MaxCircuity: the airlines based
-// in either country, or failing those the airline whose hub is nearest to
-// either end.
-func (s *Synthetic) remoteCarriers(o, d *Airport) []*Airline {
-	c := s.catalog
-	var out []*Airline
-	for i := range c.airlines {
-		if al := &c.airlines[i]; c.airports[al.Hubs[0]].Country == o.Country || c.airports[al.Hubs[0]].Country == d.Country {
-			out = append(out, al)
-		}
-	}
-	if len(out) > 0 {
 		return out
 	}
-	for _, end := range []*Airport{o, d} {
-		var nearest *Airline
-		best := math.Inf(1)
-		for ai := range c.airlines {
-			for _, hi := range c.airlineHub[ai] {
-				if km := DistanceKm(end, c.hubs[hi]); km < best {
-					best, nearest = km, &c.airlines[ai]
+	firsts, lasts := inside(n.outConnect[p.o]), inside(n.inConnect[p.d])
+	var out []routing
+	for _, h1 := range firsts {
+		d1 := n.km(p.o, h1)
+		for _, h2 := range lasts {
+			if h2 == h1 {
+				continue
+			}
+			d2, d3 := n.km(h1, h2), n.km(h2, p.d)
+			if d1+d2+d3 > limit || d1+d2 > p.circuity*n.km(p.o, h2) || d2+d3 > p.circuity*n.km(h1, p.d) {
+				continue
+			}
+			mid := n.routesBetween(h1, h2)
+			if len(mid) == 0 {
+				continue
+			}
+			found := 0
+		path:
+			for _, r1 := range n.routesBetween(p.o, h1) {
+				for _, r2 := range mid {
+					if k := n.connection(n.routes[r1].airline, n.routes[r2].airline, h1); k == noConnection || k == interline {
+						continue
+					}
+					for _, r3 := range n.routesBetween(h2, p.d) {
+						if k := n.connection(n.routes[r2].airline, n.routes[r3].airline, h2); k != noConnection && k != interline {
+							out = append(out, routing{legs: [3]int32{r1, r2, r3}, n: 3, base: (d1+d2+d3)/p.direct + 0.6})
+							if found++; found == perPath {
+								break path
+							}
+						}
+					}
 				}
 			}
-		}
-		if !slices.Contains(out, nearest) {
-			out = append(out, nearest)
 		}
 	}
 	return out
 }
 
-// minChoice is the fewest departures a pair may have before remoteCarriers
-// add nonstops to it.
-const minChoice = 5
-
-// fly schedules a routing: first departure at the given local minute of the
-// day, each connection at least the minimum connecting time.
-func (s *Synthetic) fly(r routing, date time.Time, firstMinute int, rng *rand.Rand) itinerary {
-	from := r.points[0]
-	dep := time.Date(date.Year(), date.Month(), date.Day(), firstMinute/60, firstMinute%60, 0, 0, from.Location())
-	segs := make([]Segment, 0, r.legs)
-	for i := 1; i <= r.legs; i++ {
-		to := r.points[i]
-		arr := dep.Add(BlockTime(from, to)).In(to.Location())
-		al := r.airlines[i-1].Code
-		segs = append(segs, Segment{FlightNumber: flightNumber(al, from.Code, to.Code, dep), Airline: al, From: from.Code, To: to.Code, Depart: dep, Arrive: arr})
-		if i < r.legs {
-			layover := MinConnectTime(from, to, r.points[i+1]) + time.Duration(5*rng.IntN(49))*time.Minute
-			dep = arr.Add(layover)
+// schedule schedules routings, the most attractive first, until want
+// candidates are found or none are left: the rest could not make the cut.
+func (p *planner) scheduleRoutings(rs []routing, want int) {
+	slices.SortFunc(rs, func(a, b routing) int {
+		return cmp.Or(cmp.Compare(a.base, b.base), cmp.Compare(a.legs[0], b.legs[0]), cmp.Compare(a.legs[1], b.legs[1]), cmp.Compare(a.legs[2], b.legs[2]))
+	})
+	found := 0
+	for _, r := range rs {
+		if found >= want {
+			return
 		}
-		from = to
+		p.routing++
+		before := len(p.cands)
+		p.connect(r.legs[:r.n], r.base-0.3*float64(r.n-1))
+		found += len(p.cands) - before
 	}
-	return itinerary{segments: segs, airline: r.airlines[0], priceNoise: 0.93 + 0.15*rng.Float64()}
 }
 
-// Price model, per passenger in US dollars: distance-based economy fare
-// (cheaper per km on long hauls), times cabin, stops, time of day, how far
-// ahead the trip is booked, the airline's positioning and some noise.
-var cabinFactor = map[Cabin]float64{Economy: 1, PremiumEconomy: 1.7, Business: 4.2, First: 7}
-
-func (it *itinerary) price(cabin Cabin, daysAhead float64) int {
-	km := it.directKm
-	base := 40 + 0.11*math.Min(km, 3000) + 0.07*math.Max(0, km-3000)
-	stops := []float64{1, 0.82, 0.7}[len(it.segments)-1]
-	hour := it.segments[0].Depart.Hour()
-	tod := 1.0
-	switch {
-	case hour < 6 || hour >= 22:
-		tod = 0.85 // red-eye
-	case (hour >= 7 && hour < 9) || (hour >= 17 && hour < 19):
-		tod = 1.12 // business peaks
+// connect schedules a routing of several legs: from each departure of the
+// first that day, the first departure of each next leg that leaves at
+// least the minimum connecting time after the last one lands.
+func (p *planner) connect(legs []int32, circuity float64) {
+	n := p.n
+	first := legs[0]
+	for k, dep := range p.tt.deps[first] {
+		if !dep.on(p.date.Weekday()) {
+			continue
+		}
+		c := candidate{n: int8(len(legs)), routing: p.routing}
+		c.legs[0], c.dep[0] = first, int16(k)
+		at := p.departs(first, k, 0) + n.routes[first].block
+		waited, ok := 0, true
+		for i := 1; i < len(legs) && ok; i++ {
+			prev, r := &n.routes[legs[i-1]], &n.routes[legs[i]]
+			mct := int(MinConnectTime(n.airports[prev.from], n.airports[r.from], n.airports[r.to]).Minutes())
+			var j, day int
+			if j, day, ok = p.next(legs[i], at+mct, at); ok {
+				leave := p.departs(legs[i], j, day)
+				waited += max(0, leave-at-120)
+				c.legs[i], c.dep[i], c.day[i] = legs[i], int16(j), int8(day)
+				at = leave + r.block
+			}
+		}
+		if ok {
+			p.add(c, circuity, waited)
+		}
 	}
-	advance := 0.92 + 0.7*math.Exp(-math.Max(0, daysAhead)/9)
-	p := base * cabinFactor[cabin] * stops * tod * advance * airlineFactor(it.airline.Code) * it.priceNoise
-	return max(39, int(math.Round(p)))
 }
 
-// airlineFactor places an airline between low-cost (0.9) and premium (1.2),
-// the same on every run.
-func airlineFactor(code string) float64 {
-	h := fnv.New32a()
-	h.Write([]byte(code))
-	return 0.9 + 0.3*float64(h.Sum32()%1000)/1000
+// add records a candidate with its quality: its detour and stops, the
+// waits beyond two hours, and a little noise (the same all season).
+func (p *planner) add(c candidate, circuity float64, waited int) {
+	key := uint64(c.legs[0])<<40 ^ uint64(c.legs[1])<<20 ^ uint64(c.legs[2]) ^ uint64(c.dep[0])<<52
+	c.quality = circuity + 0.3*float64(c.n-1) + 0.06*float64(waited)/60 + 0.15*unit(p.seed, key)
+	p.cands = append(p.cands, c)
 }
 
-func routeSeed(o, d string, date time.Time) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s|%s|%s", o, d, date.Format(DateLayout))
-	return h.Sum64()
+// choose keeps the most attractive candidates, with the mix a real search
+// shows: every nonstop (up to half the page), a handful of two-stop
+// options, one-stop connections filling the rest, and no more than
+// perRouting departures of any one routing.
+func choose(cands []candidate, routings int32, limit int) []candidate {
+	slices.SortFunc(cands, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.quality, b.quality), cmp.Compare(a.routing, b.routing), cmp.Compare(a.dep[0], b.dep[0]))
+	})
+	var quota, used [MaxStopsLimit + 2]int // by legs
+	quota[1], quota[3] = limit/2, limit/6
+	quota[2] = limit - quota[1] - quota[3]
+	perRouting := make([]uint8, routings+1)
+	taken := make([]bool, len(cands))
+	out := make([]candidate, 0, limit)
+	for pass := 0; pass < 2 && len(out) < limit; pass++ {
+		for i, c := range cands {
+			if taken[i] || len(out) >= limit {
+				continue
+			}
+			// The first pass keeps to the quotas; the second gives what a
+			// pair lacks (few nonstops, no two-stops) to the others.
+			if (pass == 0 && used[c.n] >= quota[c.n]) || (c.n > 1 && perRouting[c.routing] >= perRouting1) {
+				continue
+			}
+			taken[i] = true
+			used[c.n]++
+			perRouting[c.routing]++
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
-func flightNumber(airline, from, to string, dep time.Time) string {
-	h := fnv.New32a()
-	h.Write([]byte(airline + from + to))
-	h.Write([]byte{byte(dep.Hour()), byte(dep.Minute())})
-	return airline + strconv.Itoa(int(1+h.Sum32()%1999))
+// perPath is how many ways (airline combinations) through the same two
+// connecting airports the two-stop search keeps: a page shows a handful of
+// two-stop options, so more would only cost time.
+const perPath = 2
+
+// interlinePenalty is what an interline connection adds to its quality: a
+// search shows partners' connections first.
+const interlinePenalty = 0.25
+
+// perRouting1 is the most departures of one connecting routing a pair's
+// schedule shows: a traveller sees the routing, not every bank of it.
+const perRouting1 = 3
+
+// write turns a candidate into an itinerary with exact local times. It
+// fails if a change of clocks between the date's noon and a leg makes a
+// connection shorter than the minimum.
+func (s *Synthetic) write(p *planner, c candidate, seen map[string]bool) (itinerary, bool) {
+	n := p.n
+	it := itinerary{legs: c.legs, directKm: p.direct}
+	segs := make([]Segment, c.n)
+	for i := range int(c.n) {
+		r := &n.routes[c.legs[i]]
+		from, to := n.airports[r.from], n.airports[r.to]
+		dep := p.tt.deps[c.legs[i]][c.dep[i]]
+		leave := time.Date(p.date.Year(), p.date.Month(), p.date.Day()+int(c.day[i]), int(dep.minute)/60, int(dep.minute)%60, 0, 0, from.Location())
+		al := n.c.airlines[r.airline].Code
+		segs[i] = Segment{FlightNumber: al + strconv.Itoa(int(dep.number)), Airline: al, From: from.Code, To: to.Code,
+			Depart: leave, Arrive: leave.Add(time.Duration(r.block) * time.Minute).In(to.Location())}
+		if i > 0 && segs[i].Depart.Sub(segs[i-1].Arrive) < MinConnectTime(n.airports[n.routes[c.legs[i-1]].from], from, to) {
+			return itinerary{}, false
+		}
+		if r.km > n.routes[c.legs[it.mainLeg]].km {
+			it.mainLeg = i
+		}
+	}
+	it.segments = segs
+	it.carrier = &n.c.airlines[n.routes[c.legs[it.mainLeg]].airline]
+	it.quality = c.quality
+	it.id = flightID(n.airports[p.o].Code, n.airports[p.d].Code, p.date, segs, seen)
+	base := basePrice(n.c, Flight{Segments: segs}, p.direct, it.carrier, 0.93+0.15*unit(hash64(it.id), 0))
+	o, d := n.airports[p.o], n.airports[p.d]
+	region := n.c.regionOf[o.Country]
+	if region != n.c.regionOf[d.Country] {
+		region = ""
+	}
+	for ci, cabin := range Cabins {
+		it.fares[ci] = base * cabinFactor(cabin, p.direct, region)
+		for i := range int(c.n) {
+			r := &n.routes[c.legs[i]]
+			it.cabins[ci][i] = uint8(slices.Index(Cabins, cabinOn(&n.c.airlines[r.airline], cabin, r.km)))
+		}
+		it.sold[ci] = Cabins[it.cabins[ci][it.mainLeg]] == cabin
+	}
+	it.rtDiscount = roundTripDiscount(it.carrier, p.direct)
+	return it, true
 }
 
 // Flight ids: route, date and a short hash of the itinerary in Crockford's
@@ -487,25 +653,26 @@ const (
 )
 
 func flightID(o, d string, date time.Time, segs []Segment, seen map[string]bool) string {
-	h := fnv.New64a()
-	var buf []byte
+	var buf [96]byte
+	b := buf[:0]
 	for _, s := range segs {
-		buf = strconv.AppendInt(append(append(buf, s.FlightNumber...), '@'), s.Depart.Unix(), 10)
-		buf = append(buf, ';')
+		b = strconv.AppendInt(append(append(b, s.FlightNumber...), '@'), s.Depart.Unix(), 10)
+		b = append(b, ';')
 	}
-	h.Write(buf)
+	h := fnv.New64a()
+	h.Write(b)
 	sum := h.Sum64()
+	prefix := o + "-" + d + "-" + date.Format(idDateLayout) + "-"
 	for salt := uint64(0); ; salt++ {
 		v := sum ^ (salt * 0x9e3779b97f4a7c15)
-		code := make([]byte, idHashLen)
-		for i := range code {
-			code[i] = idAlphabet[v%32]
+		id := append([]byte(prefix), make([]byte, idHashLen)...)
+		for i := len(prefix); i < len(id); i++ {
+			id[i] = idAlphabet[v%32]
 			v /= 32
 		}
-		id := o + "-" + d + "-" + date.Format(idDateLayout) + "-" + string(code)
-		if !seen[id] {
-			seen[id] = true
-			return id
+		if s := string(id); !seen[s] {
+			seen[s] = true
+			return s
 		}
 	}
 }

@@ -3,6 +3,7 @@ package flights
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -41,7 +42,7 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 		if f.Segments[0].From != o || f.Segments[len(f.Segments)-1].To != d {
 			t.Errorf("%s: goes %s to %s, not the pair its id names", where, f.Segments[0].From, f.Segments[len(f.Segments)-1].To)
 		}
-		checkCircuity(t, c, where, f)
+		checkCircuity(t, c, where, f, RemoteCircuity)
 		if d := f.Depart(); d.Format(DateLayout) != trip.Date.Format(DateLayout) {
 			t.Errorf("%s: departs on %s local", where, d.Format(DateLayout))
 		}
@@ -62,6 +63,9 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 			if !strings.HasPrefix(s.FlightNumber, s.Airline) || c.Airline(s.Airline) == nil {
 				t.Errorf("%s: flight number %s of airline %s", where, s.FlightNumber, s.Airline)
 			}
+			if al := c.Airline(s.Airline); al != nil && (s.Cabin == "" || !al.Sells(s.Cabin) || slices.Index(Cabins, s.Cabin) > slices.Index(Cabins, trip.Cabin)) {
+				t.Errorf("%s: segment %d flies %q on %s, which sells %v, in a %s search", where, i, s.Cabin, s.Airline, al.Cabins, trip.Cabin)
+			}
 			if i > 0 {
 				prev := f.Segments[i-1]
 				if prev.To != s.From {
@@ -76,29 +80,46 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 }
 
 // checkCircuity asserts that a flight does not double back: between any two
-// of its airports, the legs flown add up to at most MaxCircuity times the
+// of its airports, the legs flown add up to at most limit times the
 // great-circle distance (the whole itinerary is the widest such span).
-func checkCircuity(t *testing.T, c *Catalog, where string, f Flight) {
+func checkCircuity(t *testing.T, c *Catalog, where string, f Flight, limit float64) {
 	t.Helper()
+	if got := maxSpan(c, f); got > limit+1e-9 {
+		t.Errorf("%s: a part of it flies %.2f times the direct distance, more than %.1f: %v", where, got, limit, f.Via())
+	}
+}
+
+// maxSpan is the most, between any two of the flight's airports, that the
+// legs flown between them exceed the great-circle distance, as a ratio.
+func maxSpan(c *Catalog, f Flight) float64 {
 	points := []*Airport{c.Airport(f.Segments[0].From)}
 	for _, s := range f.Segments {
 		points = append(points, c.Airport(s.To))
 	}
+	worst := 1.0
 	for i := range points {
 		flown := 0.0
 		for j := i + 1; j < len(points); j++ {
 			flown += DistanceKm(points[j-1], points[j])
-			if direct := DistanceKm(points[i], points[j]); flown > MaxCircuity*direct+1e-6 {
-				t.Errorf("%s: %s to %s flies %.0f km for %.0f direct (%.2fx, more than %.1fx): %v", where, points[i].Code, points[j].Code, flown, direct, flown/direct, MaxCircuity, f.Via())
-			}
+			worst = math.Max(worst, flown/DistanceKm(points[i], points[j]))
 		}
 	}
+	return worst
+}
+
+// openAirport reports whether an airport has no limits of its own: flights
+// to anywhere its airlines fly, by airlines of any kind.
+func openAirport(a *Airport) bool {
+	l := a.limits
+	return l.maxKm == 0 && len(l.countries) == 0 && len(l.kinds) == 0
 }
 
 // No routing doubles back, over every pair of a sample of airports from
-// every region, the routes spread over three dates: the property the whole schedule must have,
-// not only the golden route. Business class too, where SFO-YVR-YYC-JFK used
-// to sell at 13h20.
+// every region, the routes spread over three dates: the property the whole
+// schedule must have, not only the golden route. A pair has connections
+// within MaxCircuity, or (a remote pair with none) only connections within
+// RemoteCircuity; and nearly every pair of open airports has flights at
+// all. Business class too, where SFO-YVR-YYC-JFK used to sell at 13h20.
 func TestNoRoutingDoublesBack(t *testing.T) {
 	c := mustCatalog(t)
 	p := NewSynthetic(c, now, 0)
@@ -112,7 +133,8 @@ func TestNoRoutingDoublesBack(t *testing.T) {
 		t.Fatalf("a sample of %d airports, want 40 or more", len(sample))
 	}
 	dates := []string{"2026-12-15", "2027-03-28", "2027-06-30"} // 28 March: Europe's clocks go forward
-	routes, flightsSeen, withStops := 0, 0, 0
+	routes, flightsSeen, withStops, remote := 0, 0, 0, 0
+	open, openEmpty := 0, 0
 	for _, o := range sample {
 		for _, d := range sample {
 			if o == d || DistanceKm(c.Airport(o), c.Airport(d)) < minLegKm {
@@ -124,11 +146,24 @@ func TestNoRoutingDoublesBack(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s-%s: %v", o, d, err)
 			}
-			if len(fs) == 0 {
-				t.Errorf("%s-%s: no flights", o, d)
+			if openAirport(c.Airport(o)) && openAirport(c.Airport(d)) {
+				open++
+				if len(fs) == 0 {
+					openEmpty++
+				}
+			}
+			far := slices.ContainsFunc(fs, func(f Flight) bool { return maxSpan(c, f) > MaxCircuity+1e-9 })
+			if far {
+				remote++
 			}
 			for _, f := range fs {
-				checkCircuity(t, c, o+"-"+d+" "+f.ID, f)
+				where := o + "-" + d + " " + f.ID
+				switch span := maxSpan(c, f); {
+				case far && (span <= MaxCircuity || f.Stops() == 0):
+					t.Errorf("%s: %.2fx (%d stops) among connections over %.1fx: a pair with a straight option gets no remote ones", where, span, f.Stops(), MaxCircuity)
+				default:
+					checkCircuity(t, c, where, f, RemoteCircuity)
+				}
 				if f.Stops() > 0 {
 					withStops++
 				}
@@ -137,9 +172,12 @@ func TestNoRoutingDoublesBack(t *testing.T) {
 			flightsSeen += len(fs)
 		}
 	}
-	t.Logf("%d routes, %d flights, %d with stops", routes, flightsSeen, withStops)
+	t.Logf("%d routes, %d flights, %d with stops, %d remote pairs; %d of %d pairs of open airports without flights", routes, flightsSeen, withStops, remote, openEmpty, open)
 	if routes < 1500 || withStops < flightsSeen/3 {
 		t.Errorf("%d routes, %d of %d flights with stops: the sample is too thin to say anything", routes, withStops, flightsSeen)
+	}
+	if openEmpty*100 > open*8 {
+		t.Errorf("%d of %d pairs of open airports have no flights on the day: more than 8%%", openEmpty, open)
 	}
 }
 
@@ -204,7 +242,7 @@ func TestSyntheticInvariantsOverManyPairs(t *testing.T) {
 	p := NewSynthetic(c, now, 0)
 	codes := c.AirportCodes()
 	dates := []string{"2026-12-01", "2027-03-28", "2027-07-04", "2027-11-28"} // includes DST changes in the window
-	pairs := 0
+	pairs, empty := 0, 0
 	for i, o := range codes {
 		for j := i%7 + 1; j < len(codes); j += 7 { // every 7th destination, a different offset per origin
 			d := codes[(i+j)%len(codes)]
@@ -216,15 +254,21 @@ func TestSyntheticInvariantsOverManyPairs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Search %s-%s: %v", o, d, err)
 			}
-			if len(fs) == 0 || len(fs) > DefaultMaxResults {
+			if len(fs) > DefaultMaxResults {
 				t.Errorf("%s-%s: %d flights", o, d, len(fs))
+			}
+			if len(fs) == 0 {
+				empty++
+			}
+			if len(fs) == 0 && c.Airport(o).Tier >= 4 && c.Airport(d).Tier >= 4 && openAirport(c.Airport(o)) && openAirport(c.Airport(d)) {
+				t.Errorf("%s-%s: no flights between two big open airports", o, d)
 			}
 			checkFlights(t, c, trip, fs)
 			pairs++
 		}
 	}
-	if pairs < 1000 {
-		t.Errorf("only %d pairs checked", pairs)
+	if pairs < 1000 || empty*5 > pairs {
+		t.Errorf("%d pairs checked, %d of them without flights", pairs, empty)
 	}
 }
 
@@ -306,34 +350,58 @@ func TestSyntheticGoldenSchedule(t *testing.T) {
 	golden.Check(t, "schedule-JFK-LHR-2026-12-15.golden", []byte(b.String()))
 }
 
+// Every cabin of the same flight costs more than the one below it; a late
+// booking more than an early one; a long flight more than a short one.
 func TestSyntheticPricing(t *testing.T) {
 	c := mustCatalog(t)
 	p := NewSynthetic(c, now, 0)
 	trip := tripFor(t, c, "ORD", "CDG", "2026-12-20")
-	prices := map[Cabin][]Flight{}
+	prices := map[Cabin]map[string]int{}
 	for _, cabin := range Cabins {
 		trip.Cabin = cabin
 		fs, err := p.Search(context.Background(), trip)
 		if err != nil {
 			t.Fatal(err)
 		}
-		prices[cabin] = fs
-	}
-	for i, f := range prices[Economy] {
-		for k := 1; k < len(Cabins); k++ {
-			if lower, higher := prices[Cabins[k-1]][i], prices[Cabins[k]][i]; lower.ID != f.ID || higher.PriceUSD <= lower.PriceUSD {
-				t.Fatalf("%s: %s $%d is not dearer than %s $%d", f.ID, Cabins[k], higher.PriceUSD, Cabins[k-1], lower.PriceUSD)
-			}
+		prices[cabin] = map[string]int{}
+		for _, f := range fs {
+			prices[cabin][f.ID] = f.PriceUSD
 		}
 	}
-	// Booking late costs more: the same schedule priced a day before
-	// departure and two months before.
-	it := &itinerary{segments: prices[Economy][0].Segments, directKm: 6650, airline: c.Airline("AA"), priceNoise: 1}
-	if late, early := it.price(Economy, 1), it.price(Economy, 60); late <= early {
+	inAll := 0
+	for id, economy := range prices[Economy] {
+		last, all := economy, true
+		for _, cabin := range Cabins[1:] {
+			price, ok := prices[cabin][id]
+			if !ok {
+				all = false
+				continue
+			}
+			if price <= last {
+				t.Errorf("%s: %s $%d is not dearer than the cabin below ($%d)", id, cabin, price, last)
+			}
+			last = price
+		}
+		if all {
+			inAll++
+		}
+	}
+	if inAll < 5 {
+		t.Errorf("%d ORD-CDG flights are sold in every cabin: too few to compare", inAll)
+	}
+	its := p.cached(c.Airport("ORD"), c.Airport("CDG"), trip.Date)
+	if late, early := its[0].price(0, advanceFactor(1)), its[0].price(0, advanceFactor(60)); late <= early {
 		t.Errorf("a day ahead $%d, two months ahead $%d: want late dearer", late, early)
 	}
-	if short, long := (&itinerary{segments: it.segments, directKm: 500, airline: it.airline, priceNoise: 1}).price(Economy, 30), it.price(Economy, 30); short >= long {
-		t.Errorf("500 km $%d, 6650 km $%d: want longer dearer", short, long)
+	cheapest := func(o, d string) int {
+		fs, err := p.Search(context.Background(), tripFor(t, c, o, d, "2026-12-20"))
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("%s-%s: %d flights, %v", o, d, len(fs), err)
+		}
+		return slices.MinFunc(fs, func(a, b Flight) int { return a.PriceUSD - b.PriceUSD }).PriceUSD
+	}
+	if short, long := cheapest("ORD", "DTW"), cheapest("ORD", "LAX"); short >= long {
+		t.Errorf("ORD-DTW from $%d, ORD-LAX from $%d: want longer dearer", short, long)
 	}
 }
 
@@ -369,9 +437,10 @@ func TestParseID(t *testing.T) {
 	}
 }
 
-// What a pair gets depends on what geography allows: a short hop only its
-// nonstops and nearly straight connections, a pair no hub serves the
-// nonstops of a fallback airline rather than nothing or a detour.
+// What a pair gets depends on what the network flies: a short hop its
+// nonstops and the nearly straight connections, a domestic field only
+// domestic flights, a remote pair what geography allows (perhaps nothing
+// that day), a busy long haul the full page.
 func TestSyntheticThinPairs(t *testing.T) {
 	c := mustCatalog(t)
 	p := NewSynthetic(c, now, 0)
@@ -380,10 +449,12 @@ func TestSyntheticThinPairs(t *testing.T) {
 		min, max int
 		nonstop  bool
 	}{
-		{"AMS", "BRU", 4, 12, true},  // 158 km: KL's nonstops
-		{"BOS", "JFK", 4, 47, true},  // 300 km
-		{"ACC", "DSS", 1, 10, true},  // no hub at either end, no straight connection
-		{"PPT", "NAN", 1, 10, true},  // across the Pacific islands
+		{"AMS", "BRU", 2, 12, true},  // 158 km: KLM's nonstops
+		{"BOS", "JFK", 10, 47, true}, // 300 km, a shuttle
+		{"RKV", "AEY", 1, 12, true},  // Reykjavik's domestic field, to a domestic airport
+		{"RKV", "LHR", 0, 0, false},  // and nowhere abroad: Keflavik is Reykjavik's international airport
+		{"CGH", "MIA", 0, 47, false}, // Congonhas is domestic only: connections at Rio or Campinas
+		{"ACC", "DSS", 0, 10, false}, // no airline of the catalogue flies it, no hub is on the way
 		{"JFK", "LHR", 47, 47, true}, // busy: the full page
 	} {
 		fs, err := p.Search(context.Background(), tripFor(t, c, tc.o, tc.d, "2027-01-20"))

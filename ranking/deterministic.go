@@ -253,10 +253,7 @@ func (w Weights) RoundTripCandidates(trip flights.Trip, outs, rets []flights.Fli
 	if limit <= 0 {
 		return nil
 	}
-	if pairs := w.PairRoundTrips(trip, outs, rets, limit).Pairs; len(pairs) > 0 {
-		return pairs
-	}
-	return nil
+	return w.PairRoundTrips(trip, outs, rets, limit).Pairs
 }
 
 // OrderRoundTrips sorts round trips best first, in place: by score, then

@@ -63,10 +63,12 @@ func (t *Toolset) lookupChosen(ctx context.Context, id string) (chosen, error) {
 	if err != nil {
 		return chosen{}, err
 	}
-	if _, err := flights.NewRoundTrip(out, ret); err != nil {
+	rt, err := flights.NewRoundTrip(out, ret)
+	if err != nil {
 		return chosen{}, fmt.Errorf("%s is not a round trip findBestFlight could offer: %s", flights.Quote(id), clean(err.Error(), 120))
 	}
-	return chosen{id: id, legs: []flights.Flight{out, ret}}, nil
+	// The legs priced as a round trip, as findBestFlight quoted them.
+	return chosen{id: id, legs: []flights.Flight{rt.Out, rt.Return}}, nil
 }
 
 // lookupFlight finds a flight by the id findBestFlight gave: the id names the

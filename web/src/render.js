@@ -24,6 +24,14 @@ export function h(tag, props = {}, ...children) {
 // numbersOf names a leg by its flight numbers, e.g. "VS1070 + VS113".
 const numbersOf = (leg) => leg.segments.map((s) => s.flightNumber).join(' + ') || leg.id;
 
+// choiceName names an option for its choose button: its flight numbers,
+// the return's for a round trip, and the day it leaves, since a schedule
+// flies the same numbers every day (a flexible search shows several days).
+const choiceName = (f, locale) => {
+  const start = localTime(f.depart)?.date;
+  return `${numbersOf(f)}${f.return ? `, back ${numbersOf(f.return)}` : ''}${start ? ` on ${formatDate(start, locale, 'short')}` : ''}`;
+};
+
 // hidden text for screen readers, where the eye reads a symbol.
 const said = (text) => h('span', { class: 'vh', text });
 
@@ -154,7 +162,8 @@ export function picksHeading(r) {
 }
 
 // chooseButton labels a flight's choose button; its accessible name adds
-// the flight numbers, so a screen reader's list of buttons tells them apart.
+// the flight numbers and the day (choiceName), so a screen reader's list of
+// buttons tells them apart.
 export function chooseButton(button, chosen) {
   const label = chosen ? 'Chosen' : 'Choose this flight';
   button.textContent = label;
@@ -188,7 +197,7 @@ export function flightCard(f, r, locale, onSelect) {
       h(
         'div',
         { class: 'choose' },
-        chooseButton(h('button', { type: 'button', class: 'select', 'aria-pressed': 'false', 'data-flights': numbersOf(f), onclick: () => onSelect(f) }), false),
+        chooseButton(h('button', { type: 'button', class: 'select', 'aria-pressed': 'false', 'data-flights': choiceName(f, locale), onclick: () => onSelect(f) }), false),
         h('code', { class: 'id', text: f.id }),
       ),
     ),

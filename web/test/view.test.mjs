@@ -99,8 +99,12 @@ async function assertPicks(view, sc) {
     }
     assert.ok(text.includes(`$${f.totalUSD.toLocaleString('en-US')}`), `card ${i + 1} shows $${f.totalUSD}: ${text}`);
     assert.ok(text.includes(f.reason), `card ${i + 1} gives the server's reason: ${text}`);
-    // Each button's accessible name says which flight it chooses.
-    const name = `Choose this flight: ${f.segments.map((s) => s.flightNumber).join(' + ')}`;
+    // Each button's accessible name says which flight it chooses (its
+    // numbers, a round trip's return, the day: the same numbers fly every
+    // day), and no other button has it.
+    const name = await cards.nth(i).getByRole('button').getAttribute('aria-label');
+    const numbers = `Choose this flight: ${f.segments.map((s) => s.flightNumber).join(' + ')}${f.return ? `, back ${f.return.segments.map((s) => s.flightNumber).join(' + ')}` : ''} on `;
+    assert.ok(name.startsWith(numbers), `${name} starts with ${numbers}`);
     assert.equal(await view.getByRole('button', { name, exact: true }).count(), 1, name);
   }
 }

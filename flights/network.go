@@ -1,0 +1,782 @@
+package flights
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The network model: which airlines fly which nonstops, how often, and
+// where a passenger may change planes. It is built from the catalog's data
+// (see data/README.md for where each rule comes from) the first time a
+// search needs it, in a few milliseconds, and is the same on every machine:
+// nothing in it is random.
+//
+// An airline flies a nonstop from one of its stations (hubs and focus
+// cities) to an airport when all of these hold:
+//
+//   - the other airport is in its home country or one of its markets;
+//   - the leg is within its fleet's range, and a long-haul-only airline's
+//     leg is long haul (at least longHaulMinKm);
+//   - a leg over ultraLongKm goes to one of its own stations, or from a
+//     hub to a gateway its markets name (daily): no airline flies 13,000
+//     km on spec;
+//   - neither airport's limits forbid it (perimeter rules, domestic-only
+//     fields, short runways) and the two countries are not a pair without
+//     service;
+//   - its share of the pair's demand fills at least minPerWeek departures
+//     a week (see demandPerDay).
+type network struct {
+	c        *Catalog
+	airports []*Airport // by index, in code order
+	index    map[string]int
+	dist     []float64 // dist[a*n+b] is the great-circle distance from a to b
+	routes   []route
+	pair     [][]int32 // pair[o*n+d] are the routes flying o to d
+	// connect are the airports where some airline connects passengers
+	// (hubs and focus cities), by index; outConnect[x] those that x has a
+	// route to, inConnect[x] those with a route to x.
+	connect               []int
+	outConnect, inConnect [][]int
+	// station[a][x] says what airport x is to airline a.
+	station [][]stationKind
+	// partner[a][b] says whether airlines a and b sell connections
+	// together (an alliance or a partnership in partners.csv).
+	partner [][]bool
+	// gateway[a][x] says whether airline a's markets name airport x.
+	gateway [][]bool
+	// region[x] is airport x's region, as an index into affinities, which
+	// holds each pair of regions' affinity (see affinity); -1 for none.
+	region     []int
+	affinities [][]float64
+	// outbound[x] is the sum, over every airport y x could fly to, of y's
+	// attraction from x (see attraction): [0] within x's country, [1]
+	// abroad.
+	outbound [][2]float64
+	// nightHub[x] says whether x is a hub that banks through the night;
+	// anyHub[x] whether it is some network airline's hub (a low-cost
+	// airline's base feeds no connections to others).
+	nightHub, anyHub []bool
+}
+
+type stationKind uint8
+
+const (
+	notStation stationKind = iota
+	focusCity
+	hub
+)
+
+// route is one airline's nonstop in one direction.
+type route struct {
+	from, to int // airport indexes
+	airline  int // index into the catalog's airlines
+	km       float64
+	block    int // minutes, BlockTime
+	perWeek  int // departures a week
+}
+
+// Limits of the network model.
+const (
+	// longHaulMinKm is the shortest leg a long-haul-only airline flies.
+	longHaulMinKm = 2500
+	// ultraLongKm is the leg beyond which an airline flies only to its own
+	// stations and the gateways its markets name.
+	ultraLongKm = 12500
+	// minPerWeek is the fewest departures a week that make a route, and
+	// minPerWeekLong a route over 3,000 km.
+	minPerWeek     = 2
+	minPerWeekLong = 3
+)
+
+func (n *network) size() int { return len(n.airports) }
+
+// km is the great-circle distance between airports a and b.
+func (n *network) km(a, b int) float64 { return n.dist[a*len(n.airports)+b] }
+
+// routesBetween are the routes flying o to d.
+func (n *network) routesBetween(o, d int) []int32 { return n.pair[o*len(n.airports)+d] }
+
+// Connections. A passenger may arrive at an airport on airline a and leave
+// on airline b, on one ticket: on the same airline at any of its stations
+// (a low-cost airline only at its bases); on partners (an alliance, a
+// joint venture) at a hub or focus city of either; and, where no partners
+// connect on the way, on any two network airlines there (an interline
+// ticket), which a search ranks below the partners' connections.
+type connection uint8
+
+const (
+	noConnection connection = iota
+	online                  // one airline
+	partners                // an alliance or a partnership
+	interline               // two airlines with no partnership
+)
+
+func (n *network) connection(a, b, at int) connection {
+	switch {
+	case a == b && n.c.airlines[a].Kind == LowCost:
+		return pickConnection(n.station[a][at] == hub, online)
+	case a == b:
+		return pickConnection(n.station[a][at] != notStation, online)
+	case n.c.airlines[a].Kind == LowCost || n.c.airlines[b].Kind == LowCost:
+		return noConnection
+	case n.station[a][at] == notStation && n.station[b][at] == notStation:
+		return noConnection
+	case n.partner[a][b]:
+		return partners
+	}
+	return interline
+}
+
+func pickConnection(ok bool, c connection) connection {
+	if ok {
+		return c
+	}
+	return noConnection
+}
+
+// buildNetwork applies the rules above to every station of every airline.
+func buildNetwork(c *Catalog) *network {
+	n := &network{c: c, index: map[string]int{}}
+	for i, code := range c.codes {
+		n.airports = append(n.airports, c.airports[code])
+		n.index[code] = i
+	}
+	size := len(n.airports)
+	n.dist = make([]float64, size*size)
+	for a := range size {
+		for b := a + 1; b < size; b++ {
+			km := DistanceKm(n.airports[a], n.airports[b])
+			n.dist[a*size+b], n.dist[b*size+a] = km, km
+		}
+	}
+	n.station = make([][]stationKind, len(c.airlines))
+	n.gateway = make([][]bool, len(c.airlines))
+	n.partner = make([][]bool, len(c.airlines))
+	connect := make([]bool, size)
+	n.nightHub, n.anyHub = make([]bool, size), make([]bool, size)
+	for ai, al := range c.airlines {
+		n.station[ai] = make([]stationKind, size)
+		n.gateway[ai] = make([]bool, size)
+		for _, f := range al.Focus {
+			n.station[ai][n.index[f]] = focusCity
+			connect[n.index[f]] = true
+		}
+		for _, h := range al.Hubs {
+			x := n.index[h]
+			n.station[ai][x] = hub
+			connect[x] = true
+			n.anyHub[x] = n.anyHub[x] || al.Kind != LowCost
+			// The Gulf's hubs bank through the night: their long hauls to
+			// Europe and Asia leave in the small hours.
+			n.nightHub[x] = n.nightHub[x] || c.regionOf[c.airports[h].Country] == "middleeast"
+		}
+		for _, m := range al.Markets {
+			if x, ok := n.index[m]; ok {
+				n.gateway[ai][x] = true
+			}
+		}
+		n.partner[ai] = make([]bool, len(c.airlines))
+		for bi, other := range c.airlines {
+			n.partner[ai][bi] = ai != bi && ((al.Alliance != "none" && al.Alliance == other.Alliance) || c.partners[sortedPair(al.Code, other.Code)] != "")
+		}
+	}
+	for x, ok := range connect {
+		if ok {
+			n.connect = append(n.connect, x)
+		}
+	}
+
+	n.indexRegions()
+	n.outbound = make([][2]float64, size)
+	for x := range size {
+		for y := range size {
+			if km := n.km(x, y); x != y && km >= minLegKm {
+				k := 1
+				if n.airports[x].Country == n.airports[y].Country {
+					k = 0
+				}
+				n.outbound[x][k] += n.attraction(x, y, km)
+			}
+		}
+	}
+
+	// Every airline that may fly each pair, with its weight in the pair's
+	// market; then the pair's demand shared among them.
+	type bid struct {
+		airline int
+		weight  float64
+		gateway bool
+	}
+	bids := map[[2]int][]bid{}
+	var pairs [][2]int
+	for ai := range c.airlines {
+		al := &c.airlines[ai]
+		for s := range size {
+			if n.station[ai][s] == notStation {
+				continue
+			}
+			for x := range size {
+				if x == s || (n.station[ai][x] != notStation && x < s) {
+					continue // each pair of stations once
+				}
+				w, ok := n.eligible(ai, al, s, x)
+				if !ok {
+					continue
+				}
+				key := [2]int{min(s, x), max(s, x)}
+				if bids[key] == nil {
+					pairs = append(pairs, key)
+				}
+				bids[key] = append(bids[key], bid{ai, w, n.gateway[ai][x] || n.gateway[ai][s]})
+			}
+		}
+	}
+	// Each airline's share of each pair's demand, in departures a week.
+	type share struct {
+		pair    [2]int
+		airline int
+		perWeek float64
+	}
+	var shares []share
+	for _, key := range pairs { // in the order found: deterministic
+		km := n.km(key[0], key[1])
+		perDay := n.demandPerDay(n.airports[key[0]], n.airports[key[1]], km)
+		total := 0.0
+		for _, bd := range bids[key] {
+			total += bd.weight
+		}
+		for _, bd := range bids[key] {
+			perWeek := 7 * perDay * bd.weight / total
+			if bd.gateway && km > ultraLongKm {
+				perWeek = max(perWeek, 7) // the ultra long hauls it is known for
+			}
+			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*maxPerDay(km, c.airlines[bd.airline].Kind)))})
+		}
+	}
+	// A share makes a route if it fills enough departures; and an airline
+	// flies at least its best few routes from each station, however thin:
+	// an airline at a small hub (RwandAir, Fiji Airways) still has a
+	// network.
+	keep := make([]bool, len(shares))
+	routesAt := make([][]int, len(c.airlines)) // routes kept at each station
+	for ai := range routesAt {
+		routesAt[ai] = make([]int, size)
+	}
+	enough := func(sh share) bool {
+		least := float64(minPerWeek)
+		if n.km(sh.pair[0], sh.pair[1]) > 3000 {
+			least = minPerWeekLong
+		}
+		return math.Round(sh.perWeek) >= least
+	}
+	for i, sh := range shares {
+		if keep[i] = enough(sh); keep[i] {
+			routesAt[sh.airline][sh.pair[0]]++
+			routesAt[sh.airline][sh.pair[1]]++
+		}
+	}
+	byDemand := make([]int, len(shares))
+	for i := range byDemand {
+		byDemand[i] = i
+	}
+	slices.SortStableFunc(byDemand, func(a, b int) int { return cmp.Compare(shares[b].perWeek, shares[a].perWeek) })
+	for _, i := range byDemand {
+		sh := shares[i]
+		if keep[i] {
+			continue
+		}
+		if n.km(sh.pair[0], sh.pair[1]) > 9000 {
+			continue // not a thin route any airline flies to keep busy
+		}
+		for _, end := range sh.pair {
+			if want := leastRoutes(n.station[sh.airline][end]); routesAt[sh.airline][end] < want {
+				keep[i] = true
+				shares[i].perWeek = max(sh.perWeek, minPerWeekLong)
+				routesAt[sh.airline][sh.pair[0]]++
+				routesAt[sh.airline][sh.pair[1]]++
+				break
+			}
+		}
+	}
+	n.pair = make([][]int32, size*size)
+	var last [2]int // the pair whose block times there and back are known
+	var there, back int
+	for i, sh := range shares { // each pair's shares are together
+		if !keep[i] {
+			continue
+		}
+		a, b := n.airports[sh.pair[0]], n.airports[sh.pair[1]]
+		km := n.km(sh.pair[0], sh.pair[1])
+		if sh.pair != last || there == 0 {
+			last = sh.pair
+			there, back = blockMinutesBothWays(a, b, km)
+		}
+		perWeek := int(math.Round(sh.perWeek))
+		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek)
+		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek)
+	}
+	n.outConnect, n.inConnect = make([][]int, size), make([][]int, size)
+	for x := range size {
+		for _, h := range n.connect {
+			if len(n.routesBetween(x, h)) > 0 {
+				n.outConnect[x] = append(n.outConnect[x], h)
+			}
+			if len(n.routesBetween(h, x)) > 0 {
+				n.inConnect[x] = append(n.inConnect[x], h)
+			}
+		}
+	}
+	return n
+}
+
+// leastRoutes is how many routes an airline flies from a station of kind k
+// at least, if it has that many to fly.
+func leastRoutes(k stationKind) int {
+	switch k {
+	case hub:
+		return 8
+	case focusCity:
+		return 2
+	}
+	return 0
+}
+
+func (n *network) addRoute(from, to, airline int, km float64, block, perWeek int) {
+	id := int32(len(n.routes))
+	n.routes = append(n.routes, route{from: from, to: to, airline: airline, km: km, block: block, perWeek: perWeek})
+	k := from*len(n.airports) + to
+	n.pair[k] = append(n.pair[k], id)
+}
+
+// eligible reports whether airline al (index ai) may fly from its station s
+// to x, and its weight in that market: a hub counts for more than a focus
+// city, and both ends being its stations for more still.
+func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
+	c := n.c
+	from, to := n.airports[s], n.airports[x]
+	km := n.km(s, x)
+	ownStation := n.station[ai][x] != notStation
+	switch {
+	case km < minLegKm || km > float64(min(al.RangeKm, maxLegKm)):
+		return 0, false
+	case al.Kind == LongHaulOnly && km < longHaulMinKm:
+		return 0, false
+	case !ownStation && !c.serves(al, to, n.gateway[ai][x]):
+		return 0, false
+	case km > ultraLongKm && !ownStation && (!n.gateway[ai][x] || n.station[ai][s] != hub):
+		return 0, false
+	case !c.limitsAllow(from, to, al, km) || !c.limitsAllow(to, from, al, km):
+		return 0, false
+	case c.noService[sortedPair(from.Country, to.Country)] != "":
+		return 0, false
+	}
+	w := stationWeight(n.station[ai][s]) + stationWeight(n.station[ai][x])
+	switch {
+	case al.Kind == LowCost && km > 4000:
+		w *= 0.3 // a few long hauls on narrowbodies
+	case al.Kind == LowCost:
+		w *= 0.8
+	}
+	return w, true
+}
+
+func stationWeight(k stationKind) float64 {
+	switch k {
+	case hub:
+		return 3
+	case focusCity:
+		return 1.5
+	}
+	return 0
+}
+
+// serves reports whether airline al sells flights to airport a: in its home
+// country, or in a region, country or gateway its markets name.
+func (c *Catalog) serves(al *Airline, a *Airport, gateway bool) bool {
+	if gateway || a.Country == c.airports[al.Hubs[0]].Country || len(al.Markets) == 0 {
+		return true
+	}
+	region := c.regionOf[a.Country]
+	for _, m := range al.Markets {
+		if m == a.Country || (region != "" && m == region) {
+			return true
+		}
+	}
+	return false
+}
+
+// limitsAllow reports whether airport a's limits let airline al fly a leg
+// of km from it to other.
+func (c *Catalog) limitsAllow(a, other *Airport, al *Airline, km float64) bool {
+	l := &a.limits
+	if (len(l.countries) > 0 && !slices.Contains(l.countries, other.Country)) || (len(l.kinds) > 0 && !slices.Contains(l.kinds, al.Kind)) {
+		return false
+	}
+	return l.maxKm == 0 || km <= l.maxKm || slices.Contains(l.exempt, other.Code)
+}
+
+// Demand: how many departures a day a pair of airports fills, across every
+// airline that flies it. A gravity model: the product of the airports'
+// sizes (see tierWeight: by all passengers within a country, by
+// international ones across a border), most for pairs 600 to 6,000 km
+// apart (shorter ones lose travellers to the road and the train, longer
+// ones are dearer and fly bigger aircraft), times the affinity of the two
+// markets: a country's domestic market is the densest, then a region's
+// (Europe, Latin America...), then the North Atlantic, then the other
+// intercontinental markets. A hub's spokes within a few hours carry its
+// connecting passengers as well: hubPull, which stationWeight gives the
+// hub's airlines the share of.
+var tierWeight = [6]float64{0, 0.5, 3, 9, 20, 40}
+
+const demandScale = 14
+
+// Market affinities (see demandPerDay). Pairs of regions that
+// regionAffinity does not list get crossRegionAffinity.
+const (
+	domesticAffinity    = 6
+	sameRegionAffinity  = 3
+	crossRegionAffinity = 0.8
+)
+
+var regionAffinity = map[[2]string]float64{
+	{"europe", "northamerica"}:       2,
+	{"latinamerica", "northamerica"}: 1.2,
+	{"europe", "latinamerica"}:       1.2,
+	{"europe", "middleeast"}:         1.2,
+	{"eastasia", "southeastasia"}:    1.5,
+	{"middleeast", "southasia"}:      1.5,
+	{"eastasia", "northamerica"}:     2,
+	{"oceania", "southeastasia"}:     1,
+	{"northamerica", "oceania"}:      1.5,
+	{"africa", "europe"}:             1,
+	{"africa", "middleeast"}:         1,
+}
+
+func (n *network) demandPerDay(a, b *Airport, km float64) float64 {
+	c := n.c
+	ta, tb := a.IntlTier, b.IntlTier
+	affinity := n.affinity(a, b, km)
+	if a.Country == b.Country {
+		ta, tb = a.Tier, b.Tier
+	}
+	d := tierWeight[ta] * tierWeight[tb] / (tierWeight[5] * tierWeight[5]) * affinity * demandScale
+	switch {
+	case km < 600:
+		d *= 0.6 + 0.4*(km-minLegKm)/(600-minLegKm)
+	case km > 6000:
+		d *= 6000 / km
+	}
+	x, y := n.index[a.Code], n.index[b.Code]
+	ha, hb := n.anyHub[x], n.anyHub[y]
+	if ha && hb {
+		// Both ends feed it connecting passengers: a trunk between two
+		// big hubs is flown every day, however far.
+		d *= 1.5
+		if a.Tier >= 4 && b.Tier >= 4 {
+			d = math.Max(d, 3)
+		}
+	}
+	if ha {
+		d = math.Max(d, hubPull(ta, tb, km))
+	}
+	if hb {
+		d = math.Max(d, hubPull(tb, ta, km))
+	}
+	// A small airport's traffic goes to the few places it can: a market of
+	// small airports (a small country, islands) is denser than their
+	// sizes say.
+	k := 1
+	if a.Country == b.Country {
+		k = 0
+	}
+	share := func(from, to int, t int) float64 {
+		return departuresPerDay[t] * n.attraction(from, to, km) / n.outbound[from][k]
+	}
+	_ = c
+	return math.Max(d, 0.5*math.Sqrt(share(x, y, ta)*share(y, x, tb)))
+}
+
+// departuresPerDay is about how many departures a day an airport of each
+// tier has to the airports of the catalog.
+var departuresPerDay = [6]float64{0, 12, 45, 110, 220, 400}
+
+// attraction is how much of x's traffic y draws: its size (by all
+// passengers within a country, international ones abroad), the affinity of
+// the two markets, and less the further it is.
+func (n *network) attraction(x, y int, km float64) float64 {
+	a, b := n.airports[x], n.airports[y]
+	t := b.IntlTier
+	if a.Country == b.Country {
+		t = b.Tier
+	}
+	w := tierWeight[t] * n.affinity(a, b, km)
+	switch {
+	case km < 600:
+		w *= 0.6 + 0.4*(km-minLegKm)/(600-minLegKm)
+	case km > 3000:
+		w *= math.Pow(3000/km, 1.5)
+	}
+	return w
+}
+
+// affinity is how much two airports' markets fly to each other beyond
+// their sizes (see demandPerDay).
+func (n *network) affinity(a, b *Airport, km float64) float64 {
+	switch ra, rb := n.region[n.index[a.Code]], n.region[n.index[b.Code]]; {
+	case a.Country == b.Country:
+		if km > 2500 {
+			return domesticAffinity * math.Pow(2500/km, 1.5) // a long domestic flight competes with connections
+		}
+		return domesticAffinity
+	case ra < 0 || rb < 0:
+		return crossRegionAffinity
+	default:
+		return n.affinities[ra][rb]
+	}
+}
+
+// indexRegions numbers the catalog's regions and fills in the affinity of
+// each pair of them, so that demand is array lookups.
+func (n *network) indexRegions() {
+	c := n.c
+	var names []string
+	for name := range c.regions {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	n.affinities = make([][]float64, len(names))
+	for i, ri := range names {
+		n.affinities[i] = make([]float64, len(names))
+		for j, rj := range names {
+			v, ok := regionAffinity[sortedPair(ri, rj)]
+			switch {
+			case i == j:
+				v = sameRegionAffinity
+			case !ok:
+				v = crossRegionAffinity
+			}
+			n.affinities[i][j] = v
+		}
+	}
+	n.region = make([]int, len(n.airports))
+	for x, a := range n.airports {
+		n.region[x] = slices.Index(names, c.regionOf[a.Country])
+	}
+}
+
+// hubPull is the departures a day a hub's connecting traffic fills to a
+// spoke, by their tiers: about six a day to a mid-sized airport near a big
+// hub, fewer to a smaller one or from a smaller hub, and few beyond 2,500
+// km.
+func hubPull(hub, spoke int, km float64) float64 {
+	p := 6 * math.Sqrt(tierWeight[spoke]/tierWeight[3]*tierWeight[hub]/tierWeight[5])
+	if km > 2500 {
+		p *= math.Pow(2500/km, 3)
+	}
+	return p
+}
+
+// maxPerDay is the most departures a day one airline flies on a leg of km:
+// shuttles on short hops, a few long hauls, one or two ultra long, and no
+// more than two long hauls on a low-cost airline's narrowbodies.
+func maxPerDay(km float64, kind AirlineKind) int {
+	switch {
+	case kind == LowCost && km >= 4000:
+		return 2
+	case km < 1500:
+		return 10
+	case km < 4000:
+		return 8
+	case km < 9000:
+		return 8
+	case km < ultraLongKm:
+		return 3
+	}
+	return 2
+}
+
+func sortedPair(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
+
+// airportLimits are what an airport cannot take (airport_limits.csv).
+type airportLimits struct {
+	maxKm     float64       // the longest leg; 0 for no limit
+	countries []string      // the only countries it has flights to; empty for any
+	exempt    []string      // airports beyond maxKm it still serves
+	kinds     []AirlineKind // the only kinds of airline it has; empty for any
+	curfew    *window       // no scheduled departure or arrival in it, local time
+	note      string
+}
+
+// window is a span of the local day in minutes after midnight, [from, to);
+// it wraps past midnight when to < from.
+type window struct{ from, to int }
+
+func (w *window) contains(minute int) bool {
+	if w == nil {
+		return false
+	}
+	m := ((minute % 1440) + 1440) % 1440
+	if w.from <= w.to {
+		return m >= w.from && m < w.to
+	}
+	return m >= w.from || m < w.to
+}
+
+func parseWindow(s string) (*window, error) {
+	a, b, ok := strings.Cut(s, "-")
+	from, err1 := ParseClock(a)
+	to, err2 := ParseClock(b)
+	if !ok || err1 != nil || err2 != nil || from == to {
+		return nil, fmt.Errorf("%q is not a span of the day in HH:MM-HH:MM form", s)
+	}
+	return &window{int(from), int(to)}, nil
+}
+
+// readNetworkRules reads the network model's data, checks it against the
+// airports and airlines, and records it in the catalog.
+func (c *Catalog) readNetworkRules(src Sources) error {
+	c.regions, c.regionOf = map[string][]string{}, map[string]string{}
+	c.partners, c.noService = map[[2]string]string{}, map[[2]string]string{}
+	knownCountry := func(code string) error {
+		if !isCode(code, 2) {
+			return fmt.Errorf("%q is not a two-letter country code", code)
+		}
+		if len(c.countries) > 0 && c.countries[code] == nil {
+			return fmt.Errorf("country %s is not in countries.csv", code)
+		}
+		return nil
+	}
+	if len(src.Regions) > 0 {
+		err := readCSV(src.Regions, []string{"region", "countries"}, func(_ int, f []string) error {
+			name := f[0]
+			if name == "" || strings.ToLower(name) != name || c.regions[name] != nil {
+				return fmt.Errorf("region %q is not a new lower-case name", name)
+			}
+			c.regions[name] = strings.Fields(f[1])
+			for _, code := range c.regions[name] {
+				if err := knownCountry(code); err != nil {
+					return fmt.Errorf("region %s: %w", name, err)
+				}
+				if other := c.regionOf[code]; other != "" {
+					return fmt.Errorf("region %s: %s is already in %s", name, code, other)
+				}
+				c.regionOf[code] = name
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("regions: %w", err)
+		}
+		for _, code := range c.codes {
+			if a := c.airports[code]; c.regionOf[a.Country] == "" {
+				return fmt.Errorf("regions: airport %s is in %s, which is in no region", code, a.Country)
+			}
+		}
+	}
+	for _, al := range c.airlines {
+		for _, m := range al.Markets {
+			switch {
+			case c.regions[m] != nil, c.airports[m] != nil && len(m) == 3:
+			case len(m) == 2 && knownCountry(m) == nil:
+			default:
+				return fmt.Errorf("airlines: %s: market %q is not a region of regions.csv, a country code or an airport code", al.Code, m)
+			}
+		}
+	}
+	if len(src.Partners) > 0 {
+		err := readCSV(src.Partners, []string{"name", "airlines"}, func(_ int, f []string) error {
+			codes := strings.Fields(f[1])
+			if len(codes) < 2 {
+				return fmt.Errorf("partnership %q names fewer than two airlines", f[0])
+			}
+			for i, a := range codes {
+				if c.byCode[a] == nil {
+					return fmt.Errorf("partnership %q: %s is not a known airline", f[0], a)
+				}
+				for _, b := range codes[:i] {
+					c.partners[sortedPair(a, b)] = f[0]
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("partners: %w", err)
+		}
+	}
+	if len(src.NoService) > 0 {
+		err := readCSV(src.NoService, []string{"country", "with", "reason"}, func(_ int, f []string) error {
+			if err := knownCountry(f[0]); err != nil {
+				return err
+			}
+			if f[2] == "" {
+				return fmt.Errorf("%s: no reason given", f[0])
+			}
+			for _, other := range strings.Fields(f[1]) {
+				if err := knownCountry(other); err != nil || other == f[0] {
+					return fmt.Errorf("%s with %q: not another known country", f[0], other)
+				}
+				c.noService[sortedPair(f[0], other)] = f[2]
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("no_service: %w", err)
+		}
+	}
+	if len(src.Limits) > 0 {
+		err := readCSV(src.Limits, []string{"iata", "max_km", "countries", "exempt", "curfew", "kinds", "note"}, func(_ int, f []string) error {
+			a := c.airports[f[0]]
+			if a == nil {
+				return fmt.Errorf("%s is not a known airport", f[0])
+			}
+			if a.limits.note != "" || a.limits.curfew != nil || a.limits.maxKm != 0 {
+				return fmt.Errorf("airport %s listed twice", f[0])
+			}
+			km, err := strconv.Atoi(f[1])
+			if err != nil || km < 0 {
+				return fmt.Errorf("airport %s: max_km %q is not a number of kilometres (0 for no limit)", f[0], f[1])
+			}
+			l := airportLimits{maxKm: float64(km), countries: strings.Fields(f[2]), exempt: strings.Fields(f[3]), note: f[6]}
+			for _, k := range strings.Fields(f[5]) {
+				if kind := AirlineKind(k); kind == NetworkAirline || kind == LowCost || kind == LongHaulOnly {
+					l.kinds = append(l.kinds, kind)
+				} else {
+					return fmt.Errorf("airport %s: kinds: %q is not %s, %s or %s", f[0], k, NetworkAirline, LowCost, LongHaulOnly)
+				}
+			}
+			for _, code := range l.countries {
+				if err := knownCountry(code); err != nil {
+					return fmt.Errorf("airport %s: countries: %w", f[0], err)
+				}
+			}
+			for _, code := range l.exempt {
+				if c.airports[code] == nil {
+					return fmt.Errorf("airport %s: exempt %s is not a known airport", f[0], code)
+				}
+			}
+			if f[4] != "" {
+				if l.curfew, err = parseWindow(f[4]); err != nil {
+					return fmt.Errorf("airport %s: curfew: %w", f[0], err)
+				}
+			}
+			if (l.maxKm > 0 || len(l.countries) > 0 || len(l.kinds) > 0) && l.note == "" {
+				return fmt.Errorf("airport %s: a limit needs a note saying what it is", f[0])
+			}
+			a.limits = l
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("airport_limits: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,709 @@
+package flights
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The realism tests: the synthetic world behaves like the real one where a
+// traveller would notice. The facts they check are public ones, summarised
+// in data/README.md.
+
+// nonstopAirlines are the airlines with a route from o to d, sorted.
+func nonstopAirlines(c *Catalog, o, d string) []string {
+	n := c.network()
+	var out []string
+	for _, id := range n.routesBetween(n.index[o], n.index[d]) {
+		out = append(out, c.airlines[n.routes[id].airline].Code)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Routes that must and must not have nonstops, and who flies them: each
+// line is a fact a traveller knows, or a case the issue found wrong.
+func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
+	c := mustCatalog(t)
+	for _, tc := range []struct {
+		o, d string
+		want []string // must fly it (nil: none may)
+		not  []string // must not
+		only bool     // want are the only ones
+	}{
+		{o: "JFK", d: "LHR", want: []string{"AA", "BA", "DL", "VS"}},
+		{o: "EWR", d: "FRA", want: []string{"LH", "UA"}},
+		{o: "PER", d: "LHR", want: []string{"QF"}, only: true},
+		{o: "SIN", d: "JFK", want: []string{"SQ"}, not: []string{"B6"}},
+		{o: "SIN", d: "EWR", want: []string{"SQ"}},
+		{o: "DOH", d: "AKL", want: []string{"QR"}},
+		{o: "SYD", d: "LAX", want: []string{"QF"}, not: []string{"VA"}},
+		{o: "LHR", d: "AMS", want: []string{"BA", "KL"}},
+		{o: "LGA", d: "BOS", want: []string{"AA", "DL"}},
+		{o: "LGA", d: "DEN"}, // beyond the perimeter, but grandfathered: checked below
+		{o: "BOS", d: "BKK"},
+		{o: "MIA", d: "SYD"},
+		{o: "LTN", d: "MAN", not: []string{"VS"}}, // Virgin Atlantic flies no domestic hops
+		{o: "LHR", d: "MAN", not: []string{"VS"}},
+		{o: "LTN", d: "HKG"},
+		{o: "OSL", d: "SIN", not: []string{"SK"}}, // SAS does not fly to Singapore
+		{o: "CPH", d: "SIN", not: []string{"SK"}},
+		{o: "LHR", d: "SVO"}, {o: "LGW", d: "DME"}, {o: "LHR", d: "VKO"},
+		{o: "TLV", d: "RUH"}, {o: "TLV", d: "JED"},
+		{o: "DEL", d: "ISB"}, {o: "BOM", d: "KHI"},
+		{o: "LGA", d: "LHR"}, {o: "DCA", d: "LHR"}, {o: "LCY", d: "JFK"}, {o: "YTZ", d: "LHR"},
+		{o: "RKV", d: "LHR"}, {o: "CGH", d: "LIS"}, {o: "SDU", d: "MIA"},
+	} {
+		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
+			got := nonstopAirlines(c, pair[0], pair[1])
+			name := pair[0] + "-" + pair[1]
+			if tc.o == "LGA" && tc.d == "DEN" {
+				if len(got) == 0 {
+					t.Errorf("%s: no nonstop, though Denver is exempt from LaGuardia's perimeter", name)
+				}
+				continue
+			}
+			if tc.want == nil && tc.not == nil && len(got) > 0 {
+				t.Errorf("%s: nonstops by %v, want none", name, got)
+			}
+			for _, al := range tc.want {
+				if !slices.Contains(got, al) {
+					t.Errorf("%s: nonstops by %v, want %s among them", name, got, al)
+				}
+			}
+			for _, al := range tc.not {
+				if slices.Contains(got, al) {
+					t.Errorf("%s: nonstops by %v, want no %s", name, got, al)
+				}
+			}
+			if tc.only && !slices.Equal(got, tc.want) {
+				t.Errorf("%s: nonstops by %v, want only %v", name, got, tc.want)
+			}
+		}
+	}
+	// And a search on a day finds them: New York to London on a
+	// Wednesday has every one of its four nonstop airlines.
+	fs, err := NewSynthetic(c, now, 0).Search(context.Background(), tripFor(t, c, "JFK", "LHR", "2027-01-20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range fs {
+		if f.Stops() == 0 {
+			seen[f.Segments[0].Airline] = true
+		}
+	}
+	for _, al := range []string{"AA", "BA", "DL", "VS"} {
+		if !seen[al] {
+			t.Errorf("JFK-LHR on 2027-01-20: no %s nonstop among %d flights", al, len(fs))
+		}
+	}
+}
+
+// Every route keeps to its airline's rules: its fleet's range, a long-haul
+// airline's long hauls only, the markets it serves, the airports' limits.
+func TestEveryRouteKeepsItsAirlinesRules(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	for _, r := range n.routes {
+		al := &c.airlines[r.airline]
+		from, to := n.airports[r.from], n.airports[r.to]
+		name := fmt.Sprintf("%s %s-%s (%.0f km)", al.Code, from.Code, to.Code, r.km)
+		switch {
+		case r.km > float64(al.RangeKm):
+			t.Errorf("%s: beyond its fleet's %d km", name, al.RangeKm)
+		case al.Kind == LongHaulOnly && r.km < longHaulMinKm:
+			t.Errorf("%s: a long-haul-only airline on a short hop", name)
+		case n.station[r.airline][r.from] == notStation && n.station[r.airline][r.to] == notStation:
+			t.Errorf("%s: from none of its hubs or focus cities", name)
+		case !c.limitsAllow(from, to, al, r.km) || !c.limitsAllow(to, from, al, r.km):
+			t.Errorf("%s: against an airport's limits (%q, %q)", name, from.Restriction(), to.Restriction())
+		case c.noService[sortedPair(from.Country, to.Country)] != "":
+			t.Errorf("%s: between %s and %s, which have no direct service", name, from.Country, to.Country)
+		case r.perWeek < minPerWeek:
+			t.Errorf("%s: %d a week", name, r.perWeek)
+		}
+		for _, end := range []*Airport{from, to} {
+			if n.station[r.airline][n.index[end.Code]] == notStation && !c.serves(al, end, n.gateway[r.airline][n.index[end.Code]]) {
+				t.Errorf("%s: %s is in %s, not one of its markets %v", name, end.Code, end.Country, al.Markets)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		airline string
+		maxKm   float64
+		notTo   []string // countries
+	}{
+		{"VA", 6500, []string{"US", "JP", "SG"}}, // Virgin Australia: no long haul
+		{"B6", 7000, []string{"SG", "JP"}},       // JetBlue: narrowbodies
+		{"SK", 9500, []string{"SG", "IN"}},
+		{"FR", 4000, []string{"US"}},
+		{"WN", 5500, []string{"GB"}},
+	} {
+		for _, r := range n.routes {
+			if al := c.airlines[r.airline]; al.Code == tc.airline && (r.km > tc.maxKm || slices.Contains(tc.notTo, n.airports[r.to].Country)) {
+				t.Errorf("%s flies %s-%s (%.0f km, to %s)", tc.airline, n.airports[r.from].Code, n.airports[r.to].Code, r.km, n.airports[r.to].Country)
+			}
+		}
+	}
+}
+
+// Airports that must not see long haul: perimeter rules, domestic-only
+// fields, short runways. Their routes stay within the limit and, for the
+// domestic-only ones, within the country; none crosses an ocean.
+func TestAirportsThatMustNotSeeLongHaul(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	for _, tc := range []struct {
+		code     string
+		maxKm    float64
+		domestic bool
+	}{
+		{"LGA", 2700, false}, // 1,500 miles, Denver excepted
+		{"DCA", 4000, false}, // 1,250 miles, a few western cities excepted
+		{"LCY", 2000, false},
+		{"YTZ", 2200, false},
+		{"RKV", 1000, true},
+		{"CGH", 3000, true},
+		{"SDU", 3000, true},
+		{"ITM", 2000, true},
+		{"HLP", 2000, true},
+		{"GMP", 1500, false},
+		{"LIN", 1600, false},
+		{"BMA", 1500, false},
+	} {
+		a := c.Airport(tc.code)
+		if a.Restriction() == "" {
+			t.Errorf("%s has no restriction", tc.code)
+		}
+		routes := 0
+		for y := range n.size() {
+			for _, id := range append(n.routesBetween(n.index[tc.code], y), n.routesBetween(y, n.index[tc.code])...) {
+				r := &n.routes[id]
+				other := n.airports[y]
+				routes++
+				if r.km > tc.maxKm || (tc.domestic && other.Country != a.Country) || c.regionOf[other.Country] != c.regionOf[a.Country] {
+					t.Errorf("%s (%s): %s flies %s-%s, %.0f km to %s", tc.code, a.Restriction(), c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code, r.km, other.Country)
+				}
+			}
+		}
+		if routes == 0 && tc.code != "RKV" {
+			t.Errorf("%s has no routes at all", tc.code)
+		}
+	}
+}
+
+// Country pairs without direct service have no route between them, though
+// a traveller can still go through a third country.
+func TestCountryPairsWithoutService(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	if len(c.noService) < 20 {
+		t.Fatalf("%d country pairs without service: the table did not load", len(c.noService))
+	}
+	for _, r := range n.routes {
+		a, b := n.airports[r.from].Country, n.airports[r.to].Country
+		if reason := c.noService[sortedPair(a, b)]; reason != "" {
+			t.Errorf("%s %s-%s: %s and %s have no direct service (%s)", c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code, a, b, reason)
+		}
+	}
+	p := NewSynthetic(c, now, 0)
+	for _, pair := range [][2]string{{"LHR", "SVO"}, {"TLV", "RUH"}, {"FRA", "DME"}, {"JFK", "SVO"}} {
+		fs, err := p.Search(context.Background(), tripFor(t, c, pair[0], pair[1], "2027-01-20"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) == 0 {
+			t.Errorf("%v: no connections at all", pair)
+		}
+		for _, f := range fs {
+			for _, s := range f.Segments {
+				if from, to := c.Airport(s.From), c.Airport(s.To); c.noService[sortedPair(from.Country, to.Country)] != "" {
+					t.Errorf("%s: segment %s %s-%s flies between %s and %s", f.ID, s.FlightNumber, s.From, s.To, from.Country, to.Country)
+				}
+			}
+		}
+	}
+}
+
+// Airlines sell the cabins they have: no IndiGo first class, no premium
+// economy on Qatar Airways, business on Ryanair never. A search in a cabin
+// offers only flights whose longest leg's airline sells it there; their
+// other legs fly the best cabin they have up to it.
+func TestAirlinesAndTheirCabins(t *testing.T) {
+	c := mustCatalog(t)
+	for _, tc := range []struct {
+		airline string
+		cabin   Cabin
+		sells   bool
+	}{
+		{"6E", First, false}, {"6E", Business, true}, {"6E", PremiumEconomy, false},
+		{"QR", PremiumEconomy, false}, {"QR", First, true},
+		{"BA", First, true}, {"AA", First, true}, {"DL", First, false}, {"VS", First, false},
+		{"FR", Business, false}, {"U2", Business, false}, {"WN", Business, false},
+		{"EK", First, true}, {"SQ", First, true}, {"VA", First, false}, {"B6", Business, true},
+	} {
+		if got := c.Airline(tc.airline).Sells(tc.cabin); got != tc.sells {
+			t.Errorf("%s sells %s: %v, want %v", tc.airline, tc.cabin, got, tc.sells)
+		}
+	}
+	p := NewSynthetic(c, now, 0)
+	search := func(o, d string, cabin Cabin) []Flight {
+		trip := tripFor(t, c, o, d, "2027-01-20")
+		trip.Cabin = cabin
+		fs, err := p.Search(context.Background(), trip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	if fs := search("DEL", "BOM", First); len(fs) != 0 {
+		t.Errorf("DEL-BOM in first: %d flights (%s first), want none: first is sold only on long hauls", len(fs), fs[0].Segments[0].Airline)
+	}
+	if fs := search("DEL", "BOM", Business); !slices.ContainsFunc(fs, func(f Flight) bool { return f.Segments[0].Airline == "6E" }) {
+		t.Error("DEL-BOM in business: no IndiGo flight, though it sells business")
+	}
+	first := search("JFK", "LHR", First)
+	mixed := false
+	for _, f := range first {
+		if f.Stops() == 0 && f.Segments[0].Airline != "BA" && f.Segments[0].Airline != "AA" {
+			t.Errorf("%s: a %s nonstop in first", f.ID, f.Segments[0].Airline)
+		}
+		for _, s := range f.Segments {
+			if s.Cabin != First {
+				mixed = true
+			}
+		}
+	}
+	if len(first) == 0 || !mixed {
+		t.Errorf("JFK-LHR in first: %d flights, mixed cabins %v: want first on the long legs and the best cabin below it on the others", len(first), mixed)
+	}
+	if economy := search("JFK", "LHR", Economy); len(first) >= len(economy) {
+		t.Errorf("JFK-LHR: %d flights in first, %d in economy: want fewer in first", len(first), len(economy))
+	}
+}
+
+// Schedules repeat: the same flight numbers at the same local times every
+// day of a season, bar a busy route's Saturday gap; the same itineraries
+// every week; a route flown a few times a week flies the same weekdays
+// every week; and no airline gives two departures one number.
+func TestSchedulesRepeat(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	signature := func(o, d, date string, nonstopOnly bool) []string {
+		fs, err := p.Search(context.Background(), tripFor(t, c, o, d, date))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range fs {
+			if nonstopOnly && f.Stops() > 0 {
+				continue
+			}
+			var b strings.Builder
+			for _, s := range f.Segments {
+				fmt.Fprintf(&b, "%s@%s ", s.FlightNumber, s.Depart.Format("15:04"))
+			}
+			out = append(out, b.String())
+		}
+		slices.Sort(out) // flights leaving at the same minute are in id order, and ids name the date
+		return out
+	}
+	for _, pair := range [][2]string{{"JFK", "LHR"}, {"FRA", "SIN"}, {"SYD", "MEL"}} {
+		tue := signature(pair[0], pair[1], "2027-01-19", true)
+		if len(tue) == 0 {
+			t.Fatalf("%v: no nonstops", pair)
+		}
+		for _, day := range []string{"2027-01-20", "2027-01-21", "2027-02-16"} {
+			if got := signature(pair[0], pair[1], day, true); !slices.Equal(got, tue) {
+				t.Errorf("%v on %s: nonstops %v, on 2027-01-19 %v", pair, day, got, tue)
+			}
+		}
+		// A week later, every itinerary is the same.
+		if a, b := signature(pair[0], pair[1], "2027-01-20", false), signature(pair[0], pair[1], "2027-01-27", false); !slices.Equal(a, b) {
+			t.Errorf("%v: 2027-01-20 and a week later differ:\n%v\n%v", pair, a, b)
+		}
+	}
+
+	n := c.network()
+	tt := c.timetable(seasonOf(time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC)))
+	thin, saturdays := 0, 0
+	for id, deps := range tt.deps {
+		for _, d := range deps {
+			if d.days != everyDay {
+				if n.routes[id].perWeek < 7 {
+					thin++
+				} else {
+					saturdays++
+				}
+			}
+		}
+	}
+	if thin == 0 || saturdays == 0 {
+		t.Errorf("%d departures of routes flown less than daily, %d daily ones that skip a day: want both", thin, saturdays)
+	}
+	for w := range 7 {
+		used := map[string]int{}
+		for id, deps := range tt.deps {
+			for _, d := range deps {
+				if d.on(time.Weekday(w)) {
+					num := c.airlines[n.routes[id].airline].Code + fmt.Sprint(d.number)
+					if other, dup := used[num]; dup {
+						t.Errorf("%s on %s: both %s-%s and %s-%s", num, time.Weekday(w), n.airports[n.routes[other].from].Code, n.airports[n.routes[other].to].Code, n.airports[n.routes[id].from].Code, n.airports[n.routes[id].to].Code)
+					}
+					used[num] = id
+					if d.number < 1 || d.number > 9999 {
+						t.Errorf("%s: not a flight number of one to four digits", num)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Frequencies scale with the route's demand: trunk routes many a day, a
+// thin one a few a week.
+func TestFrequenciesScaleWithDemand(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	perWeek := func(o, d string) int {
+		total := 0
+		for _, id := range n.routesBetween(n.index[o], n.index[d]) {
+			total += n.routes[id].perWeek
+		}
+		return total
+	}
+	for _, tc := range []struct {
+		o, d     string
+		min, max int // a week, every airline
+	}{
+		{"JFK", "LAX", 7 * 15, 7 * 60},
+		{"LHR", "JFK", 7 * 10, 7 * 40},
+		{"LHR", "AMS", 7 * 10, 7 * 30},
+		{"SYD", "MEL", 7 * 10, 7 * 30},
+		{"DXB", "LHR", 7 * 5, 7 * 20},
+		{"KGL", "NBO", 2, 7 * 3},
+		{"PER", "LHR", 7, 7},
+		{"ACC", "DSS", 0, 0},
+	} {
+		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
+			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
+		}
+	}
+}
+
+// Block times against typical published ones (airline timetables of
+// 2024-25, gate to gate, as a flight-search site shows them), within ten
+// minutes: short hops, medium hauls and the ultra long. Where a published
+// time depends on the direction, the table has both, except where one wind
+// term cannot fit both: London-Perth comes out 45 minutes under QF10's
+// 16h45, Boston-LaGuardia 10-20 under the shuttles' 1h20-1h30.
+func TestBlockTimesMatchPublishedOnes(t *testing.T) {
+	c := mustCatalog(t)
+	for _, tc := range []struct {
+		o, d      string
+		published time.Duration
+	}{
+		{"LHR", "AMS", 80 * time.Minute},   // BA and KLM: 1h15-1h20
+		{"AMS", "LHR", 80 * time.Minute},   // KLM: 1h15-1h20
+		{"LGA", "BOS", 80 * time.Minute},   // the Delta and American shuttles: 1h15-1h25
+		{"JFK", "LAX", 375 * time.Minute},  // 6h00-6h30 westbound
+		{"LAX", "JFK", 320 * time.Minute},  // 5h15-5h30 eastbound
+		{"LHR", "IST", 230 * time.Minute},  // 3h50
+		{"IST", "LHR", 245 * time.Minute},  // 4h05
+		{"JFK", "LHR", 420 * time.Minute},  // about 7h00 eastbound
+		{"LHR", "JFK", 485 * time.Minute},  // about 8h05 westbound
+		{"EWR", "SIN", 1125 * time.Minute}, // SQ21: 18h45
+		{"SIN", "EWR", 1110 * time.Minute}, // SQ22: 18h30
+		{"PER", "LHR", 1040 * time.Minute}, // QF9: 17h20
+		{"DOH", "AKL", 955 * time.Minute},  // QR920: 15h55
+		{"AKL", "DOH", 1035 * time.Minute}, // QR921: 17h15
+	} {
+		got := BlockTime(c.Airport(tc.o), c.Airport(tc.d))
+		if diff := got - tc.published; diff < -10*time.Minute || diff > 10*time.Minute {
+			t.Errorf("%s-%s (%.0f km): %s, published %s", tc.o, tc.d, DistanceKm(c.Airport(tc.o), c.Airport(tc.d)), FormatDuration(got), FormatDuration(tc.published))
+		}
+	}
+	// The speed rises with the stage length; eastbound across the
+	// Atlantic is faster than westbound.
+	speed := func(o, d string) float64 {
+		return DistanceKm(c.Airport(o), c.Airport(d)) / BlockTime(c.Airport(o), c.Airport(d)).Hours()
+	}
+	if !(speed("LHR", "AMS") < speed("LHR", "IST") && speed("LHR", "IST") < speed("JFK", "LHR") && speed("JFK", "LHR") < speed("PER", "LHR")) {
+		t.Errorf("km/h: LHR-AMS %.0f, LHR-IST %.0f, JFK-LHR %.0f, PER-LHR %.0f: want rising with the distance", speed("LHR", "AMS"), speed("LHR", "IST"), speed("JFK", "LHR"), speed("PER", "LHR"))
+	}
+}
+
+// market is a set of nonstop routes: from one region to another (or within
+// one), within a distance.
+type market struct {
+	name       string
+	from, to   string // regions
+	minKm      float64
+	maxKm      float64
+	depart     [2]int  // the local departure hours most leave in, [from, to)
+	arrive     [2]int  // and the local arrival hours, if the market has a window
+	share      float64 // how many at least, of all
+	domesticUS bool
+}
+
+// Departure times by market, in the timetable on a winter and a summer
+// Wednesday: evening eastbound across the Atlantic landing in the morning,
+// westbound by day, short hops in the waking day; and few landings in the
+// small hours anywhere.
+func TestDepartureTimesPerMarket(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	markets := []market{
+		{name: "eastbound transatlantic", from: "northamerica", to: "europe", minKm: 4000, maxKm: 9000, depart: [2]int{16, 24}, arrive: [2]int{5, 12}, share: 0.6},
+		{name: "westbound transatlantic", from: "europe", to: "northamerica", minKm: 4000, maxKm: 9000, depart: [2]int{7, 18}, share: 0.7},
+		{name: "Europe short haul", from: "europe", to: "europe", maxKm: 2500, depart: [2]int{6, 23}, share: 0.9},
+		{name: "US domestic", from: "northamerica", to: "northamerica", maxKm: 6000, depart: [2]int{5, 23}, share: 0.9, domesticUS: true},
+		{name: "Asia to Europe", from: "eastasia", to: "europe", minKm: 7000, depart: [2]int{0, 24}, share: 1},
+		{name: "transpacific eastbound", from: "eastasia", to: "northamerica", minKm: 7000, depart: [2]int{0, 24}, share: 1},
+	}
+	for _, date := range []time.Time{time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC), time.Date(2027, 7, 14, 0, 0, 0, 0, time.UTC)} {
+		tt := c.timetable(seasonOf(date))
+		for _, m := range markets {
+			total, inWindow, landed, smallHours := 0, 0, 0, 0
+			for id, deps := range tt.deps {
+				r := &n.routes[id]
+				from, to := n.airports[r.from], n.airports[r.to]
+				if c.regionOf[from.Country] != m.from || c.regionOf[to.Country] != m.to || r.km < m.minKm || (m.maxKm > 0 && r.km > m.maxKm) ||
+					(m.domesticUS && (from.Country != "US" || to.Country != "US")) {
+					continue
+				}
+				for _, d := range deps {
+					if !d.on(date.Weekday()) {
+						continue
+					}
+					leave := time.Date(date.Year(), date.Month(), date.Day(), int(d.minute)/60, int(d.minute)%60, 0, 0, from.Location())
+					land := leave.Add(time.Duration(r.block) * time.Minute).In(to.Location())
+					total++
+					ok := leave.Hour() >= m.depart[0] && leave.Hour() < m.depart[1]
+					if m.arrive != [2]int{} {
+						ok = ok && land.Hour() >= m.arrive[0] && land.Hour() < m.arrive[1]
+					}
+					if ok {
+						inWindow++
+					}
+					if land.Hour() < 5 {
+						smallHours++
+					}
+					landed++
+				}
+			}
+			t.Logf("%s %s: %d departures, %.0f%% in the window, %.0f%% landing 00:00-05:00", date.Format(DateLayout), m.name, total, 100*float64(inWindow)/float64(max(1, total)), 100*float64(smallHours)/float64(max(1, landed)))
+			if total < 20 {
+				t.Errorf("%s: %d departures: too few to judge", m.name, total)
+				continue
+			}
+			if float64(inWindow) < m.share*float64(total) {
+				t.Errorf("%s %s: %d of %d departures leave %02d:00-%02d:00 (and land %02d:00-%02d:00), want %.0f%%", date.Format(DateLayout), m.name, inWindow, total, m.depart[0], m.depart[1], m.arrive[0], m.arrive[1], 100*m.share)
+			}
+			if smallHours*10 > landed {
+				t.Errorf("%s %s: %d of %d land between midnight and 05:00, want under 10%%", date.Format(DateLayout), m.name, smallHours, landed)
+			}
+		}
+	}
+}
+
+// Itineraries, connections included, seldom land between midnight and
+// 05:00: well under a quarter in every market, over searches of a sample
+// of each market's pairs.
+func TestFewItinerariesLandInTheSmallHours(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	for _, m := range []struct {
+		name  string
+		pairs []string
+	}{
+		{"transatlantic", []string{"JFK-LHR", "LHR-JFK", "BOS-CDG", "ORD-FRA", "MAD-MIA", "ATL-AMS"}},
+		{"Europe", []string{"LHR-FCO", "CDG-ATH", "FRA-LIS", "MAN-VIE", "CPH-BCN", "DUB-PRG"}},
+		{"North America", []string{"JFK-LAX", "SEA-MIA", "ORD-DEN", "YYZ-YVR", "BOS-SFO", "DFW-LGA"}},
+		{"Asia and the Pacific", []string{"SIN-SYD", "HND-SIN", "BKK-ICN", "HKG-PER", "DEL-BKK", "MNL-NRT"}},
+		{"Europe to Asia", []string{"LHR-SIN", "SIN-LHR", "FRA-HND", "HKG-CDG", "DXB-LHR", "DEL-LHR"}},
+		{"Latin America", []string{"GRU-EZE", "BOG-MEX", "MIA-GRU", "LIM-SCL", "PTY-GIG", "MAD-BOG"}},
+	} {
+		total, small := 0, 0
+		for _, pair := range m.pairs {
+			o, d, _ := strings.Cut(pair, "-")
+			fs, err := p.Search(context.Background(), tripFor(t, c, o, d, "2027-01-20"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fs {
+				total++
+				if f.Arrive().Hour() < 5 {
+					small++
+				}
+			}
+		}
+		t.Logf("%s: %d of %d itineraries land 00:00-05:00", m.name, small, total)
+		if total < 100 || small*100 > total*15 {
+			t.Errorf("%s: %d of %d itineraries land between midnight and 05:00, want under 15%%", m.name, small, total)
+		}
+	}
+}
+
+// No scheduled departure or arrival falls in an airport's curfew, on the
+// days the season's timetable is planned around.
+func TestCurfewsHonoured(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	checked := 0
+	for _, date := range []time.Time{time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC), time.Date(2027, 7, 14, 0, 0, 0, 0, time.UTC)} {
+		tt := c.timetable(seasonOf(date))
+		for id, deps := range tt.deps {
+			r := &n.routes[id]
+			from, to := n.airports[r.from], n.airports[r.to]
+			if from.limits.curfew == nil && to.limits.curfew == nil {
+				continue
+			}
+			for _, d := range deps {
+				leave := time.Date(date.Year(), date.Month(), date.Day(), int(d.minute)/60, int(d.minute)%60, 0, 0, from.Location())
+				land := leave.Add(time.Duration(r.block) * time.Minute).In(to.Location())
+				checked++
+				if from.limits.curfew.contains(leave.Hour()*60+leave.Minute()) || to.limits.curfew.contains(land.Hour()*60+land.Minute()) {
+					t.Errorf("%s %s-%s: leaves %s, lands %s, in a curfew (%s; %s)", c.airlines[r.airline].Code, from.Code, to.Code, leave.Format("15:04"), land.Format("15:04"), from.Restriction(), to.Restriction())
+				}
+			}
+		}
+	}
+	if checked < 500 {
+		t.Errorf("%d departures at airports with curfews checked: the curfews did not load", checked)
+	}
+}
+
+// Connections are timed in banks at the hubs: most of a hub airline's
+// departures leave in its hub's departure windows, which by chance would
+// hold only about two in five.
+func TestConnectionBanksAtHubs(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	tt := c.timetable(seasonOf(time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC)))
+	for _, tc := range [][2]string{{"DL", "ATL"}, {"UA", "ORD"}, {"LH", "FRA"}, {"EK", "DXB"}, {"SQ", "SIN"}} {
+		ai := slices.IndexFunc(c.airlines, func(a Airline) bool { return a.Code == tc[0] })
+		x := n.index[tc[1]]
+		banks := newBankWindows(bankTimes(n.airports[x], n.nightHub[x]))
+		total, inBank := 0, 0
+		for id, deps := range tt.deps {
+			if r := &n.routes[id]; r.airline == ai && r.from == x {
+				for _, d := range deps {
+					total++
+					if banks.depart[int(d.minute)/5] {
+						inBank++
+					}
+				}
+			}
+		}
+		if total == 0 || inBank*100 < total*55 {
+			t.Errorf("%s at %s: %d of %d departures in its banks, want 55%%", tc[0], tc[1], inBank, total)
+		}
+	}
+}
+
+// A traveller's same-day search offers nothing that has left, nor anything
+// leaving within the hour check-in takes.
+func TestNoDepartureInThePast(t *testing.T) {
+	c := mustCatalog(t)
+	ny := c.Airport("JFK").Location()
+	morning := func() time.Time { return time.Date(2027, 1, 19, 6, 0, 0, 0, ny) } // the day before
+	noon := func() time.Time { return time.Date(2027, 1, 20, 12, 0, 0, 0, ny) }
+	day := time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC)
+	trip := Trip{Origin: "JFK", Destination: "LHR", Date: day, Passengers: 1, Cabin: Economy, MaxStops: 2, BookableFrom: day, BookableUntil: day.AddDate(1, 0, 0)}
+	early, err := NewSynthetic(c, morning, 0).Search(context.Background(), trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := NewSynthetic(c, noon, 0).Search(context.Background(), trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(late) == 0 || len(late) >= len(early) {
+		t.Errorf("%d flights searched the day before, %d at noon: want fewer, but some, at noon", len(early), len(late))
+	}
+	for _, f := range late {
+		if f.Depart().Before(noon().Add(minBookingLead)) {
+			t.Errorf("%s leaves %s, searched at noon", f.ID, f.Depart().Format("15:04"))
+		}
+	}
+	// A lookup by id (a trip built by hand, not a traveller's search)
+	// still finds what has left, so its caller can say so.
+	trip.BookableFrom, trip.BookableUntil = time.Time{}, time.Time{}
+	lookup, err := NewSynthetic(c, noon, 0).Search(context.Background(), trip)
+	if err != nil || len(lookup) != len(early) {
+		t.Errorf("a lookup at noon: %d flights (%v), want the day before's %d", len(lookup), err, len(early))
+	}
+}
+
+// Fares by cabin depend on the distance and the market: business on a
+// short hop in Europe is a modest premium, on a long haul several times
+// economy; first is sold on long hauls only and its multiple grows with
+// the distance, rather than a flat 7x.
+func TestCabinFares(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cabin    Cabin
+		km       float64
+		region   string
+		min, max float64
+	}{
+		{"business, London-Amsterdam", Business, 370, "europe", 1.3, 1.6},
+		{"business, New York-Boston", Business, 300, "northamerica", 2, 2.6},
+		{"business, New York-London", Business, 5540, "", 3.8, 5},
+		{"business, ultra long", Business, 15000, "", 4.8, 5.2},
+		{"premium economy, New York-London", PremiumEconomy, 5540, "", 1.5, 1.9},
+		{"first, New York-London", First, 5540, "", 5.5, 7.5},
+		{"first, Singapore-New York", First, 15300, "", 8.5, 10},
+	} {
+		if got := cabinFactor(tc.cabin, tc.km, tc.region); got < tc.min || got > tc.max {
+			t.Errorf("%s: %.2fx economy, want %.1f to %.1f", tc.name, got, tc.min, tc.max)
+		}
+	}
+	ba := &Airline{Code: "BA", Cabins: []Cabin{Economy, PremiumEconomy, Business, First}}
+	if cabinOn(ba, First, 900) != Business || cabinOn(ba, PremiumEconomy, 900) != Economy || cabinOn(ba, First, 5500) != First {
+		t.Error("premium economy and first on a short leg, or not on a long one")
+	}
+}
+
+// The red-eye discount is for real overnight flights only: late, long
+// enough to sleep, landing in the morning; not a short hop after 22:00.
+func TestRedEyeIsARealOvernightFlight(t *testing.T) {
+	c := mustCatalog(t)
+	flight := func(from, to string, day, hh, mm int) Flight {
+		a, b := c.Airport(from), c.Airport(to)
+		leave := time.Date(2027, 1, day, hh, mm, 0, 0, a.Location())
+		return Flight{Segments: []Segment{{FlightNumber: "XX1", Airline: "BA", From: from, To: to, Depart: leave, Arrive: leave.Add(BlockTime(a, b)).In(b.Location())}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		f      Flight
+		redEye bool
+	}{
+		{"LAX-JFK at 22:30", flight("LAX", "JFK", 20, 22, 30), true},
+		{"JFK-LHR at 21:30", flight("JFK", "LHR", 20, 21, 30), true},
+		{"JFK-LHR at 18:00", flight("JFK", "LHR", 20, 18, 0), false},
+		{"LGA-BOS at 22:30", flight("LGA", "BOS", 20, 22, 30), false},
+		{"LHR-AMS at 23:00", flight("LHR", "AMS", 20, 23, 0), false},
+		{"LAX-JFK at 10:00", flight("LAX", "JFK", 20, 10, 0), false},
+	} {
+		if got := tc.f.RedEye(); got != tc.redEye {
+			t.Errorf("%s (lands %s): red-eye %v, want %v", tc.name, tc.f.Arrive().Format("Jan 2 15:04"), got, tc.redEye)
+		}
+	}
+	// And only a red-eye is priced as one: a late short hop costs what the
+	// same hop does off-peak by day.
+	late, day := flight("LGA", "BOS", 20, 22, 30), flight("LGA", "BOS", 20, 14, 0)
+	dl := c.Airline("DL")
+	if a, b := basePrice(c, late, 300, dl, 1), basePrice(c, day, 300, dl, 1); a != b {
+		t.Errorf("LGA-BOS at 22:30 $%.0f, at 14:00 $%.0f: a late short hop is not a red-eye", a, b)
+	}
+	night, evening := flight("LAX", "JFK", 20, 22, 30), flight("LAX", "JFK", 20, 13, 0)
+	if a, b := basePrice(c, night, 3980, dl, 1), basePrice(c, evening, 3980, dl, 1); a >= b {
+		t.Errorf("LAX-JFK red-eye $%.0f, by day $%.0f: want the red-eye cheaper", a, b)
+	}
+}
