@@ -44,11 +44,8 @@ func (r RoundTrip) Stay() time.Duration { return r.Return.Depart().Sub(r.Out.Arr
 // NewRoundTrip pairs out and ret if they can be flown together: the return
 // leaves at least MinTurnaround after the outbound lands, and both are
 // priced for the same cabin and number of passengers. It prices them as a
-// round trip, not as two one-ways: when both fares are sold by one airline,
-// each leg costs its half-round-trip fare (Fare.HalfRoundTripUSD); by two
-// airlines of one alliance, half way between that and its one-way fare;
-// otherwise (different airlines, a low-cost airline, a flight built by
-// hand) its one-way fare. The legs it returns carry those shares.
+// round trip, not as two one-ways (see Pairing): the legs it returns carry
+// their shares of the round-trip fare.
 func NewRoundTrip(out, ret Flight) (RoundTrip, error) {
 	r := RoundTrip{Out: out, Return: ret}
 	if len(out.Segments) == 0 || len(ret.Segments) == 0 {
@@ -61,21 +58,65 @@ func NewRoundTrip(out, ret Flight) (RoundTrip, error) {
 	if out.Cabin != ret.Cabin || out.TotalUSD*ret.PriceUSD != ret.TotalUSD*out.PriceUSD {
 		return RoundTrip{}, fmt.Errorf("round trip %s: the legs are priced for different cabins or parties", r.ID())
 	}
-	together := out.Fare.Carrier != "" && (out.Fare.Carrier == ret.Fare.Carrier || (out.Fare.Alliance != "" && out.Fare.Alliance == ret.Fare.Alliance))
-	if together && out.Fare.HalfRoundTripUSD > 0 && ret.Fare.HalfRoundTripUSD > 0 && out.Fare.OneWayUSD > 0 && ret.Fare.OneWayUSD > 0 {
-		sameCarrier := out.Fare.Carrier == ret.Fare.Carrier
-		r.Out, r.Return = out.priceAs(roundTripShare(out.Fare, sameCarrier)), ret.priceAs(roundTripShare(ret.Fare, sameCarrier))
+	if p := PairingOf(out.Fare, ret.Fare); p != Separately {
+		r.Out, r.Return = out.priceAs(out.RoundTripShareUSD(p)), ret.priceAs(ret.RoundTripShareUSD(p))
 	}
 	return r, nil
 }
 
-// roundTripShare is a leg's share of a round-trip fare: its half-round-trip
-// fare on the same airline, half way to its one-way fare on a partner.
-func roundTripShare(f Fare, sameCarrier bool) int {
-	if sameCarrier {
-		return f.HalfRoundTripUSD
+// Pairing is how two flights' fares combine when they are booked as one
+// round trip. NewRoundTrip prices every pair by it, and a caller that
+// ranks many pairs without building each (ranking's pairing) prices them by
+// it too, so a pair costs the same however it was found.
+type Pairing uint8
+
+// The pairings, from the dearest.
+const (
+	// Separately: two one-way fares (two airlines of no common alliance, a
+	// low-cost airline, a flight built by hand: any leg without a
+	// half-round-trip fare).
+	Separately Pairing = iota
+	// Partners: two airlines of one alliance; each leg costs half way
+	// between its one-way and its half-round-trip fare.
+	Partners
+	// OneCarrier: one airline sells both fares; each leg costs its
+	// half-round-trip fare (Fare.HalfRoundTripUSD).
+	OneCarrier
+)
+
+// Pairings is how many pairings there are: a Pairing indexes an array of
+// this length.
+const Pairings = 3
+
+// PairingOf is how flights with fares out and ret are priced together.
+func PairingOf(out, ret Fare) Pairing {
+	if out.Carrier == "" || out.HalfRoundTripUSD <= 0 || ret.HalfRoundTripUSD <= 0 || out.OneWayUSD <= 0 || ret.OneWayUSD <= 0 {
+		return Separately
 	}
-	return (f.OneWayUSD + f.HalfRoundTripUSD + 1) / 2
+	switch {
+	case out.Carrier == ret.Carrier:
+		return OneCarrier
+	case out.Alliance != "" && out.Alliance == ret.Alliance:
+		return Partners
+	}
+	return Separately
+}
+
+// RoundTripShareUSD is f's fare per passenger as one leg of a round trip
+// priced as p: its half-round-trip fare with OneCarrier, half way to its
+// one-way fare with Partners, and its own price Separately (and for a
+// flight without the fares p needs).
+func (f Flight) RoundTripShareUSD(p Pairing) int {
+	if f.Fare.HalfRoundTripUSD <= 0 || f.Fare.OneWayUSD <= 0 {
+		return f.PriceUSD
+	}
+	switch p {
+	case OneCarrier:
+		return f.Fare.HalfRoundTripUSD
+	case Partners:
+		return (f.Fare.OneWayUSD + f.Fare.HalfRoundTripUSD + 1) / 2
+	}
+	return f.PriceUSD
 }
 
 // priceAs is the flight at a fare per passenger of price, for its party.

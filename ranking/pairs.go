@@ -3,6 +3,8 @@ package ranking
 import (
 	"cmp"
 	"container/heap"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,12 +20,21 @@ import (
 // they pass. What a call holds stays small whatever the days, and the cost
 // of one call is bounded by MaxLegsPerDay (see docs/BENCHMARKS.md).
 //
+// A pair is priced as flights.NewRoundTrip prices it: by its
+// flights.Pairing, a leg costs less when one airline, or one alliance, sells
+// both. So a return's place among an outbound's returns depends on the
+// pairing, and each leg carries its score under every pairing.
+//
 // The pairs kept are varied: the best pairs overall would be the best return
 // flight with each of the better outbounds, and three picks sharing one
 // return flight are one choice, not three. So the pairs are generated
-// lazily in order of score (each outbound's returns are in score order, so
-// a heap of one next pair per outbound yields every pair best first) and
-// taken while neither flight is in MaxPairsPerFlight of those taken yet.
+// lazily in order of score and taken while neither flight is in
+// MaxPairsPerFlight of those taken yet. The returns an outbound pairs with
+// come from three lists, each in score order under one pairing: all of the
+// day's returns priced separately, those of the outbound's airline, and
+// those of its alliance; a return is taken from the list of the pairing it
+// really has with that outbound. A heap of one next pair per outbound and
+// list then yields every pair best first.
 
 // MaxPairsPerFlight is how many of the pairs kept may share one outbound,
 // or one return, flight.
@@ -59,13 +70,18 @@ type Standouts struct {
 	Cheapest, Fastest, Nonstop *Pick
 }
 
-// leg is one flight as pairing reads it: plain numbers, no pointers.
+// leg is one flight as pairing reads it: numbers, and the fare that says
+// how it pairs.
 type leg struct {
-	score        float64
+	// score and share are the leg's score and fare per passenger as part
+	// of a round trip priced under each flights.Pairing.
+	score        [flights.Pairings]float64
+	share        [flights.Pairings]int
+	fare         flights.Fare
 	dur          time.Duration
 	dep, arr     int64 // Unix seconds
-	price, total int
-	day          int // days since the epoch of the trip day it counts for
+	price, total int   // as a one-way
+	day          int   // days since the epoch of the trip day it counts for
 	stops        int
 	i            int // index in the filtered, ordered flights
 }
@@ -78,8 +94,15 @@ func (w Weights) legs(trip flights.Trip, fs []flights.Flight, out bool) []leg {
 			day = trip.DepartDay(day)
 		}
 		y, m, d := day.Date()
-		ls[i] = leg{score: w.Score(f), dur: f.Duration(), dep: f.Depart().Unix(), arr: f.Arrive().Unix(),
+		ls[i] = leg{fare: f.Fare, dur: f.Duration(), dep: f.Depart().Unix(), arr: f.Arrive().Unix(),
 			price: f.PriceUSD, total: f.TotalUSD, day: int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400), stops: f.Stops(), i: i}
+		stops, hours := w.penalties(f)
+		for p := range flights.Pairings {
+			// As Score adds them, so that a pair's score is exactly
+			// ScoreRoundTrip of the round trip NewRoundTrip makes.
+			ls[i].share[p] = f.RoundTripShareUSD(flights.Pairing(p))
+			ls[i].score[p] = float64(ls[i].share[p]) + stops + hours
+		}
 	}
 	return ls
 }
@@ -111,11 +134,26 @@ type pairKey struct {
 	o, r  int // indexes into the legs
 }
 
-// pairs is the pairing of one round trip: its legs and their flights.
+// pairing is the pairing of one round trip: its legs, their flights, and
+// the lists of returns an outbound pairs with (see returnLists).
 type pairing struct {
 	outs, rets   []flights.Flight
 	oLegs, rLegs []leg
+	lists        map[listKey][]leg
 }
+
+// listKey names a list of returns in score order under one pairing: the
+// returns of one day (anyDay for every day) priced separately (name ""),
+// sold by one airline (OneCarrier, name its code) or by one alliance
+// (Partners, name the alliance).
+type listKey struct {
+	day  int
+	as   flights.Pairing
+	name string
+}
+
+// anyDay is the day of the lists of a trip whose dates move independently.
+const anyDay = math.MinInt
 
 // less orders pairs best first: by score, then shorter time in the air and
 // connecting, then earlier outbound and return departures, then the legs'
@@ -129,48 +167,100 @@ func (p *pairing) less(a, b pairKey) bool {
 		strings.Compare(p.rets[p.rLegs[a.r].i].ID, p.rets[p.rLegs[b.r].i].ID)) < 0
 }
 
-// feasible reports whether o and r can be flown together within the trip's
-// limits (their days are already the trip's to pair).
-func feasible(trip flights.Trip, o, r leg) bool {
+// feasible reports whether o and r, priced together as pr, can be flown
+// together within the trip's limits (their days are already the trip's to
+// pair).
+func feasible(trip flights.Trip, o, r leg, pr flights.Pairing) bool {
 	return r.dep-o.arr >= int64(flights.MinTurnaround/time.Second) && o.total*r.price == r.total*o.price &&
-		(trip.MaxPriceUSD <= 0 || float64(o.price+r.price) <= trip.MaxPriceUSD)
+		(trip.MaxPriceUSD <= 0 || float64(o.share[pr]+r.share[pr]) <= trip.MaxPriceUSD)
 }
 
-// returnsFor are the return legs an outbound may pair with, best first.
-func returnsFor(trip flights.Trip, o leg, all []leg, byDay map[int][]leg) []leg {
+// key is the pair of outbound oi and return r as the heap orders it.
+func (p *pairing) key(oi int, r leg, pr flights.Pairing) pairKey {
+	o := p.oLegs[oi]
+	return pairKey{score: o.score[pr] + r.score[pr], dur: o.dur + r.dur, o: oi, r: r.i}
+}
+
+// returnDay is the day of the lists an outbound pairs from: the day that
+// keeps the stay, or anyDay.
+func returnDay(trip flights.Trip, o leg) int {
 	if trip.FlexIndependent {
-		return all
+		return anyDay
 	}
-	return byDay[o.day+trip.StayDays()]
+	return o.day + trip.StayDays()
 }
 
-// next is an outbound and the position of its next return, for the lazy
-// generation of pairs in score order.
+// returnLists sorts the returns into the lists outbounds pair from: each
+// return is in its day's separate list, its airline's and its alliance's
+// (and in the anyDay lists, for a trip whose dates move independently),
+// each list in the order the heap pops pairs of one outbound: by score
+// under the list's pairing, then duration, departure and id.
+func (p *pairing) returnLists(trip flights.Trip) {
+	p.lists = map[listKey][]leg{}
+	for _, r := range p.rLegs {
+		day := r.day
+		if trip.FlexIndependent {
+			day = anyDay
+		}
+		p.lists[listKey{day, flights.Separately, ""}] = append(p.lists[listKey{day, flights.Separately, ""}], r)
+		if r.fare.Carrier != "" {
+			p.lists[listKey{day, flights.OneCarrier, r.fare.Carrier}] = append(p.lists[listKey{day, flights.OneCarrier, r.fare.Carrier}], r)
+		}
+		if r.fare.Alliance != "" {
+			p.lists[listKey{day, flights.Partners, r.fare.Alliance}] = append(p.lists[listKey{day, flights.Partners, r.fare.Alliance}], r)
+		}
+	}
+	for k, l := range p.lists {
+		slices.SortFunc(l, func(a, b leg) int {
+			return cmp.Or(cmp.Compare(a.score[k.as], b.score[k.as]), cmp.Compare(a.dur, b.dur), cmp.Compare(a.dep, b.dep),
+				strings.Compare(p.rets[a.i].ID, p.rets[b.i].ID))
+		})
+	}
+}
+
+// listsFor are the lists outbound o pairs from, with the pairing of each.
+func (p *pairing) listsFor(trip flights.Trip, o leg) [flights.Pairings]listKey {
+	day := returnDay(trip, o)
+	return [flights.Pairings]listKey{
+		{day, flights.Separately, ""},
+		{day, flights.OneCarrier, o.fare.Carrier},
+		{day, flights.Partners, o.fare.Alliance},
+	}
+}
+
+// next is an outbound, one of its lists and the position of its next
+// return there, for the lazy generation of pairs in score order.
 type next struct {
-	key pairKey
-	j   int // index into the outbound's returns
+	key  pairKey
+	list []leg
+	j    int // index into list
 }
 
 // varied takes the best limit pairs, generated lazily best first, each
 // outbound and each return flight in at most MaxPairsPerFlight of them.
 // It holds one pending pair per outbound, and stops once it has limit.
-func (p *pairing) varied(trip flights.Trip, byDay map[int][]leg, limit int) []flights.RoundTrip {
+func (p *pairing) varied(trip flights.Trip, limit int) []flights.RoundTrip {
 	if limit <= 0 {
 		return nil
 	}
-	rets := make([][]leg, len(p.oLegs))
 	h := &bestFirst{p: p}
-	push := func(oi, j int) {
-		for ; j < len(rets[oi]); j++ { // the next return this outbound can be flown with
-			if r := rets[oi][j]; feasible(trip, p.oLegs[oi], r) {
-				heap.Push(h, next{key: pairKey{score: p.oLegs[oi].score + r.score, dur: p.oLegs[oi].dur + r.dur, o: oi, r: r.i}, j: j})
+	// push queues the next return of list, from j, that outbound oi pairs
+	// with as the list prices it and can be flown with.
+	push := func(oi int, list []leg, as flights.Pairing, j int) {
+		o := p.oLegs[oi]
+		for ; j < len(list); j++ {
+			if r := list[j]; flights.PairingOf(o.fare, r.fare) == as && feasible(trip, o, r, as) {
+				heap.Push(h, next{key: p.key(oi, r, as), list: list, j: j})
 				return
 			}
 		}
 	}
 	for oi, o := range p.oLegs {
-		rets[oi] = returnsFor(trip, o, p.rLegs, byDay)
-		push(oi, 0)
+		for _, k := range p.listsFor(trip, o) {
+			if k.as == flights.Separately || k.name != "" {
+				push(oi, p.lists[k], k.as, 0)
+			}
+		}
 	}
 	perOut, perRet := make([]int, len(p.oLegs)), make([]int, len(p.rLegs))
 	var out []flights.RoundTrip
@@ -182,7 +272,7 @@ func (p *pairing) varied(trip flights.Trip, byDay map[int][]leg, limit int) []fl
 			out = append(out, p.roundTrip(k))
 		}
 		if perOut[n.key.o] < MaxPairsPerFlight {
-			push(n.key.o, n.j+1)
+			push(n.key.o, n.list, flights.PairingOf(p.oLegs[n.key.o].fare, n.list[n.j].fare), n.j+1)
 		}
 	}
 	return out
@@ -204,8 +294,23 @@ func (h *bestFirst) Pop() any {
 	return n
 }
 
+// roundTrip is the pair k, priced as flights.NewRoundTrip prices it. Only
+// feasible pairs become keys, and feasible checks what NewRoundTrip does, so
+// its error cannot happen; were it to, the legs keep their one-way fares,
+// the dearer price.
 func (p *pairing) roundTrip(k pairKey) flights.RoundTrip {
-	return flights.RoundTrip{Out: p.outs[p.oLegs[k.o].i], Return: p.rets[p.rLegs[k.r].i]}
+	out, ret := p.outs[p.oLegs[k.o].i], p.rets[p.rLegs[k.r].i]
+	if rt, err := flights.NewRoundTrip(out, ret); err == nil {
+		return rt
+	}
+	return flights.RoundTrip{Out: out, Return: ret}
+}
+
+// pairPrice is the fare per passenger of the pair k, both legs.
+func (p *pairing) pairPrice(k pairKey) int {
+	o, r := p.oLegs[k.o], p.rLegs[k.r]
+	pr := flights.PairingOf(o.fare, r.fare)
+	return o.share[pr] + r.share[pr]
 }
 
 func (p *pairing) pick(k pairKey) *Pick {
@@ -241,12 +346,7 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 	if len(dates) > 0 {
 		firstDay = int(dates[0].Unix() / 86400)
 	}
-	// The returns of each day, so a trip whose dates move together looks
-	// only at the day that keeps the stay.
-	byDay := map[int][]leg{}
-	for _, r := range p.rLegs {
-		byDay[r.day] = append(byDay[r.day], r)
-	}
+	p.returnLists(trip)
 
 	var cheapest, fastest, nonstop *pairKey
 	better := func(cur *pairKey, k pairKey, key func(pairKey) (int64, bool)) *pairKey {
@@ -267,18 +367,18 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 	}
 	days := make([]dayBest, len(dates))
 	for oi, o := range p.oLegs {
-		for _, r := range returnsFor(trip, o, p.rLegs, byDay) {
-			if !feasible(trip, o, r) {
+		for _, r := range p.lists[listKey{returnDay(trip, o), flights.Separately, ""}] {
+			pr := flights.PairingOf(o.fare, r.fare)
+			if !feasible(trip, o, r, pr) {
 				continue
 			}
-			k := pairKey{score: o.score + r.score, dur: o.dur + r.dur, o: oi, r: r.i}
+			k := p.key(oi, r, pr)
+			price := o.share[pr] + r.share[pr]
 			res.Feasible++
 			if s := max(o.stops, r.stops); res.FewestStops < 0 || s < res.FewestStops {
 				res.FewestStops = s
 			}
-			cheapest = better(cheapest, k, func(k pairKey) (int64, bool) {
-				return int64(p.oLegs[k.o].price + p.rLegs[k.r].price), true
-			})
+			cheapest = better(cheapest, k, func(k pairKey) (int64, bool) { return int64(p.pairPrice(k)), true })
 			fastest = better(fastest, k, func(k pairKey) (int64, bool) { return int64(k.dur), true })
 			if o.stops == 0 && r.stops == 0 {
 				nonstop = better(nonstop, k, func(pairKey) (int64, bool) { return 0, true })
@@ -288,13 +388,13 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 				if !db.set || p.less(k, db.best) {
 					db.best, db.set = k, true
 				}
-				if price := o.price + r.price; db.lowest == 0 || price < db.lowest {
+				if db.lowest == 0 || price < db.lowest {
 					db.lowest = price
 				}
 			}
 		}
 	}
-	res.Pairs = p.varied(trip, byDay, limit)
+	res.Pairs = p.varied(trip, limit)
 	for _, s := range []struct {
 		k   *pairKey
 		dst **Pick
