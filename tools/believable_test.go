@@ -1,11 +1,14 @@
 package tools
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/flights"
 )
 
 // What a traveller is told, in structuredContent (all some hosts show the
@@ -77,26 +80,43 @@ func TestResultTellsTheTravellerEverything(t *testing.T) {
 
 // When the route has a nonstop and the picks have none, the result names
 // it and the summary says so; when the fastest is not picked, likewise.
+// The nonstops are made dear (dearNonstops), so no catalogue change can put
+// one among the picks.
 func TestResultNamesTheNonstopItDidNotPick(t *testing.T) {
-	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728)
+	s := newServer(t, func(cfg *Config) {
+		cfg.Provider = dearNonstops{flights.NewSynthetic(cfg.Catalog, cfg.Now, 0)}
+	})
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20260728)
 	var r FindResult
-	decode(t, callTool(t, c, FindBestFlightName, map[string]any{"origin": "BOS", "destination": "SIN", "date": "2026-12-15"}), &r)
-	picked := false
+	decode(t, callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15"}), &r)
 	for _, f := range r.Flights {
-		picked = picked || f.Stops == 0
+		if f.Stops == 0 {
+			t.Fatalf("%s, a nonstop at six times its fare, is among the picks", f.ID)
+		}
 	}
 	if r.Nonstop == nil {
-		t.Fatal("BOS-SIN names no nonstop; the case needs a route with one")
-	}
-	if picked {
-		t.Skip("a nonstop is among the picks: the case no longer shows an unpicked one")
+		t.Fatal("JFK-LHR names no nonstop")
 	}
 	if r.Nonstop.Stops != 0 || r.Nonstop.Position != 0 || !strings.Contains(r.Summary, "The route has nonstops, and none is listed") {
 		t.Errorf("nonstop %+v; summary %s", r.Nonstop, r.Summary)
 	}
-	if r.Fastest.Position == 0 && !strings.Contains(r.Summary, "Not listed: the fastest, "+r.Fastest.ID) {
-		t.Errorf("the fastest is not listed and the summary does not say so: %s", r.Summary)
+	if r.Fastest.Position != 0 || !strings.Contains(r.Summary, "Not listed: the fastest, "+r.Fastest.ID) {
+		t.Errorf("the fastest (a nonstop) is not listed and the summary does not say so: fastest %+v, summary %s", r.Fastest, r.Summary)
 	}
+}
+
+// dearNonstops is the embedded provider with every nonstop at six times
+// its fare.
+type dearNonstops struct{ *flights.Synthetic }
+
+func (d dearNonstops) Search(ctx context.Context, trip flights.Trip) ([]flights.Flight, error) {
+	fs, err := d.Synthetic.Search(ctx, trip)
+	for i := range fs {
+		if fs[i].Stops() == 0 {
+			fs[i].PriceUSD, fs[i].TotalUSD = 6*fs[i].PriceUSD, 6*fs[i].TotalUSD
+		}
+	}
+	return fs, err
 }
 
 // A flexible round trip keeps the stay's length unless asked otherwise,
