@@ -459,11 +459,11 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 	for _, o := range []struct {
 		name string
 		o    *OptionOut
-	}{{"Cheapest", r.Cheapest}, {"Fastest", r.Fastest}, {"Nonstop", r.Nonstop}} {
+	}{{"Cheapest of all", r.Cheapest}, {"Fastest of all", r.Fastest}, {"Best nonstop", r.Nonstop}} {
 		if o.o == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "%s of all: %s", o.name, optionText(*o.o))
+		fmt.Fprintf(&b, "%s: %s", o.name, optionText(*o.o))
 		if o.o.Position > 0 {
 			fmt.Fprintf(&b, " (#%d)", o.o.Position)
 		}
