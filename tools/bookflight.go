@@ -114,7 +114,7 @@ func confirmationSchema(prefill BookArgs) formSchema {
 			{"seat", seat},
 			{"confirm", map[string]any{"type": "boolean", "title": "Book this flight", "description": "Hold this flight (a simulation: nothing is charged or sent)", "default": false}},
 		},
-		required: []string{"passengerName", "confirm"},
+		required: []string{"confirm", "passengerName"},
 	}
 }
 
@@ -182,7 +182,7 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 			a = form.attempt(stepConfirmForm) // the error's why: the dismissed form
 		}
 		return c.fail(ErrorNotBooked, fmt.Sprintf("Not booked: %s, so the call itself must carry the user's approval. "+
-			"Ask the user in the conversation to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", noForm, f.id),
+			"Ask the user to approve booking %s in the conversation, then call bookFlight again with confirm: true and passengerName as on their ID.", noForm, f.id),
 			&ToolError{Why: string(a.Why), Reason: a.Reason})
 	}
 	how := "the call carried confirm: true and the passenger's name (the host asked the user)"

@@ -31,7 +31,7 @@ func TestFormsGoOutInFillingOrder(t *testing.T) {
 		required []string
 	}{
 		{"trip", FindBestFlightName, `{"destination":"LHR"}`, []string{"origin", "destination", "date", "passengers", "cabin"}, []string{"origin", "date"}},
-		{"confirmation", BookFlightName, `{"flightId":"` + aFlight(t) + `"}`, []string{"passengerName", "seat", "confirm"}, []string{"passengerName", "confirm"}},
+		{"confirmation", BookFlightName, `{"flightId":"` + aFlight(t) + `"}`, []string{"passengerName", "seat", "confirm"}, []string{"confirm", "passengerName"}},
 	} {
 		for _, era := range []string{"legacy", "modern"} {
 			t.Run(tc.form+"/"+era, func(t *testing.T) {
