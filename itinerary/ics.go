@@ -49,7 +49,7 @@ const maxLineOctets = 75
 // It is ICSTrip with one leg, so a one-way flight and each leg of a round
 // trip are rendered by the same code and keep the same events.
 func ICS(c *flights.Catalog, f flights.Flight, stamp time.Time) []byte {
-	return ICSTrip(c, []flights.Flight{f}, stamp)
+	return ICSTrip(c, []flights.Flight{f}, stamp, nil)
 }
 
 // ICSTrip renders a journey as one iCalendar file: one VEVENT per segment of
@@ -69,7 +69,11 @@ func ICS(c *flights.Catalog, f flights.Flight, stamp time.Time) []byte {
 // segment belongs to ("Leg: Outbound", "Leg: Return") and ends with the
 // round trip's id, because an event is read on its own, in a day view, where
 // nothing else says whether this flight is the way there or the way home.
-func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time) []byte {
+//
+// A booking, when not nil, is written into every event's DESCRIPTION (its
+// reference, the passenger and the seat), since that is what a traveller
+// looks for at the airport, in whichever event they open.
+func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time, booking *Booking) []byte {
 	labels := legsOf(legs)
 	var w icsWriter
 	w.line("BEGIN", "VCALENDAR")
@@ -88,7 +92,7 @@ func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time) []byte 
 			w.line("DTEND", s.Arrive.UTC().Format(utcLayout))
 			w.text("SUMMARY", s.FlightNumber+" "+s.From+"→"+s.To)
 			w.text("LOCATION", airportName(c, s.From))
-			w.text("DESCRIPTION", description(c, f, i, labels[l]))
+			w.text("DESCRIPTION", description(c, f, i, labels[l], booking))
 			// OPAQUE: the traveller is busy for the whole flight, so free/busy
 			// lookups and meeting planners see it.
 			w.line("TRANSP", "OPAQUE")
@@ -103,7 +107,7 @@ func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time) []byte 
 // would otherwise look up, with local times, since the event's own times are
 // in UTC and shown in the reader's zone. For a leg of a round trip it also
 // says which leg, and the round trip's id.
-func description(c *flights.Catalog, f flights.Flight, i int, l leg) string {
+func description(c *flights.Catalog, f flights.Flight, i int, l leg, booking *Booking) string {
 	s := f.Segments[i]
 	var lines []string
 	if l.name != "" {
@@ -117,6 +121,10 @@ func description(c *flights.Catalog, f flights.Flight, i int, l leg) string {
 	)
 	if conn, ok := connectionText(f, i); ok {
 		lines = append(lines, "Then: "+conn)
+	}
+	if booking != nil {
+		lines = append(lines, "Booking reference: "+booking.Reference+" (simulated hold)",
+			"Passenger: "+booking.Passenger, "Seat preference: "+booking.seat())
 	}
 	lines = append(lines, fmt.Sprintf("Flight id: %s (segment %d of %d)", f.ID, i+1, len(f.Segments)))
 	if l.tripID != "" {

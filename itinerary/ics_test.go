@@ -161,7 +161,7 @@ func checkICSTrip(t *testing.T, c *flights.Catalog, legs []flights.Flight, b []b
 		for name, want := range map[string]string{
 			"SUMMARY":     s.FlightNumber + " " + s.From + "→" + s.To,
 			"LOCATION":    airportName(c, s.From),
-			"DESCRIPTION": description(c, f, i, l),
+			"DESCRIPTION": description(c, f, i, l, nil),
 			"TRANSP":      "OPAQUE",
 		} {
 			if got := prop(t, e, name); got != want {
@@ -185,7 +185,7 @@ func TestICS(t *testing.T) {
 					t.Errorf("event %d of a one-way flight names a leg or round trip:\n%s", i+1, desc)
 				}
 			}
-			desc := description(c, f, 0, leg{})
+			desc := description(c, f, 0, leg{}, nil)
 			for _, want := range []string{
 				airlineName(c, f.Segments[0].Airline),
 				localTime(f.Segments[0].Depart), localTime(f.Segments[0].Arrive),
@@ -223,7 +223,7 @@ func TestICSOddNames(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := ICSTrip(c, tc.legs, stamp)
+			b := ICSTrip(c, tc.legs, stamp, nil)
 			checkICSTrip(t, c, tc.legs, b)
 			mustContain(t, unfold(b), tc.wants...)
 			if got := prop(t, parseICS(t, b).Events()[0], "LOCATION"); got != "Back\\slash; Semi, Comma\nSecond line, Pipe|City *star*" {
@@ -359,9 +359,9 @@ func TestICSTrip(t *testing.T) {
 	for _, tc := range roundTrips {
 		t.Run(tc.name, func(t *testing.T) {
 			c, legs := realRoundTrip(t, tc.passengers, tc.outStops, tc.retStops)
-			b := ICSTrip(c, legs, stamp)
+			b := ICSTrip(c, legs, stamp, nil)
 			checkICSTrip(t, c, legs, b)
-			if again := ICSTrip(c, legs, stamp); !bytes.Equal(b, again) {
+			if again := ICSTrip(c, legs, stamp, nil); !bytes.Equal(b, again) {
 				t.Error("rendering the same round trip twice gave different bytes")
 			}
 			events := parseICS(t, b).Events()
@@ -415,7 +415,7 @@ func TestICSTripKeepsLegEvents(t *testing.T) {
 		added, updated int
 	}{
 		{"the outbound alone", ICS(c, out, stamp), len(out.Segments), 0},
-		{"the round trip", ICSTrip(c, legs, stamp), len(ret.Segments), len(out.Segments)},
+		{"the round trip", ICSTrip(c, legs, stamp, nil), len(ret.Segments), len(out.Segments)},
 		{"the return alone", ICS(c, ret, stamp), 0, len(ret.Segments)},
 	} {
 		if added, updated := imp(step.file); added != step.added || updated != step.updated {
@@ -426,5 +426,5 @@ func TestICSTripKeepsLegEvents(t *testing.T) {
 
 func TestICSTripGolden(t *testing.T) {
 	c, legs := realRoundTrip(t, roundTrips[0].passengers, roundTrips[0].outStops, roundTrips[0].retStops)
-	golden.Check(t, roundTrips[0].name+".ics", ICSTrip(c, legs, stamp))
+	golden.Check(t, roundTrips[0].name+".ics", ICSTrip(c, legs, stamp, nil))
 }

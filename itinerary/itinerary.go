@@ -74,6 +74,20 @@ func airport(c *flights.Catalog, code string) *flights.Airport {
 	return c.Airport(code)
 }
 
+// Booking is a simulated hold of the journey, from bookFlight: its
+// reference, who travels and the seat they asked for. A nil *Booking is a
+// journey saved without one.
+type Booking struct {
+	Reference string
+	Passenger string
+	// Seat is a seat preference as the tools name it: "window", "aisle",
+	// "middle" or "no_preference".
+	Seat string
+}
+
+// seat is the seat preference in words: "no preference", "window".
+func (b *Booking) seat() string { return strings.ReplaceAll(b.Seat, "_", " ") }
+
 // cabinName turns the API's identifier ("premium_economy") into words.
 func cabinName(c flights.Cabin) string { return strings.ReplaceAll(string(c), "_", " ") }
 

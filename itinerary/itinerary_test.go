@@ -215,10 +215,10 @@ func TestLegCount(t *testing.T) {
 		legs   []flights.Flight
 		render func([]flights.Flight)
 	}{
-		{"ICSTrip no legs", nil, func(l []flights.Flight) { ICSTrip(c, l, stamp) }},
-		{"ICSTrip three legs", three, func(l []flights.Flight) { ICSTrip(c, l, stamp) }},
-		{"MarkdownTrip no legs", nil, func(l []flights.Flight) { MarkdownTrip(c, l) }},
-		{"MarkdownTrip three legs", three, func(l []flights.Flight) { MarkdownTrip(c, l) }},
+		{"ICSTrip no legs", nil, func(l []flights.Flight) { ICSTrip(c, l, stamp, nil) }},
+		{"ICSTrip three legs", three, func(l []flights.Flight) { ICSTrip(c, l, stamp, nil) }},
+		{"MarkdownTrip no legs", nil, func(l []flights.Flight) { MarkdownTrip(c, l, nil) }},
+		{"MarkdownTrip three legs", three, func(l []flights.Flight) { MarkdownTrip(c, l, nil) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {

@@ -25,7 +25,7 @@ import (
 //
 // It is MarkdownTrip with one leg.
 func Markdown(c *flights.Catalog, f flights.Flight) []byte {
-	return MarkdownTrip(c, []flights.Flight{f})
+	return MarkdownTrip(c, []flights.Flight{f}, nil)
 }
 
 // MarkdownTrip renders a journey as one itinerary. legs is one flight, or a
@@ -40,13 +40,16 @@ func Markdown(c *flights.Catalog, f flights.Flight) []byte {
 // says what only the pair can: the stay between landing and flying home,
 // the fare of each leg and of both, and the round trip's id beside the legs'
 // ids, so the reader can ask for the whole trip or either leg again.
-func MarkdownTrip(c *flights.Catalog, legs []flights.Flight) []byte {
+//
+// A booking, when not nil, comes first under the title, as a list of its
+// reference, passenger and seat: it is what the reader looks for first.
+func MarkdownTrip(c *flights.Catalog, legs []flights.Flight, booking *Booking) []byte {
 	labels := legsOf(legs)
 	var b bytes.Buffer
 	if len(legs) == 1 {
-		oneWay(&b, c, legs[0])
+		oneWay(&b, c, legs[0], booking)
 	} else {
-		roundTrip(&b, c, flights.RoundTrip{Out: legs[0], Return: legs[1]}, labels)
+		roundTrip(&b, c, flights.RoundTrip{Out: legs[0], Return: legs[1]}, labels, booking)
 	}
 	fmt.Fprintf(&b, "*%s*\n", simulatedNotice)
 	return b.Bytes()
@@ -57,10 +60,11 @@ func MarkdownTrip(c *flights.Catalog, legs []flights.Flight) []byte {
 const titleDate = "Monday 2 January 2006"
 
 // oneWay writes the itinerary of a single flight, all but the notice.
-func oneWay(b *bytes.Buffer, c *flights.Catalog, f flights.Flight) {
+func oneWay(b *bytes.Buffer, c *flights.Catalog, f flights.Flight, booking *Booking) {
 	first, last := f.Segments[0], f.Segments[len(f.Segments)-1]
 	fmt.Fprintf(b, "# %s → %s, %s\n\n",
 		place(c, first.From, first.From), place(c, last.To, last.To), f.Depart().Format(titleDate))
+	bookingList(b, booking)
 	segments(b, c, f)
 	fmt.Fprintf(b, "- Total duration: %s, from %s to %s\n",
 		flights.FormatDuration(f.Duration()), localTime(f.Depart()), localTime(f.Arrive()))
@@ -73,7 +77,7 @@ func oneWay(b *bytes.Buffer, c *flights.Catalog, f flights.Flight) {
 // roundTrip writes the itinerary of a round trip, all but the notice.
 // Headings split the legs, so the summary gets one too: without it, it
 // would read as part of the return.
-func roundTrip(b *bytes.Buffer, c *flights.Catalog, r flights.RoundTrip, labels []leg) {
+func roundTrip(b *bytes.Buffer, c *flights.Catalog, r flights.RoundTrip, labels []leg, booking *Booking) {
 	out, ret := r.Out, r.Return
 	// The ends are named from both legs, since a round trip may fly home
 	// from another airport of the city it went to (out to LHR, back from
@@ -82,6 +86,7 @@ func roundTrip(b *bytes.Buffer, c *flights.Catalog, r flights.RoundTrip, labels 
 		place(c, out.Segments[0].From, ret.Segments[len(ret.Segments)-1].To),
 		place(c, out.Segments[len(out.Segments)-1].To, ret.Segments[0].From),
 		out.Depart().Format(titleDate), ret.Depart().Format(titleDate))
+	bookingList(b, booking)
 	for l, f := range []flights.Flight{out, ret} {
 		fmt.Fprintf(b, "## %s, %s\n\n", labels[l].name, f.Depart().Format(titleDate))
 		segments(b, c, f)
@@ -98,6 +103,16 @@ func roundTrip(b *bytes.Buffer, c *flights.Catalog, r flights.RoundTrip, labels 
 	fmt.Fprintf(b, "- Flight ids: %s (%s), %s (%s)\n",
 		code(out.ID), strings.ToLower(labels[0].name), code(ret.ID), strings.ToLower(labels[1].name))
 	fmt.Fprintf(b, "- Round trip id: %s\n\n", code(labels[0].tripID))
+}
+
+// bookingList writes the booking as a list, or nothing for none.
+func bookingList(b *bytes.Buffer, booking *Booking) {
+	if booking == nil {
+		return
+	}
+	fmt.Fprintf(b, "- Booking reference: %s (simulated hold)\n", code(booking.Reference))
+	fmt.Fprintf(b, "- Passenger: %s\n", md(booking.Passenger))
+	fmt.Fprintf(b, "- Seat preference: %s\n\n", md(booking.seat()))
 }
 
 // segments writes a flight's segments as a numbered list, with the

@@ -123,7 +123,7 @@ func TestMarkdownTrip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, legs := realRoundTrip(t, tc.passengers, tc.outStops, tc.retStops)
 			out, ret := legs[0], legs[1]
-			got := string(MarkdownTrip(c, legs))
+			got := string(MarkdownTrip(c, legs, nil))
 
 			const title = "# New York (JFK) ⇄ London (LHR), Tuesday 15 December 2026 – Tuesday 22 December 2026\n\n"
 			if !strings.HasPrefix(got, title) {
@@ -208,7 +208,7 @@ func stopsPhrase(f flights.Flight) string {
 func TestMarkdownTripOddNames(t *testing.T) {
 	c := oddCatalog(t)
 	legs := oddRoundTrip(t, c)
-	got := string(MarkdownTrip(c, legs))
+	got := string(MarkdownTrip(c, legs, nil))
 	mustContain(t, got,
 		`# Pipe\|City \*star\* (AAA) ⇄ Kathmandu (CCC), Thursday 31 December 2026 – Tuesday 5 January 2027`+"\n",
 		"## Outbound, Thursday 31 December 2026\n",
@@ -226,7 +226,7 @@ func TestMarkdownTripOddNames(t *testing.T) {
 
 func TestMarkdownTripGolden(t *testing.T) {
 	c, legs := realRoundTrip(t, roundTrips[0].passengers, roundTrips[0].outStops, roundTrips[0].retStops)
-	golden.Check(t, roundTrips[0].name+".md", MarkdownTrip(c, legs))
+	golden.Check(t, roundTrips[0].name+".md", MarkdownTrip(c, legs, nil))
 }
 
 // TestPlace names the ends of journeys, including round trips that use

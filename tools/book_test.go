@@ -25,21 +25,26 @@ func TestBookFlightWithForm(t *testing.T) {
 		booked  bool
 		says    string // in the error text when not booked
 		callErr string // modern silent: the client gives up
+		// dismissed: the user closed the form without choosing, so the
+		// approval the call carries (the host's model asked in the
+		// conversation) books; without it the text says how to give it.
+		dismissed bool
 	}{
-		{"accepts", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm}, true, "", ""},
-		{"declines", &fakeclient.Form{Behaviour: fakeclient.Declines}, false, "the user declined", ""},
-		{"cancels", &fakeclient.Form{Behaviour: fakeclient.Cancels}, false, "dismissed the form", ""},
-		{"confirm false", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": false, "passengerName": "Ada Lovelace"}}, false, "did not tick", ""},
-		{"bad name", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": "x<script>"}}, false, "passenger name", ""},
-		{"wrong types", &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, false, "did not tick", ""},
-		{"silent", &fakeclient.Form{Behaviour: fakeclient.Silent}, false, "got no answer: no answer within 300ms", "context deadline exceeded"},
+		{name: "accepts", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm}, booked: true},
+		{name: "declines", form: &fakeclient.Form{Behaviour: fakeclient.Declines}, says: "the user declined"},
+		{name: "cancels", form: &fakeclient.Form{Behaviour: fakeclient.Cancels}, says: "dismissed the form", dismissed: true},
+		{name: "confirm false", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": false, "passengerName": "Ada Lovelace"}}, says: "did not tick"},
+		{name: "bad name", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": "x<script>"}}, says: "passenger name"},
+		{name: "wrong types", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, says: "did not tick"},
+		{name: "silent", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, says: "got no answer: no answer within 300ms", callErr: "context deadline exceeded"},
 		// A 2026-07-28 host that fails never retries: like silence, the
 		// server does not hear of it, and the call ends at the client.
-		{"fails", &fakeclient.Form{Behaviour: fakeclient.Fails}, false, fakeclient.FormFailMessage, fakeclient.FormFailMessage},
+		{name: "fails", form: &fakeclient.Form{Behaviour: fakeclient.Fails}, says: fakeclient.FormFailMessage, callErr: fakeclient.FormFailMessage},
 	} {
 		// The host's model may send confirm: true and a name as well: with
 		// a form shown, only the user's answer counts, so a declined form
-		// books nothing even then.
+		// books nothing even then. Only a form dismissed without an answer
+		// leaves the decision to the call's arguments.
 		for args, withApproval := range map[string]map[string]any{
 			"":                 {"flightId": id},
 			"+confirm in args": {"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"},
@@ -59,6 +64,10 @@ func TestBookFlightWithForm(t *testing.T) {
 							t.Errorf("message does not say it is a simulation: %q", msg)
 						}
 						checkErrorShape(t, res)
+						if tc.dismissed {
+							checkDismissedForm(t, res, withApproval["confirm"] == true, tc.says)
+							return
+						}
 						if !tc.booked {
 							if !res.IsError || !strings.Contains(text(res), "Not booked") || !strings.Contains(text(res), tc.says) {
 								t.Errorf("want not booked saying %q, got %s", tc.says, text(res))
@@ -75,13 +84,41 @@ func TestBookFlightWithForm(t *testing.T) {
 						var r BookResult
 						decodeWith(t, bookOutputSchema, res, &r)
 						if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != "window" || usedStep(r.Attempts) != stepConfirmForm || r.FlightID != id ||
-							!regexp.MustCompile(`^BK-`+regexp.QuoteMeta(id)+`-[A-Z2-7]{6}$`).MatchString(r.Reference) {
+							!regexp.MustCompile(`^BK-`+regexp.QuoteMeta(id)+`-[A-Z2-7]+-[A-Z2-7]{6}$`).MatchString(r.Reference) {
 							t.Errorf("booking %+v", r)
 						}
 					})
 				}
 			}
 		}
+	}
+}
+
+// checkDismissedForm checks a call whose confirmation form the user closed
+// without answering: the form's attempt failed user_cancelled, and the
+// call's own arguments decided: booked by confirm_arguments when they
+// carried the approval, else not booked, saying how to give it.
+func checkDismissedForm(t *testing.T, res *mcp.CallToolResult, approved bool, says string) {
+	t.Helper()
+	if !approved {
+		if !res.IsError || !strings.Contains(text(res), "Not booked") || !strings.Contains(text(res), says) || !strings.Contains(text(res), "confirm: true and passengerName") {
+			t.Errorf("want not booked saying %q and how to confirm, got %s", says, text(res))
+		}
+		d := errorDetails(t, res)
+		form, _ := attemptAt(d.Attempts, stepConfirmForm)
+		args, _ := attemptAt(d.Attempts, stepConfirmArgs)
+		if d.Error != ErrorNotBooked || form.Outcome != "failed" || form.Why != "user_cancelled" || args.Outcome != "failed" || args.Why != "not_confirmed" || d.Why != "user_cancelled" {
+			t.Errorf("details %+v", d)
+		}
+		return
+	}
+	var r BookResult
+	decodeWith(t, bookOutputSchema, res, &r)
+	form, _ := attemptAt(r.Attempts, stepConfirmForm)
+	args, _ := attemptAt(r.Attempts, stepConfirmArgs)
+	if res.IsError || !r.Simulated || r.PassengerName != "Ada Lovelace" || form.Outcome != "failed" || form.Why != "user_cancelled" ||
+		args.Outcome != "used" || !strings.Contains(args.Reason, "form was cancelled") || !strings.Contains(args.Reason, "confirm: true") {
+		t.Errorf("a dismissed form and the call's approval: %s %+v", text(res), r)
 	}
 }
 
@@ -92,8 +129,8 @@ func checkFormSchema(t *testing.T, p mcp.ElicitationParams) {
 	if p.Mode != "" && p.Mode != mcp.ElicitationModeForm {
 		t.Errorf("mode %q", p.Mode)
 	}
-	schema, ok := p.RequestedSchema.(map[string]any)
-	if !ok || schema["type"] != "object" {
+	schema, _ := wireForm(t, p)
+	if schema["type"] != "object" {
 		t.Fatalf("schema %#v", p.RequestedSchema)
 	}
 	secret := regexp.MustCompile(`(?i)password|secret|token|api.?key|card|cvv|cvc|iban|pin\b|security code`)
@@ -117,11 +154,11 @@ func checkFormSchema(t *testing.T, p mcp.ElicitationParams) {
 		// host reject the form, or the user fix the server's pre-fill.
 		if d, ok := prop["default"].(string); ok {
 			n := len([]rune(d))
-			if lo, ok := prop["minLength"].(int); ok && n < lo {
-				t.Errorf("property %s: default %q is shorter than its minLength %d", name, d, lo)
+			if lo, ok := prop["minLength"].(float64); ok && float64(n) < lo {
+				t.Errorf("property %s: default %q is shorter than its minLength %v", name, d, lo)
 			}
-			if hi, ok := prop["maxLength"].(int); ok && n > hi {
-				t.Errorf("property %s: default of %d characters is longer than its maxLength %d", name, n, hi)
+			if hi, ok := prop["maxLength"].(float64); ok && float64(n) > hi {
+				t.Errorf("property %s: default of %d characters is longer than its maxLength %v", name, n, hi)
 			}
 		}
 	}
@@ -138,8 +175,7 @@ func TestConfirmationPrefill(t *testing.T) {
 		{"", ""},
 	} {
 		schema := confirmationSchema(BookArgs{PassengerName: tc.given})
-		prop := schema["properties"].(map[string]any)["passengerName"].(map[string]any)
-		if got, _ := prop["default"].(string); got != tc.want {
+		if got, _ := schema.field("passengerName")["default"].(string); got != tc.want {
 			t.Errorf("passengerName %.20q: default %q, want %q", tc.given, got, tc.want)
 		}
 		checkFormSchema(t, mcp.ElicitationParams{RequestedSchema: schema})
@@ -172,12 +208,19 @@ func TestBookFlightWithoutForm(t *testing.T) {
 				if usedStep(r.Attempts) != stepConfirmArgs || r.PassengerName != "Grace Hopper" || r.Seat != "aisle" {
 					t.Errorf("with approval: %+v", r)
 				}
-				// The same flight gives the same, verifiable reference.
-				again := callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Alan Turing"})
+				// The same booking gives the same, verifiable reference;
+				// another passenger's, another.
+				again := callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Grace  Hopper", "seat": "aisle"})
 				var r2 BookResult
 				decodeWith(t, bookOutputSchema, again, &r2)
 				if r2.Reference != r.Reference {
-					t.Errorf("references %s and %s for one flight", r.Reference, r2.Reference)
+					t.Errorf("references %s and %s for one booking", r.Reference, r2.Reference)
+				}
+				other := callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Alan Turing", "seat": "aisle"})
+				var r3 BookResult
+				decodeWith(t, bookOutputSchema, other, &r3)
+				if r3.Reference == r.Reference {
+					t.Errorf("one reference %s for two passengers", r.Reference)
 				}
 			})
 		}

@@ -25,7 +25,8 @@ const BookFlightName = "bookFlight"
 // a host's usual 60 s request timeout.
 const DefaultElicitationTimeout = 40 * time.Second
 
-// Seat preferences, offered as an enum with titles.
+// Seat preferences, offered as an enum with titles. Each value's first
+// letter stands for it in a booking reference, so those must differ.
 var seats = []struct{ value, title string }{
 	{"no_preference", "No preference"}, {"window", "Window"}, {"aisle", "Aisle"}, {"middle", "Middle"},
 }
@@ -51,7 +52,7 @@ func (a *BookArgs) fields() map[string]argField {
 // BookResult is bookFlight's structuredContent.
 type BookResult struct {
 	Simulated     bool   `json:"simulated" jsonschema:"always true: nothing is booked, charged or sent anywhere"`
-	Reference     string `json:"reference" jsonschema:"booking reference; the server can verify it; it holds nothing secret"`
+	Reference     string `json:"reference" jsonschema:"booking reference, for saveItinerary's bookingRef; it carries the passenger's name and seat, signed, and nothing secret"`
 	FlightID      string `json:"flightId"`
 	PassengerName string `json:"passengerName"`
 	Seat          string `json:"seat"`
@@ -63,7 +64,7 @@ type BookResult struct {
 
 const bookDescription = `SIMULATION: "books" (holds) a flight found by findBestFlight. Nothing is charged, sent or booked anywhere.
 If your client can show forms (elicitation), the server asks the user to confirm, pick a seat and give the passenger name.
-Otherwise get the user's explicit approval first, then call with confirm: true and passengerName as on their ID.
+Otherwise, or when the user closed that form without answering, get the user's explicit approval in the conversation first, then call with confirm: true and passengerName as on their ID. A user who declined the form has declined.
 Never ask the user for payment details, passwords or keys for this tool.`
 
 func bookFlightTool() (mcp.Tool, error) {
@@ -88,14 +89,16 @@ const (
 	confirmKey      = "confirm"
 )
 
-// confirmationSchema is the form: flat, primitives only, nothing secret.
-func confirmationSchema(prefill BookArgs) map[string]any {
+// confirmationSchema is the form: flat, primitives only, nothing secret,
+// in the order a person fills it in: who travels, where they sit, and last
+// the tick that books.
+func confirmationSchema(prefill BookArgs) formSchema {
 	oneOf := make([]map[string]any, len(seats))
 	for i, s := range seats {
 		oneOf[i] = map[string]any{"const": s.value, "title": s.title}
 	}
 	seat := map[string]any{"type": "string", "title": "Seat preference", "oneOf": oneOf, "default": "no_preference"}
-	if prefill.Seat != "" {
+	if prefill.Seat != "" && validSeat(prefill.Seat) {
 		seat["default"] = prefill.Seat
 	}
 	name := map[string]any{"type": "string", "title": "Passenger name", "description": "As it appears on the passenger's ID",
@@ -105,13 +108,13 @@ func confirmationSchema(prefill BookArgs) map[string]any {
 	if n, err := checkName(prefill.PassengerName); prefill.PassengerName != "" && err == nil {
 		name["default"] = n
 	}
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"confirm": map[string]any{"type": "boolean", "title": "Book this flight", "description": "Hold this flight (a simulation: nothing is charged or sent)", "default": false},
-			"seat":    seat, "passengerName": name,
+	return formSchema{
+		properties: []formField{
+			{"passengerName", name},
+			{"seat", seat},
+			{"confirm", map[string]any{"type": "boolean", "title": "Book this flight", "description": "Hold this flight (a simulation: nothing is charged or sent)", "default": false}},
 		},
-		"required": []string{"confirm", "passengerName"},
+		required: []string{"confirm", "passengerName"},
 	}
 }
 
@@ -143,15 +146,24 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 	if f.depart().Before(t.now()) {
 		return c.fail(ErrorNotBooked, fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.id, f.depart().Format(flights.DateLayout)), nil)
 	}
-	// The server's own form, when it can be shown; when it cannot (the
-	// client shows none, no time or round is left), the next rung runs.
-	res, notSent := t.confirmByForm(ctx, c, f, args)
+	// The server's own form, when it can be shown. When it cannot (the
+	// client shows none, no time or round is left), or when the user
+	// dismissed it without choosing anything (a host that shows nobody its
+	// forms, such as Claude Code in -p mode, cancels every one), the next
+	// rung runs: the call's own arguments may carry the approval the host's
+	// model got in the conversation. A user who declined, or did not tick
+	// the box, is never overruled by the arguments.
+	res, form := t.confirmByForm(ctx, c, f, args)
 	if res != nil {
 		return res
 	}
-	c.record(notSent.attempt(stepConfirmForm))
+	c.record(form.attempt(stepConfirmForm))
+	noForm := fmt.Sprintf("the server could not show its confirmation form (%s)", form.reason)
+	if form.sent {
+		noForm = "the user dismissed the form without answering"
+	}
 
-	// No form: the call itself must carry the user's approval.
+	// The call itself must carry the user's approval.
 	name, nameErr := checkName(args.PassengerName)
 	switch {
 	case args.Confirm && nameErr != nil:
@@ -164,24 +176,35 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 		if nameErr != nil {
 			missing = "confirm: true and passengerName"
 		}
-		return notBooked(c, fallback.FailedFor(stepConfirmArgs, fallback.NotConfirmed, "the call did not carry "+missing, 0),
-			fmt.Sprintf("the server could not show its confirmation form (%s), so the call itself must carry the user's approval. "+
-				"Ask the user to approve booking %s, then call bookFlight again with confirm: true and passengerName as on their ID.", notSent.reason, f.id))
+		a := fallback.FailedFor(stepConfirmArgs, fallback.NotConfirmed, "the call did not carry "+missing, 0)
+		c.record(a)
+		if form.sent {
+			a = form.attempt(stepConfirmForm) // the error's why: the dismissed form
+		}
+		return c.fail(ErrorNotBooked, fmt.Sprintf("Not booked: %s, so the call itself must carry the user's approval. "+
+			"Ask the user to approve booking %s in the conversation, then call bookFlight again with confirm: true and passengerName as on their ID.", noForm, f.id),
+			&ToolError{Why: string(a.Why), Reason: a.Reason})
 	}
-	c.record(fallback.UsedBy(stepConfirmArgs, "the call carried confirm: true and the passenger's name (the host asked the user)", 0))
+	how := "the call carried confirm: true and the passenger's name (the host asked the user)"
+	if form.sent {
+		how = "the form was cancelled, and the call carried confirm: true and the passenger's name (confirmed in the conversation)"
+	}
+	c.record(fallback.UsedBy(stepConfirmArgs, how, 0))
 	return t.book(c, f, name, seatOr(args.Seat))
 }
 
 // confirmByForm asks the user in the server's own form and books only on an
-// explicit tick and a valid name. A form that could not be sent returns no
-// result, and the question, for the caller to fall back on the arguments.
+// explicit tick and a valid name. A form that could not be sent, or that the
+// user dismissed without answering (cancel), returns no result, and the
+// question, for the caller to fall back on the arguments; a decline, or any
+// other failure, ends the call unbooked.
 func (t *Toolset) confirmByForm(ctx context.Context, c *call, f chosen, args BookArgs) (*mcp.CallToolResult, asked) {
 	a := c.ask(ctx, question{step: stepConfirmForm, key: confirmKey, limit: t.elicitationTimeout,
 		waiting: "waiting for the user to confirm the booking", form: ptr(t.confirmation(f, args))})
 	switch {
 	case a.pending != nil:
 		return a.pending, a
-	case a.failed() && !a.sent:
+	case a.failed() && (!a.sent || a.why == fallback.UserCancelled):
 		return nil, a
 	case a.failed():
 		return notBooked(c, a.attempt(stepConfirmForm), formFailureText(a)+" Ask the user, then call bookFlight again."), a
@@ -216,8 +239,6 @@ func formFailureText(a asked) string {
 	switch a.why {
 	case fallback.UserDeclined:
 		return "the user declined."
-	case fallback.UserCancelled:
-		return "the user dismissed the form without answering."
 	default:
 		return "the confirmation form got no answer: " + a.reason + "."
 	}
@@ -235,36 +256,80 @@ func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams
 }
 
 func (t *Toolset) book(c *call, f chosen, name, seat string) *mcp.CallToolResult {
-	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id), FlightID: f.id, PassengerName: name, Seat: seat, PriceUSD: f.priceUSD(),
+	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat), FlightID: f.id, PassengerName: name, Seat: seat, PriceUSD: f.priceUSD(),
 		Attempts: attemptsOut(c.attempts)}
 	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, seat, f.priceUSD())
 	c.log.Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }
 
-// bookingRef is deterministic and verifiable by any replica with the state
-// key: the flight id and an HMAC tag over it. It holds nothing secret (no
-// name, no key material beyond a truncated MAC).
-func (t *Toolset) bookingRef(flightID string) string {
-	m := hmac.New(sha256.New, t.refKey)
-	m.Write([]byte("booking:" + flightID))
-	tag := base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(m.Sum(nil))[:6]
-	return "BK-" + flightID + "-" + tag
+// A booking reference, BK-<flight id>-<booking>-<tag>, carries the booking
+// itself: <booking> is the seat and the passenger's name, base32-encoded
+// (letters and digits only), which saveItinerary writes into the file, and
+// <tag> is an HMAC over the flight id and the booking under the state key.
+// So any replica with the same --state-key reads a reference back without
+// having kept anything, and refuses one it did not issue, or whose name or
+// seat was changed. The same booking always gets the same reference. It holds
+// nothing secret, but the passenger's name can be read from it, as from a
+// boarding pass.
+var bookingEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// booking is a booking reference read back: the flight held, who travels
+// and the seat asked for.
+type booking struct{ flightID, passenger, seat string }
+
+func (t *Toolset) bookingRef(flightID, name, seat string) string {
+	payload := bookingEncoding.EncodeToString([]byte(seat[:1] + name))
+	return "BK-" + flightID + "-" + payload + "-" + t.bookingTag(flightID, payload)
 }
 
-// flightFromRef verifies a booking reference and returns its flight id. A
+func (t *Toolset) bookingTag(flightID, payload string) string {
+	m := hmac.New(sha256.New, t.refKey)
+	m.Write([]byte("booking:" + flightID + ":" + payload))
+	return bookingEncoding.EncodeToString(m.Sum(nil))[:6]
+}
+
+// bookingFromRef verifies a booking reference and reads it back. A
 // reference this server (or a replica with the same key) did not issue is
 // refused.
-func (t *Toolset) flightFromRef(ref string) (string, error) {
-	id, ok := strings.CutPrefix(strings.TrimSpace(ref), "BK-")
-	if !ok || len(id) < 8 {
-		return "", fmt.Errorf("%s is not a booking reference (expected the form BK-JFK-LHR-261215-K3M9P-ABCDEF)", flights.Quote(ref))
+func (t *Toolset) bookingFromRef(ref string) (booking, error) {
+	ref = strings.TrimSpace(ref)
+	notRef := fmt.Errorf("%s is not a booking reference (expected the form bookFlight returns, BK-JFK-LHR-261215-K3M9P-<booking>-<tag>)", flights.Quote(ref))
+	rest, ok := strings.CutPrefix(ref, "BK-")
+	if !ok {
+		return booking{}, notRef
 	}
-	id = id[:len(id)-7] // drop "-TAG"
-	if !hmac.Equal([]byte(t.bookingRef(id)), []byte(strings.TrimSpace(ref))) {
-		return "", fmt.Errorf("%s is not a booking reference this server issued", flights.Quote(ref))
+	rest, tag, ok1 := cutLast(rest, "-")
+	id, payload, ok2 := cutLast(rest, "-")
+	if !ok1 || !ok2 || id == "" {
+		return booking{}, notRef
 	}
-	return id, nil
+	if !hmac.Equal([]byte(t.bookingTag(id, payload)), []byte(tag)) {
+		return booking{}, fmt.Errorf("%s is not a booking reference this server issued", flights.Quote(ref))
+	}
+	// Signed by this server, so well formed: checked all the same.
+	raw, err := bookingEncoding.DecodeString(payload)
+	if err != nil || len(raw) < 3 {
+		return booking{}, notRef
+	}
+	b := booking{flightID: id, passenger: string(raw[1:])}
+	for _, s := range seats {
+		if s.value[0] == raw[0] {
+			b.seat = s.value
+		}
+	}
+	if _, err := checkName(b.passenger); err != nil || b.seat == "" {
+		return booking{}, notRef
+	}
+	return b, nil
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }
 
 const maxNameLen = 80

@@ -348,7 +348,7 @@ func TestFindBestFlightHostileArguments(t *testing.T) {
 func TestInvalidArgumentsListsEachProblem(t *testing.T) {
 	ps := flights.Problems{{Field: "a", Problem: "is bad", Accepted: "good"}, {Field: "b", Problem: "is worse", Accepted: "better"}}
 	res := (&call{tool: "x"}).invalidArguments(ps)
-	want := "x was not called: 2 problem(s) with the arguments.\n- a: is bad (accepted: good)\n- b: is worse (accepted: better)\nFix these and call again."
+	want := "x did not run: 2 problem(s) with the arguments.\n- a: is bad (accepted: good)\n- b: is worse (accepted: better)\nFix these and call again."
 	if !res.IsError || text(res) != want {
 		t.Errorf("got %q", text(res))
 	}

@@ -328,3 +328,52 @@ func mustCatalog(t testing.TB) *flights.Catalog {
 	c.Prepare(today())
 	return c
 }
+
+// wireForm is a form's requestedSchema as a client reads it off the wire,
+// and the order of its properties there when the test can see it: from a
+// client in the same process the server's own value arrives and is encoded
+// here as any transport would; over HTTP mcp-go's client has already decoded
+// it into a map, whose order is lost (order is nil; the raw wire is checked
+// in TestFormsGoOutInFillingOrder).
+func wireForm(t testing.TB, p mcp.ElicitationParams) (schema map[string]any, order []string) {
+	t.Helper()
+	_, decoded := p.RequestedSchema.(map[string]any)
+	raw, err := json.Marshal(p.RequestedSchema)
+	if err != nil {
+		t.Fatalf("encode the form: %v", err)
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatalf("decode the form: %v", err)
+	}
+	if !decoded {
+		order = propertyOrder(t, raw)
+	}
+	return schema, order
+}
+
+// propertyOrder reads the names of a schema's properties in the order the
+// JSON text has them.
+func propertyOrder(t testing.TB, schema []byte) []string {
+	t.Helper()
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &top); err != nil {
+		t.Fatalf("decode the schema: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(top["properties"]))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("properties is not an object: %s", top["properties"])
+	}
+	var names []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return names
+}

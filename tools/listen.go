@@ -78,7 +78,7 @@ func acknowledgeFirst(hooks *server.Hooks, wait time.Duration, log zerolog.Logge
 		case <-written:
 		case <-ctx.Done(): // the stream is gone; nothing more reaches it
 		case <-timer.C:
-			log.Warn().Dur("waited", wait).Msg("subscriptions/listen: the acknowledgement was not written in time; sending the result without waiting longer")
+			log.Warn().Dur("waited_ms", wait).Msg("subscriptions/listen: the acknowledgement was not written in time; sending the result without waiting longer")
 		}
 	})
 }

@@ -115,7 +115,7 @@ const maxProblemsShown = 20
 // own line, so the host's model can fix all of them and call again.
 func (c *call) invalidArguments(ps flights.Problems) *mcp.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s was not called: %d problem(s) with the arguments.\n", c.tool, len(ps))
+	fmt.Fprintf(&b, "%s did not run: %d problem(s) with the arguments.\n", c.tool, len(ps))
 	for i, p := range ps {
 		if i == maxProblemsShown {
 			fmt.Fprintf(&b, "- … and %d more\n", len(ps)-i)

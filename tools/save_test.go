@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -313,23 +314,60 @@ func TestSaveOverwriteAndBadIDs(t *testing.T) {
 	}
 }
 
-// A booking reference from bookFlight works in place of a flight id; one
-// this server did not issue is refused.
+// A booking reference from bookFlight works in place of a flight id, and the
+// file then holds the booking: its reference, the passenger and the seat, in
+// both formats, read back from the reference alone (so on any replica with
+// the same key). One this server did not issue, or whose passenger was
+// changed, is refused.
 func TestSaveByBookingRef(t *testing.T) {
 	id := aFlight(t)
 	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
 	var b BookResult
-	decodeWith(t, bookOutputSchema, callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"}), &b)
-	r, res := save(t, c, map[string]any{"bookingRef": b.Reference})
-	if res.IsError || r.FlightID != id {
-		t.Fatalf("save by reference: %+v %s", r, text(res))
+	decodeWith(t, bookOutputSchema, callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Zoë O'Brien", "seat": "aisle"}), &b)
+	// Another replica with the same key reads the reference back.
+	other := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
+	for _, format := range []string{FormatICS, FormatMarkdown} {
+		for name, replica := range map[string]*client.Client{"this replica": c, "another replica": other} {
+			r, res := save(t, replica, map[string]any{"bookingRef": b.Reference, "format": format})
+			if res.IsError || r.FlightID != id {
+				t.Fatalf("%s, %s: save by reference: %+v %s", name, format, r, text(res))
+			}
+			file, err := os.ReadFile(r.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.ReplaceAll(string(file), "\r\n ", "") // unfold ICS lines
+			for _, want := range []string{b.Reference, "Passenger: Zoë O'Brien", "Seat preference: aisle"} {
+				if format == FormatMarkdown && want == b.Reference {
+					want = "`" + want + "`"
+				}
+				if !strings.Contains(got, want) {
+					t.Errorf("%s, %s: the file does not hold %q:\n%s", name, format, want, got)
+				}
+			}
+		}
 	}
+	// Saved by flight id, the file names no booking.
+	r, _ := save(t, c, map[string]any{"flightId": id, "format": FormatMarkdown, "filename": "unbooked"})
+	if file, _ := os.ReadFile(r.Path); len(file) == 0 || strings.Contains(string(file), "Passenger") {
+		t.Errorf("a flight saved by its id names a passenger:\n%s", file)
+	}
+
+	var other2 BookResult
+	decodeWith(t, bookOutputSchema, callTool(t, c, BookFlightName, map[string]any{"flightId": id, "confirm": true, "passengerName": "Alan Turing", "seat": "aisle"}), &other2)
+	if other2.Reference == b.Reference {
+		t.Errorf("two passengers got one reference %s", b.Reference)
+	}
+	prefix, _, _ := cutLast(b.Reference, "-")
+	_, otherTag, _ := cutLast(other2.Reference, "-")
 	forged := b.Reference[:len(b.Reference)-1] + "A"
 	if forged == b.Reference {
 		forged = b.Reference[:len(b.Reference)-1] + "B"
 	}
 	for _, args := range []map[string]any{
 		{"bookingRef": forged},
+		{"bookingRef": prefix + "-" + otherTag}, // Zoë's booking with Alan's tag
+		{"bookingRef": "BK-" + id + "-" + bookingEncoding.EncodeToString([]byte("wMallory")) + "-AAAAAA"},
 		{"bookingRef": "BK-nonsense"},
 		{"bookingRef": b.Reference, "flightId": id},
 	} {
@@ -337,10 +375,59 @@ func TestSaveByBookingRef(t *testing.T) {
 			t.Errorf("%v: %s", args, text(res))
 		}
 	}
-	// Another replica with the same key accepts the reference.
-	other := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
-	if _, res := save(t, other, map[string]any{"bookingRef": b.Reference}); res.IsError {
-		t.Errorf("another replica: %s", text(res))
+}
+
+// A configured export directory that does not exist (a host's snippet
+// naming a folder nobody made) is no start-up failure: the server runs,
+// and saveItinerary refuses, saying what to create; once it exists, saving
+// works.
+func TestSaveIntoMissingExportDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Trips")
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			c := connect(t, newServer(t, func(c *Config) { c.ExportDir = dir }), "inprocess", era.version)
+			_, res := save(t, c, map[string]any{"flightId": aFlight(t)})
+			d := errorDetails(t, res)
+			a, _ := attemptAt(d.Attempts, stepExportDir)
+			if !res.IsError || d.Error != ErrorNotSaved || d.Why != "not_usable" || a.Outcome != "failed" ||
+				!strings.Contains(text(res), dir+" does not exist") || !strings.Contains(text(res), "Create that folder") {
+				t.Errorf("%s %+v", text(res), d)
+			}
+			checkErrorShape(t, res)
+		})
+	}
+	if err := os.WriteFile(dir, []byte("a file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = dir }), "inprocess", mcp.ProtocolVersion20251125)
+	if _, res := save(t, c, map[string]any{"flightId": aFlight(t)}); !res.IsError || !strings.Contains(text(res), "is not a directory") {
+		t.Errorf("export dir is a file: %s", text(res))
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r, res := save(t, c, map[string]any{"flightId": aFlight(t)}); res.IsError || filepath.Dir(r.Path) != dir {
+		t.Errorf("once the folder exists: %s", text(res))
+	}
+}
+
+// The summary says where the file went and what chose it, in words.
+func TestSaveSummary(t *testing.T) {
+	id := aFlight(t)
+	root, exportDir := t.TempDir(), t.TempDir()
+	roots := &rootsClient{dirs: []string{root}}
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(roots))
+	r, res := save(t, c, map[string]any{"flightId": id})
+	if want := fmt.Sprintf("Saved %s (%d bytes) in %s: inside the client's roots.", filepath.Base(r.Path), r.Bytes, root); res.IsError || r.Summary != want {
+		t.Errorf("summary %q, want %q", r.Summary, want)
+	}
+	c = connect(t, newServer(t, func(c *Config) { c.ExportDir = exportDir }), "inprocess", mcp.ProtocolVersion20251125)
+	r, res = save(t, c, map[string]any{"flightId": id})
+	if want := fmt.Sprintf("Saved %s (%d bytes) in %s: the server's configured export directory (not the client's roots: client did not declare roots).", filepath.Base(r.Path), r.Bytes, exportDir); res.IsError || r.Summary != want {
+		t.Errorf("summary %q, want %q", r.Summary, want)
 	}
 }
 

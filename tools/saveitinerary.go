@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ const (
 // SaveArgs are saveItinerary's arguments.
 type SaveArgs struct {
 	FlightID   string `json:"flightId,omitempty" jsonschema:"a flight or round-trip id from findBestFlight, e.g. JFK-LHR-261215-K3M9P (or give bookingRef); a round trip writes both flights"`
-	BookingRef string `json:"bookingRef,omitempty" jsonschema:"a booking reference from bookFlight, instead of flightId"`
+	BookingRef string `json:"bookingRef,omitempty" jsonschema:"a booking reference from bookFlight, instead of flightId: the file then also holds the reference, the passenger and the seat"`
 	Format     string `json:"format,omitempty" jsonschema:"ics (calendar, the default) or markdown"`
 	Directory  string `json:"directory,omitempty" jsonschema:"where to write: must lie inside one of the client's roots or the server's export directory; relative paths are taken from there (default: the first root, or the export directory)"`
 	Filename   string `json:"filename,omitempty" jsonschema:"file name without directories (default: from the flight id); the extension is set from the format"`
@@ -68,7 +69,7 @@ func saveItineraryTool() (mcp.Tool, error) {
 	// without overwrite, so it is not idempotent; local only.
 	return defineTool[SaveArgs, SaveResult](SaveItineraryName, "Save an itinerary", saveDescription, map[string]func(*jsonschema.Schema){
 		"flightId":   pattern(optionIDPattern),
-		"bookingRef": pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]{6}$`),
+		"bookingRef": pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]+-[A-Z2-7]{6}$`),
 		"format":     enum(FormatICS, FormatMarkdown),
 	}, nil, hints{})
 }
@@ -100,6 +101,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 		ps = append(ps, flights.Problem{Field: "format", Problem: fmt.Sprintf("%s is not a format", flights.Quote(args.Format)), Accepted: "ics or markdown"})
 	}
 	id, ref := strings.TrimSpace(args.FlightID), strings.TrimSpace(args.BookingRef)
+	var held *itinerary.Booking // saved by bookingRef: written into the file
 	switch {
 	case slices.ContainsFunc(ps, func(p flights.Problem) bool { return p.Field == "flightId" || p.Field == "bookingRef" }):
 	case id == "" && ref == "":
@@ -107,9 +109,10 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 	case id != "" && ref != "":
 		ps = append(ps, flights.Problem{Field: "bookingRef", Problem: "is given together with flightId", Accepted: "one of flightId or bookingRef"})
 	case ref != "":
-		var err error
-		if id, err = t.flightFromRef(ref); err != nil {
+		if b, err := t.bookingFromRef(ref); err != nil {
 			ps = append(ps, flights.Problem{Field: "bookingRef", Problem: err.Error(), Accepted: "a reference bookFlight returned"})
+		} else {
+			id, held = b.flightID, &itinerary.Booking{Reference: ref, Passenger: b.passenger, Seat: b.seat}
 		}
 	}
 	if len(ps) > 0 {
@@ -134,6 +137,15 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 				"To enable saving, start the server with --export-dir (or FLIGHTSERVER_EXPORT_DIR)%s. "+
 				"The server does not pick a directory itself.", c.attempts[0].Reason, t.rootsAdvice()), &ToolError{Why: string(fallback.NotConfigured)})
 		}
+		if err := usableDir(t.exportDir); err != nil {
+			// Configured but not there (a host's snippet naming a folder
+			// never made): the server started all the same, and says here
+			// what to create.
+			c.record(fallback.FailedFor(stepExportDir, fallback.NotUsable, err.Error(), 0))
+			return c.fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server's export directory %s. "+
+				"Create that folder (or point --export-dir, FLIGHTSERVER_EXPORT_DIR, at one that exists), then call saveItinerary again; "+
+				"the server does not create or pick a directory itself.", c.attempts[0].Reason, err), &ToolError{Why: string(fallback.NotUsable), Reason: err.Error()})
+		}
 		c.record(fallback.UsedBy(stepExportDir, "the server's configured export directory", 0))
 		bases = []usableRoot{{uri: fileURI(t.exportDir), dir: t.exportDir}}
 	}
@@ -142,9 +154,9 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 		return c.invalidArguments(flights.Problems{{Field: "directory", Problem: err.Error(), Accepted: "a directory inside " + baseList(bases) + ", or none"}})
 	}
 
-	ext, data := ".ics", itinerary.ICSTrip(t.catalog, ch.legs, time.Now())
+	ext, data := ".ics", itinerary.ICSTrip(t.catalog, ch.legs, time.Now(), held)
 	if format == FormatMarkdown {
-		ext, data = ".md", itinerary.MarkdownTrip(t.catalog, ch.legs)
+		ext, data = ".md", itinerary.MarkdownTrip(t.catalog, ch.legs, held)
 	}
 	name, err := export.Filename(args.Filename, ch.id, ext)
 	if err != nil {
@@ -157,11 +169,11 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 	}
 	out := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: ch.id, Attempts: attemptsOut(c.attempts)}
 	used := c.attempts[len(c.attempts)-1]
-	how := used.Reason
+	where := used.Reason // "inside the client's roots", "the server's configured export directory"
 	if roots := c.attempts[0]; roots.Step == stepRoots && roots.Outcome != fallback.Used {
-		how += " (not the client's roots: " + roots.Reason + ")"
+		where += " (not the client's roots: " + roots.Reason + ")"
 	}
-	out.Summary = fmt.Sprintf("Saved %s (%d bytes) in %s, chosen by %s.", filepath.Base(path), size, filepath.Dir(path), how)
+	out.Summary = fmt.Sprintf("Saved %s (%d bytes) in %s: %s.", filepath.Base(path), size, filepath.Dir(path), where)
 	c.log.Info().Str("step", used.Step).Int64("bytes", size).Msg("saved")
 	return mcp.NewToolResultStructured(out, out.Summary+"\n"+out.URI)
 }
@@ -219,6 +231,21 @@ func (t *Toolset) rootsToWrite(ctx context.Context, c *call) ([]usableRoot, *mcp
 	}
 	c.record(fallback.UsedBy(stepRoots, reason, a.elapsed))
 	return usable, nil
+}
+
+// usableDir says why dir cannot be written into, or nil: it must exist and
+// be a directory.
+func usableDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist", dir)
+	case err != nil:
+		return fmt.Errorf("%s cannot be read: %v", dir, errors.Unwrap(err))
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
 }
 
 // rootsAdvice completes the refusal with what roots could do here.

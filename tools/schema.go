@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -134,3 +135,65 @@ func format(f string) func(*jsonschema.Schema) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// formSchema is an elicitation form's requestedSchema: a flat object whose
+// properties go on the wire in the order they are given, which is the order
+// hosts show the fields in. (A Go map would be sent sorted by name, and a
+// person would see Cabin, Departure date, To, From.) mcp-go encodes the
+// schema with encoding/json in both eras (a 2025-11-25 elicitation/create
+// request and a 2026-07-28 input request alike), so MarshalJSON decides.
+type formSchema struct {
+	properties []formField
+	required   []string
+}
+
+// formField is one property of a form: its name and its schema (a
+// primitive type and its constraints).
+type formField struct {
+	name   string
+	schema map[string]any
+}
+
+// field returns the schema of the named property, or nil.
+func (s formSchema) field(name string) map[string]any {
+	for _, f := range s.properties {
+		if f.name == name {
+			return f.schema
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes {"type":"object","properties":{…},"required":[…]}
+// with the properties in order; required is left out when empty.
+func (s formSchema) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, f := range s.properties {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(f.name)
+		if err != nil {
+			return nil, err
+		}
+		schema, err := json.Marshal(f.schema)
+		if err != nil {
+			return nil, fmt.Errorf("form field %s: %w", f.name, err)
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(schema)
+	}
+	b.WriteByte('}')
+	if len(s.required) > 0 {
+		required, err := json.Marshal(s.required)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"required":`)
+		b.Write(required)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -56,7 +55,8 @@ type Config struct {
 	// well inside the 60 s hosts allow).
 	CallBudget time.Duration
 	// StateKey signs the requestState of modern rounds. Every replica must
-	// share it; nil means a random key for this process only (logged).
+	// share it; nil means a random key for this process only (whether that
+	// is worth a warning depends on who reaches the server: cmd decides).
 	StateKey []byte
 	// PreviousStateKeys still open states they sealed (never sign): during a
 	// key rotation, the keys other replicas may still sign with, so calls in
@@ -74,7 +74,9 @@ type Config struct {
 	// (the zero value's default) or ranking.Candidates.
 	Fallback ranking.Tier
 	// ExportDir is where saveItinerary writes when the client shares no
-	// roots; empty means nowhere (saving then needs roots, on stdio).
+	// roots; empty means nowhere (saving then needs roots, on stdio). A
+	// directory that does not exist is no error here: saveItinerary
+	// refuses, saying what to create, until it does.
 	ExportDir string
 	// Transport is how clients reach this server: TransportStdio (the zero
 	// value's default: a client on this machine) or TransportHTTP (clients
@@ -159,8 +161,16 @@ type Toolset struct {
 	searches *searchCache
 }
 
-const instructions = `flightserver finds flights. Call findBestFlight with origin and destination (airport codes, metro codes or city names) and date (YYYY-MM-DD), and returnDate for a round trip; if the user has not said one of them, the server asks them when your client can show a form, or tells you what to ask; findAirports looks up places; bookFlight holds a flight or round trip (a simulation); saveItinerary writes one to a file.
-Every result lists its decisions in "attempts" (which way was used, and why the others were not), so tell the user how the choice was made.`
+// instructions are what a host's model reads first, often before any tool
+// schema (a host that defers tools behind a search shows it only the names
+// and these lines): what each tool is for, that the flights are sample
+// data, and where each result says how it was made.
+const instructions = `flightserver searches synthetic sample flights: realistic, deterministic schedules and fares over real airports and airlines, generated on the server, not live data. Nothing is ever booked, charged or sent.
+- findBestFlight: the best three flights for a trip. origin and destination are airport codes, metro codes or city names; date is YYYY-MM-DD; returnDate makes a round trip. If the user has not given origin, destination or date, the server asks them in a form when your client can show one, else the error names what to ask. Never guess them.
+- findAirports: look up airport codes by city, code or airport name.
+- bookFlight: hold a flight or round trip by its id (a simulation). The server asks the user to confirm in a form; when it cannot, or the user closed the form, ask the user in the conversation and call again with confirm: true and passengerName as on their ID.
+- saveItinerary: write a flight (flightId) or booking (bookingRef) to an .ics or markdown file, inside the client's roots or the server's export directory.
+Every result says how it was made: "method" is what ranked the flights (client_sampling, server_llm, deterministic, or candidates: an unranked shortlist for you to choose from with the user), and "attempts" lists each way tried, used, skipped or failed, and why. Tell the user which it was. An error says what to fix or whom to ask.`
 
 // NewServer builds the MCP server with every tool registered.
 func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
@@ -208,14 +218,6 @@ func newToolset(cfg Config) (*Toolset, error) {
 		if key, err = state.RandomKey(); err != nil {
 			return nil, fmt.Errorf("tools: state key: %w", err)
 		}
-		// Over stdio there is one client and one process, and every round
-		// of a call comes back to it: a key of the process's own is right,
-		// and not worth a warning. Over HTTP a retry may reach another
-		// replica (or this one after a restart), which then cannot open
-		// the state.
-		if cfg.Transport == TransportHTTP {
-			cfg.Logger.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
-		}
 	}
 	sealer, err := state.New(key, cfg.Now, orDefault(cfg.StateTTL, DefaultStateTTL), maxStateBytes, cfg.PreviousStateKeys...)
 	if err != nil {
@@ -257,12 +259,12 @@ func newToolset(cfg Config) (*Toolset, error) {
 		return nil, fmt.Errorf("tools: fallback %q: use deterministic or candidates", cfg.Fallback)
 	}
 	if cfg.ExportDir != "" {
+		// It need not exist yet: saveItinerary checks on every call and
+		// says what to create, so a missing folder costs the one tool
+		// that needs it, not the whole server (cmd logs it at start).
 		dir, err := filepath.Abs(cfg.ExportDir)
 		if err != nil {
 			return nil, fmt.Errorf("tools: export directory: %w", err)
-		}
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("tools: export directory %s does not exist or is not a directory", dir)
 		}
 		ts.exportDir = dir
 	}

@@ -42,8 +42,9 @@ var tripFields = []string{"origin", "destination", "date"}
 // formAsWhole names a problem with a form answer as a whole.
 const formAsWhole = "form"
 
-// formFields are the fields the trip form shows. A problem in any of them,
-// once the user has answered, is the user's to fix in the next form.
+// formFields are the fields the trip form shows, in the order it shows
+// them. A problem in any of them, once the user has answered, is the user's
+// to fix in the next form.
 var formFields = []string{"origin", "destination", "date", "passengers", "cabin"}
 
 // cabinTitles label the cabin enum in the form.
@@ -162,24 +163,24 @@ func tripForm(prefill FindArgs, need flights.Problems, again bool) mcp.Elicitati
 		cabin["default"] = string(c)
 	}
 
-	var required []string
+	// In formFields' order: where from, where to, when, then the optional
+	// ones, as a person fills a search form in.
+	schemas := map[string]map[string]any{
+		"origin":      airport("From", "New York or JFK", prefill.Origin),
+		"destination": airport("To", "London or LHR", prefill.Destination),
+		"date":        date, "passengers": passengers, "cabin": cabin,
+	}
+	var form formSchema
 	for _, f := range formFields {
+		form.properties = append(form.properties, formField{name: f, schema: schemas[f]})
 		if slices.ContainsFunc(need, func(p flights.Problem) bool { return p.Field == f }) {
-			required = append(required, f)
+			form.required = append(form.required, f)
 		}
 	}
 	return mcp.ElicitationParams{
-		Mode:    mcp.ElicitationModeForm,
-		Message: tripMessage(need, again),
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"origin":      airport("From", "New York or JFK", prefill.Origin),
-				"destination": airport("To", "London or LHR", prefill.Destination),
-				"date":        date, "passengers": passengers, "cabin": cabin,
-			},
-			"required": required,
-		},
+		Mode:            mcp.ElicitationModeForm,
+		Message:         tripMessage(need, again),
+		RequestedSchema: form,
 	}
 }
 

@@ -94,27 +94,26 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 // what was wrong with the first answer; it must require exactly want.
 func checkTripForm(t *testing.T, p mcp.ElicitationParams, n int, want []string) {
 	t.Helper()
-	schema := p.RequestedSchema.(map[string]any)
+	schema, order := wireForm(t, p)
+	if order != nil && !slices.Equal(order, formFields) {
+		t.Errorf("form %d shows %v, want %v (the order a person fills them in)", n, order, formFields)
+	}
 	props := schema["properties"].(map[string]any)
 	if d := props["destination"].(map[string]any)["default"]; d != "LHR" {
 		t.Errorf("destination not pre-filled from the call: %v", d)
 	}
-	if d := props["passengers"].(map[string]any)["default"]; d != 2 && d != float64(2) {
+	if d := props["passengers"].(map[string]any)["default"]; d != float64(2) {
 		t.Errorf("passengers not pre-filled from the call: %v", d)
 	}
 	if f := props["date"].(map[string]any)["format"]; f != "date" {
 		t.Errorf("date format %v", f)
 	}
-	required := schema["required"]
-	if raw, ok := required.([]any); ok { // decoded from JSON on HTTP
-		required = nil
-		var names []string
-		for _, r := range raw {
-			names = append(names, r.(string))
-		}
-		required = names
+	var required []string
+	raw, _ := schema["required"].([]any)
+	for _, r := range raw {
+		required = append(required, r.(string))
 	}
-	if names, _ := required.([]string); !slices.Equal(names, want) {
+	if !slices.Equal(required, want) {
 		t.Errorf("form %d requires %v, want %v", n, required, want)
 	}
 	switch n {

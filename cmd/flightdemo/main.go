@@ -12,6 +12,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,17 +31,49 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "flightdemo:", err)
-		}
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	default:
+		fmt.Fprintln(os.Stderr, "flightdemo:", err)
 		os.Exit(2)
 	}
+}
+
+// usage is --help: what the demo is, then its flags in --flag form.
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, `Usage: flightdemo [flags]
+
+flightdemo is a scripted MCP host. It starts flightserver and plays host
+profiles against it (what a host declares, its protocol era, how its user and
+model behave), then shows which path the server took for each and why: what it
+asked the host for, which way of ranking was used, and what became of every
+other. It needs no network and no key: the host's model is a deterministic
+stand-in, and so is the server-side LLM where a profile wants one.
+
+  flightdemo                                        every profile, as a table
+  flightdemo --profile modern-everything --explain  one run, message by message
+  flightdemo --list                                 the profiles
+
+Flags:
+`)
+	fs.VisitAll(func(f *flag.Flag) {
+		kind, text := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if kind != "" {
+			line += " " + kind
+		}
+		if f.DefValue != "" && f.DefValue != "false" {
+			text += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n        %s\n", line, text)
+	})
 }
 
 func run(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("flightdemo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(stderr, fs) }
 	var o options
 	var names string
 	var asJSON, list bool
@@ -159,16 +192,27 @@ func buildServer(ctx context.Context, stderr io.Writer) (string, func(), error) 
 	return bin, func() { os.RemoveAll(dir) }, nil
 }
 
-// table prints one row per profile: what the server asked for, which tier
-// ranked, each tier's outcome, and how each call ended.
+// tableWidth is the widest line the table prints: a terminal of 120
+// columns shows it unwrapped.
+const tableWidth = 120
+
+// table prints one row per profile (what the server asked for, which tier
+// ranked, how long it took), each followed by its decisions and how each
+// call ended, then the server's reasons; every line fits tableWidth.
 func table(w io.Writer, results []runResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROFILE\tERA\tTRANSPORT\tASKED FOR\tRANKED BY\tATTEMPTS\tOUTCOME\tTIME")
+	var rows bytes.Buffer
+	tw := tabwriter.NewWriter(&rows, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROFILE\tERA\tTRANSPORT\tASKED FOR\tRANKED BY\tTIME")
+	var details []string // under each row: its attempts and outcomes
 	for _, r := range results {
+		// The search's decisions (those of the first call when no search
+		// ranked: a trip form that failed says why it ended).
 		ranked, attempts, outcomes := "-", "-", []string{}
-		for _, c := range r.Calls {
-			if c.Method != "" {
-				ranked = c.Method
+		for i, c := range r.Calls {
+			if c.Method != "" || (i == 0 && len(c.Attempts) > 0) {
+				if c.Method != "" {
+					ranked = c.Method
+				}
 				var as []string
 				for _, a := range c.Attempts {
 					as = append(as, a.Step+":"+a.Outcome)
@@ -180,39 +224,91 @@ func table(w io.Writer, results []runResult) error {
 		if r.Error != "" {
 			outcomes = append(outcomes, "DEMO ERROR: "+r.Error)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1fs\n", r.Profile, r.Era, r.Transport, r.AskedFor, ranked, attempts,
-			strings.Join(outcomes, "; "), float64(r.ElapsedMs)/1000)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1fs\n", r.Profile, r.Era, r.Transport, r.AskedFor, ranked, float64(r.ElapsedMs)/1000)
+		details = append(details, wrap("    attempts  ", attempts, tableWidth)+wrap("    outcome   ", strings.Join(outcomes, "; "), tableWidth))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	lines := strings.SplitAfter(rows.String(), "\n")
+	var b strings.Builder
+	b.WriteString(lines[0])
+	for i, d := range details {
+		b.WriteString(lines[i+1])
+		b.WriteString(d)
 	}
 
 	// The reasons, as the server gave them: the table says what happened,
 	// these say why.
-	fmt.Fprintln(w, "\nWHY (every decision of every call, and each call that ended in an error, in the server's words)")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	b.WriteString("\nWHY (every decision of every call, and each call that ended in an error, in the server's words)\n")
+	nameWidth, stepWidth := 0, 0
 	for _, r := range results {
-		name := r.Profile
+		nameWidth = max(nameWidth, len(r.Profile))
 		for _, c := range r.Calls {
+			stepWidth = max(stepWidth, len(c.Tool))
 			for _, a := range c.Attempts {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, a.Step, a.Outcome, a.Reason)
-				name = ""
-			}
-			if c.IsError {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, c.Tool, "error", c.Summary)
-				name = ""
-			}
-			if c.HostEnded != "" {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, c.Tool, "host ended", c.HostEnded)
-				name = ""
+				stepWidth = max(stepWidth, len(a.Step))
 			}
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	const outcomeWidth = len("host ended")
+	for _, r := range results {
+		name := r.Profile
+		reason := func(step, outcome, text string) {
+			prefix := fmt.Sprintf("%-*s  %-*s  %-*s  ", nameWidth, name, stepWidth, step, outcomeWidth, outcome)
+			b.WriteString(wrap(prefix, text, tableWidth))
+			name = ""
+		}
+		for _, c := range r.Calls {
+			for _, a := range c.Attempts {
+				reason(a.Step, a.Outcome, a.Reason)
+			}
+			if c.IsError {
+				reason(c.Tool, "error", c.Summary)
+			}
+			if c.HostEnded != "" {
+				reason(c.Tool, "host ended", c.HostEnded)
+			}
+		}
 	}
-	_, err := fmt.Fprintln(w, "\nEach row is one host profile against a fresh server. `--profile NAME --explain` tells one run message by message.")
+	b.WriteString("\nEach row is one host profile against a fresh server. `--profile NAME --explain` tells one run message by message.\n")
+	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// wrap writes prefix and text on as many lines as it takes to keep each
+// within width, breaking at spaces, the lines after the first indented
+// under the text's start; a word longer than the room left is cut.
+func wrap(prefix, text string, width int) string {
+	indent := strings.Repeat(" ", len([]rune(prefix)))
+	room := max(width-len([]rune(prefix)), 20)
+	var b strings.Builder
+	line := prefix
+	n := 0 // runes of text on this line
+	for _, word := range strings.Fields(text) {
+		for len([]rune(word)) > room { // a word that fits no line
+			if n > 0 {
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+				line, n = indent, 0
+			}
+			r := []rune(word)
+			b.WriteString(line + string(r[:room]) + "\n")
+			line, word = indent, string(r[room:])
+		}
+		w := len([]rune(word))
+		if n > 0 && n+1+w > room {
+			b.WriteString(line + "\n")
+			line, n = indent, 0
+		}
+		if n > 0 {
+			line += " "
+			n++
+		}
+		line += word
+		n += w
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
+	return b.String()
 }
 
 // outcome is a call's ending in a few words.

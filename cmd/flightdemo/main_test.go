@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
@@ -15,7 +20,49 @@ import (
 var serverBin string
 
 // TestMain builds the real server once; every profile runs against it.
-func TestMain(m *testing.M) { serverbin.Main(m, &serverBin) }
+// Started with FLIGHTDEMO_MAIN=1, the test binary is flightdemo itself
+// (runMain), so a test can see main's exit code.
+func TestMain(m *testing.M) {
+	if os.Getenv("FLIGHTDEMO_MAIN") == "1" {
+		os.Args = append([]string{"flightdemo"}, strings.Fields(os.Getenv("FLIGHTDEMO_ARGS"))...)
+		main()
+		os.Exit(0)
+	}
+	serverbin.Main(m, &serverBin)
+}
+
+// runMain runs flightdemo's main with args in a process of its own and
+// returns its exit code and what it wrote.
+func runMain(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "FLIGHTDEMO_MAIN=1", "FLIGHTDEMO_ARGS="+strings.Join(args, " "))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+}
+
+// --help is for a newcomer: it says what the demo is, lists the flags in
+// --flag form, and exits 0; a mistake exits 2 and says what it was.
+func TestHelp(t *testing.T) {
+	code, _, help := runMain(t, "--help")
+	for _, want := range []string{"flightdemo is a scripted MCP host", "needs no network and no key", "\n  --profile string\n", "\n  --explain\n"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not say %q", want)
+		}
+	}
+	if code != 0 {
+		t.Errorf("--help exited %d", code)
+	}
+	if code, _, errs := runMain(t, "--no-such-flag"); code != 2 || !strings.Contains(errs, "flag provided but not defined: -no-such-flag") {
+		t.Errorf("a bad flag: exit %d, %q", code, errs)
+	}
+}
 
 // path is what a profile implies the server does: what it asks the host
 // for and, call by call, how each ends. Timings are ignored.
@@ -123,6 +170,22 @@ func TestEveryProfileTakesItsPath(t *testing.T) {
 		t.Fatalf("%d results for %d profiles", len(results), len(profiles))
 	}
 	checkPaths(t, results)
+	// The table of them all, the README's first demo, fits a terminal of
+	// 120 columns, every reason included.
+	var out bytes.Buffer
+	if err := table(&out, results); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(out.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > tableWidth {
+			t.Errorf("line %d is %d columns wide: %q", i+1, n, line)
+		}
+	}
+	for _, want := range []string{"are the whole result", "    attempts  client_sampling:skipped → server_llm:skipped → deterministic:used", "    outcome   findBestFlight: ok; bookFlight: booked (confirm_form)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, out.String())
+		}
+	}
 }
 
 // Over streamable HTTP the paths are the same; the profiles that need the
@@ -185,6 +248,11 @@ func TestExplainTellsTheStory(t *testing.T) {
 			t.Errorf("the story lacks %q", want)
 		}
 	}
+	// A field the server leaves empty (the why of a rung that was used)
+	// is left out of the story, not shown as "why=".
+	if empty := regexp.MustCompile(`\b\w+=( |$)`).FindString(story); empty != "" {
+		t.Errorf("the story shows an empty field: %q", empty)
+	}
 	if t.Failed() {
 		t.Log(story)
 	}
@@ -197,8 +265,8 @@ func TestTableAndFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(out.String(), "\n")
-	if !strings.HasPrefix(lines[0], "PROFILE") || !strings.HasPrefix(lines[1], "plain-desktop ") || !strings.HasPrefix(lines[2], "sampling-approves ") ||
-		!strings.Contains(lines[2], "client_sampling:used") {
+	if !strings.HasPrefix(lines[0], "PROFILE") || !strings.HasPrefix(lines[1], "plain-desktop ") || !strings.HasPrefix(lines[4], "sampling-approves ") ||
+		!strings.Contains(lines[4], "client_sampling") || lines[5] != "    attempts  client_sampling:used → view:skipped" {
 		t.Errorf("table:\n%s", out.String())
 	}
 	if !strings.Contains(out.String(), "WHY") || !strings.Contains(out.String(), "client did not declare sampling") {

@@ -102,7 +102,9 @@ func (t *transcript) readServerLog(r io.Reader) {
 		}
 		var parts []string
 		for _, k := range []string{"tool", "step", "outcome", "why", "reason", "method", "need", "form"} {
-			if v, ok := line[k]; ok {
+			// A field the server left empty ("why" of a rung that was
+			// used) says nothing: left out, not shown as why=.
+			if v, ok := line[k]; ok && v != nil && v != "" {
 				parts = append(parts, fmt.Sprintf("%s=%v", k, v))
 			}
 		}

@@ -61,7 +61,7 @@ func readBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 			writeError(w, r, refusedTooLarge, fmt.Sprintf("request body is over the limit of %d bytes (--max-body-bytes)", max))
 			return
 		case errors.As(err, &netErr) && netErr.Timeout():
-			log.Warn().Str("remote", r.RemoteAddr).Dur("timeout", timeout).Msg("refused a request whose body did not arrive in time")
+			log.Warn().Str("remote", r.RemoteAddr).Dur("timeout_ms", timeout).Msg("refused a request whose body did not arrive in time")
 			writeError(w, r, refusedTooSlow, fmt.Sprintf("the request body did not arrive within %s (--read-body-timeout): send the whole body at once", timeout))
 			return
 		default:

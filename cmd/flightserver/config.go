@@ -8,6 +8,8 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -107,6 +109,126 @@ var commandLineOnly = map[string]bool{"version": true, "load-test-tools": true}
 
 var errHelp = flag.ErrHelp
 
+// helpGroups sorts the flags for --help, in the order a newcomer looks for
+// them. A flag missing here is listed under "Other" (and fails
+// TestHelpListsEveryFlagInAGroup).
+var helpGroups = []struct {
+	title string
+	flags []string
+}{
+	{"Transport (how hosts reach the server)", []string{"transport", "addr", "max-body-bytes", "call-budget", "state-key", "state-key-previous", "shutdown-grace", "version"}},
+	{"Ranking (the client's LLM through sampling, then the server's LLM, then the fallback)", []string{
+		"sampling", "sampling-timeout", "sampling-model-hints", "sampling-cost-priority", "sampling-speed-priority", "sampling-intelligence-priority", "sampling-max-tokens",
+		"llm-base-url", "llm-api-key", "llm-model", "llm-timeout", "server-llm-first", "fallback", "candidates", "stop-penalty-usd", "hour-cost-usd"}},
+	{"Elicitation (asking the user in a form)", []string{"elicitation-timeout"}},
+	{"Saving itineraries (where saveItinerary may write)", []string{"export-dir", "shared-filesystem", "roots-timeout"}},
+	{"HTTP hardening (--transport http)", []string{
+		"allowed-origins", "auth-token", "allow-unauthenticated", "read-header-timeout", "read-body-timeout", "max-inflight", "max-inflight-per-client", "rate-limit", "rate-burst",
+		"limit-loopback", "client-ip-header", "max-sessions", "max-sessions-per-client", "max-streams", "session-idle-ttl", "drain-delay", "served-by"}},
+	{"Telemetry and logs (traces: the standard OTEL_* variables)", []string{"log-level", "log-format", "metrics-addr", "debug-addr"}},
+	{"Testing", []string{"load-test-tools"}},
+}
+
+// printHelp writes the usage: flags in --flag form, grouped, each with its
+// environment variable and default.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, `Usage: flightserver [flags]
+
+An MCP server that finds flights in synthetic sample data (no network, no key
+needed). A host starts it over stdio; --transport http serves streamable HTTP
+at /mcp. Every flag but --version and --load-test-tools can also be set with
+its environment variable, shown beside it; a flag given on the command line
+wins. Durations are written like 500ms, 20s, 1m30s or 2h.
+
+`)
+	listed := map[string]bool{}
+	group := func(title string, names []string) {
+		fmt.Fprintf(w, "%s:\n", title)
+		for _, name := range names {
+			f := fs.Lookup(name)
+			if f == nil {
+				continue
+			}
+			listed[name] = true
+			kind, usage := flag.UnquoteUsage(f)
+			line := "  --" + f.Name
+			if kind != "" {
+				line += " " + kind
+			}
+			if !commandLineOnly[f.Name] {
+				line += "   (" + envName(f.Name) + ")"
+			}
+			fmt.Fprintln(w, line)
+			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "0s" && !secretFlags[f.Name] {
+				usage += fmt.Sprintf(" (default %s)", f.DefValue)
+			}
+			fmt.Fprintf(w, "        %s\n", usage)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, g := range helpGroups {
+		group(g.title, g.flags)
+	}
+	var other []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if !listed[f.Name] {
+			other = append(other, f.Name)
+		}
+	})
+	if len(other) > 0 {
+		group("Other", other)
+	}
+	fmt.Fprintln(w, "Docs: README.md (install and first run), docs/HOSTS.md (connecting each host), docs/FALLBACKS.md (why it is shaped this way).")
+}
+
+// The flag package's errors, read back to say them in --flag form.
+var (
+	undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	invalidValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-+([^:]+): `)
+	missingValue  = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+)
+
+// flagError turns an error of fs.Parse into one line that names the flag
+// as --flag and says what it accepts.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if m := undefinedFlag.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("unknown flag --%s: flightserver --help lists the flags", m[1])
+	}
+	if m := missingValue.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("--%s needs a value (flightserver --help says which)", m[1])
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			if secretFlags[f.Name] {
+				return fmt.Errorf("--%s: not a valid value", f.Name)
+			}
+			return fmt.Errorf("--%s %s: %s", f.Name, m[1], valueProblem(f))
+		}
+	}
+	return fmt.Errorf("%v (flightserver --help lists the flags)", err)
+}
+
+// valueProblem says what a flag of f's type accepts, for a value it could
+// not read.
+func valueProblem(f *flag.Flag) string {
+	g, _ := f.Value.(flag.Getter)
+	if g == nil {
+		return "not a valid value"
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "not a duration: write it like 20s, 1m30s or 500ms"
+	case int, int64, uint, uint64:
+		return "not a whole number, e.g. " + f.DefValue
+	case float64:
+		return "not a number, e.g. " + f.DefValue
+	case bool:
+		return "use true or false"
+	}
+	return "not a valid value"
+}
+
 // parseConfig reads flags, then fills every flag not given from its
 // environment variable, then checks the combination. Any problem is one line
 // that names the flag (or variable) and what it accepts.
@@ -129,7 +251,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "HTTP listen address; keep it on loopback unless a proxy in front authenticates")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated browser origins allowed besides the server's own, e.g. http://localhost:6274 for the MCP Inspector")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
-	fs.StringVar(&c.logFormat, "log-format", "json", "json (one object a line) or console (for people)")
+	fs.StringVar(&c.logFormat, "log-format", "auto", "auto (console when stderr is a terminal, json otherwise), json (one object a line) or console (for people)")
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 1<<20, "largest HTTP request body, or stdio message (one line), accepted")
 	fs.DurationVar(&c.readHeader, "read-header-timeout", 10*time.Second, "time allowed to read an HTTP request's headers")
 	fs.DurationVar(&c.readBody, "read-body-timeout", 10*time.Second, "time allowed to read an HTTP request's body, once its headers are in")
@@ -178,23 +300,22 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "Usage: flightserver [flags]\n\nAn MCP server that finds flights. Every flag but --version and --load-test-tools also reads %s<FLAG> (e.g. %sLOG_LEVEL).\n\n", envPrefix, envPrefix)
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
+			printHelp(stderr, fs)
+			return c, err
 		}
-		return c, err
+		return c, usageError{flagError(fs, err)}
 	}
 	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected argument %q: flightserver takes only flags (see --help)", fs.Arg(0))
+		return c, usageError{fmt.Errorf("unexpected argument %q: flightserver takes only flags (flightserver --help lists them)", fs.Arg(0))}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
-		name := envPrefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		name := envName(f.Name)
 		if v := getenv(name); v != "" && !given[f.Name] && !commandLineOnly[f.Name] && envErr == nil {
 			if err := fs.Set(f.Name, v); err != nil {
-				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
+				envErr = fmt.Errorf("%s=%q: %s", name, v, valueProblem(f))
 				if secretFlags[f.Name] {
 					envErr = fmt.Errorf("%s: not a valid value", name)
 				}
@@ -202,17 +323,57 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		}
 	})
 	if envErr != nil {
-		return c, envErr
+		return c, usageError{envErr}
 	}
 	// The OpenAI SDKs' own variable, for people who already have it set.
 	if c.llm.APIKey == "" {
 		c.llm.APIKey = getenv("OPENAI_API_KEY")
 	}
+	if err := c.check(fs, given, getenv, stderr, checkedValues{origins, level, sampling, hints, stateKey, previous, fallback}); err != nil {
+		return c, usageError{err}
+	}
+	return c, nil
+}
+
+// checkedValues are the flags parseConfig reads as text and check reads
+// into the config.
+type checkedValues struct{ origins, level, sampling, hints, stateKey, previous, fallback string }
+
+// check validates the combination and fills in what is derived from the
+// text values. Every problem names where the value came from: the flag, or
+// the environment variable it was read from.
+func (c *config) check(fs *flag.FlagSet, given map[string]bool, getenv func(string) string, stderr io.Writer, v checkedValues) error {
+	// src names where a flag's value came from; at adds the value (never a
+	// secret's: those are checked by name only).
+	src := func(name string) string {
+		if given[name] || getenv(envName(name)) == "" {
+			return "--" + name
+		}
+		return envName(name)
+	}
+	at := func(name string, value any) string {
+		if src(name) != "--"+name {
+			if s, ok := value.(string); ok {
+				return fmt.Sprintf("%s=%q", src(name), s)
+			}
+			return fmt.Sprintf("%s=%v", src(name), value)
+		}
+		if s, ok := value.(string); ok {
+			return fmt.Sprintf("--%s %q", name, s)
+		}
+		return fmt.Sprintf("--%s %v", name, value)
+	}
+	positive := func(name string, d time.Duration, example string) error {
+		if d <= 0 {
+			return fmt.Errorf("%s: must be a positive duration, e.g. %s", at(name, d.String()), example)
+		}
+		return nil
+	}
 
 	switch c.transport {
 	case "stdio", "http":
 	default:
-		return c, fmt.Errorf("--transport %q: use stdio or http", c.transport)
+		return fmt.Errorf("%s: use stdio or http", at("transport", c.transport))
 	}
 	if c.transport == "stdio" {
 		// The flags whose help starts "HTTP:" shape only the HTTP server.
@@ -223,80 +384,102 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		})
 	}
 	if _, _, err := net.SplitHostPort(c.addr); err != nil {
-		return c, fmt.Errorf("--addr %q: want host:port, e.g. 127.0.0.1:8080 (%v)", c.addr, err)
+		return fmt.Errorf("%s: want host:port, e.g. 127.0.0.1:8080 (%v)", at("addr", c.addr), err)
 	}
-	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
-	if err != nil || level == "" || lvl == zerolog.NoLevel {
-		return c, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	lvl, err := zerolog.ParseLevel(strings.ToLower(v.level))
+	if err != nil || v.level == "" || lvl == zerolog.NoLevel {
+		return fmt.Errorf("%s: use debug, info, warn or error", at("log-level", v.level))
 	}
 	c.logLevel = lvl
 	switch c.logFormat {
+	case "auto":
+		// A person reads a terminal; anything else (a host's log file, a
+		// collector) reads one JSON object a line.
+		c.logFormat = "json"
+		if isTerminal(stderr) {
+			c.logFormat = "console"
+		}
 	case "json", "console":
 	default:
-		return c, fmt.Errorf("--log-format %q: use json or console", c.logFormat)
+		return fmt.Errorf("%s: use auto, json or console", at("log-format", c.logFormat))
 	}
 	if c.maxBodyBytes < 1024 {
-		return c, fmt.Errorf("--max-body-bytes %d: must be at least 1024", c.maxBodyBytes)
+		return fmt.Errorf("%s: must be at least 1024", at("max-body-bytes", c.maxBodyBytes))
 	}
-	for _, w := range []float64{c.weights.StopPenaltyUSD, c.weights.HourCostUSD} {
-		if !(w >= 0) || math.IsInf(w, 0) { // also catches NaN
-			return c, errors.New("--stop-penalty-usd and --hour-cost-usd must be finite amounts, not negative")
+	for _, w := range []struct {
+		name  string
+		value float64
+	}{{"stop-penalty-usd", c.weights.StopPenaltyUSD}, {"hour-cost-usd", c.weights.HourCostUSD}} {
+		if !(w.value >= 0) || math.IsInf(w.value, 0) { // also catches NaN
+			return fmt.Errorf("%s: must be a finite amount of dollars, not negative, e.g. 75", at(w.name, w.value))
 		}
 	}
-	switch sampling {
+	switch v.sampling {
 	case "on", "off":
-		c.sampling = sampling == "on"
+		c.sampling = v.sampling == "on"
 	default:
-		return c, fmt.Errorf("--sampling %q: use on or off", sampling)
+		return fmt.Errorf("%s: use on or off", at("sampling", v.sampling))
 	}
-	if c.samplingTimeout <= 0 || c.callBudget <= 0 {
-		return c, errors.New("--sampling-timeout and --call-budget must be positive durations, e.g. 20s")
+	if err := positive("sampling-timeout", c.samplingTimeout, "20s"); err != nil {
+		return err
 	}
-	for _, p := range []float64{c.samplingPrefs.CostPriority, c.samplingPrefs.SpeedPriority, c.samplingPrefs.IntelligencePriority} {
-		if !(p >= 0 && p <= 1) {
-			return c, errors.New("--sampling-cost-priority, --sampling-speed-priority and --sampling-intelligence-priority must be between 0 and 1")
+	if err := positive("call-budget", c.callBudget, "45s"); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		name  string
+		value float64
+	}{
+		{"sampling-cost-priority", c.samplingPrefs.CostPriority}, {"sampling-speed-priority", c.samplingPrefs.SpeedPriority},
+		{"sampling-intelligence-priority", c.samplingPrefs.IntelligencePriority},
+	} {
+		if !(p.value >= 0 && p.value <= 1) {
+			return fmt.Errorf("%s: must be between 0 and 1, e.g. 0.5", at(p.name, p.value))
 		}
 	}
 	if c.samplingPrefs.MaxTokens < 64 || c.samplingPrefs.MaxTokens > 16384 {
-		return c, fmt.Errorf("--sampling-max-tokens %d: must be between 64 and 16384", c.samplingPrefs.MaxTokens)
+		return fmt.Errorf("%s: must be between 64 and 16384", at("sampling-max-tokens", c.samplingPrefs.MaxTokens))
 	}
-	for h := range strings.SplitSeq(hints, ",") {
+	for h := range strings.SplitSeq(v.hints, ",") {
 		if h = strings.TrimSpace(h); h != "" {
 			c.samplingPrefs.ModelHints = append(c.samplingPrefs.ModelHints, h)
 		}
 	}
-	switch ranking.Tier(fallback) {
+	switch ranking.Tier(v.fallback) {
 	case ranking.Deterministic, ranking.Candidates:
-		c.fallback = ranking.Tier(fallback)
+		c.fallback = ranking.Tier(v.fallback)
 	default:
-		return c, fmt.Errorf("--fallback %q: use deterministic or candidates", fallback)
+		return fmt.Errorf("%s: use deterministic or candidates", at("fallback", v.fallback))
 	}
 	switch c.serverLLMFirst {
 	case tools.ServerLLMFirstNever, tools.ServerLLMFirstModern, tools.ServerLLMFirstAlways:
 	default:
-		return c, fmt.Errorf("--server-llm-first %q: use never, modern or always", c.serverLLMFirst)
+		return fmt.Errorf("%s: use never, modern or always", at("server-llm-first", c.serverLLMFirst))
 	}
 	if c.shortlist < 1 || c.shortlist > 47 {
-		return c, fmt.Errorf("--candidates %d: must be between 1 and 47", c.shortlist)
+		return fmt.Errorf("%s: must be between 1 and 47", at("candidates", c.shortlist))
 	}
-	if c.rootsTimeout <= 0 || c.elicitationTimeout <= 0 {
-		return c, errors.New("--roots-timeout and --elicitation-timeout must be positive durations, e.g. 5s")
+	if err := positive("roots-timeout", c.rootsTimeout, "5s"); err != nil {
+		return err
 	}
-	if c.llm.Timeout <= 0 {
-		return c, errors.New("--llm-timeout must be a positive duration, e.g. 15s")
+	if err := positive("elicitation-timeout", c.elicitationTimeout, "40s"); err != nil {
+		return err
+	}
+	if err := positive("llm-timeout", c.llm.Timeout, "15s"); err != nil {
+		return err
 	}
 	if c.llm.BaseURL != "" {
 		if u, err := url.Parse(c.llm.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, errors.New("--llm-base-url: want an http(s) URL such as http://localhost:11434/v1")
+			return fmt.Errorf("%s: want an http(s) URL such as http://localhost:11434/v1", src("llm-base-url"))
 		}
 	}
-	source := func(flagName string) string {
-		if given[flagName] {
-			return "--" + flagName
-		}
-		return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+	if c.exportDir != "" {
+		// Hosts start servers without a shell, so nothing expands "~" in
+		// a host's settings: do it here. A folder that does not exist is
+		// no error: saveItinerary says what to create (run logs it).
+		c.exportDir = expandHome(c.exportDir, getenv)
 	}
-	llmSource := source("llm-api-key")
+	llmSource := src("llm-api-key")
 	if !given["llm-api-key"] && getenv(envPrefix+"LLM_API_KEY") == "" {
 		llmSource = "OPENAI_API_KEY"
 	}
@@ -305,101 +488,147 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	for _, sec := range []struct {
 		source string
 		value  *string
-	}{{source("auth-token"), &c.authToken}, {llmSource, &c.llm.APIKey}} {
+	}{{src("auth-token"), &c.authToken}, {llmSource, &c.llm.APIKey}} {
 		trimmed := strings.TrimSpace(*sec.value)
 		if trimmed == *sec.value {
 			continue
 		}
 		if trimmed == "" {
-			return c, fmt.Errorf("%s is only white space: set the secret itself, or leave it unset", sec.source)
+			return fmt.Errorf("%s is only white space: set the secret itself, or leave it unset", sec.source)
 		}
 		*sec.value = trimmed
 		c.trimmedSecrets = append(c.trimmedSecrets, sec.source)
 	}
 	for _, sec := range []struct{ source, value string }{
-		{source("auth-token"), c.authToken}, {source("state-key"), stateKey}, {llmSource, c.llm.APIKey},
+		{src("auth-token"), c.authToken}, {src("state-key"), v.stateKey}, {llmSource, c.llm.APIKey},
 	} {
 		if err := checkSecret(sec.source, sec.value); err != nil {
-			return c, err
+			return err
 		}
 	}
-	if stateKey != "" {
-		key, err := state.ParseKey(stateKey)
+	if v.stateKey != "" {
+		key, err := state.ParseKey(v.stateKey)
 		if err != nil {
-			return c, fmt.Errorf("%s: %v", source("state-key"), err)
+			return fmt.Errorf("%s: %v", src("state-key"), err)
 		}
 		c.stateKey = key
 	}
-	if previous != "" {
+	if v.previous != "" {
 		if c.stateKey == nil {
-			return c, fmt.Errorf("%s needs --state-key: the previous keys only verify, the current one signs", source("state-key-previous"))
+			return fmt.Errorf("%s needs --state-key: the previous keys only verify, the current one signs", src("state-key-previous"))
 		}
-		parts := strings.Split(previous, ",")
+		parts := strings.Split(v.previous, ",")
 		for i, p := range parts {
-			where := fmt.Sprintf("%s (key %d of %d)", source("state-key-previous"), i+1, len(parts))
+			where := fmt.Sprintf("%s (key %d of %d)", src("state-key-previous"), i+1, len(parts))
 			if err := checkSecret(where, p); err != nil {
-				return c, err
+				return err
 			}
 			key, err := state.ParseKey(p)
 			if err != nil {
-				return c, fmt.Errorf("%s: %v", where, err)
+				return fmt.Errorf("%s: %v", where, err)
 			}
 			c.previousKeys = append(c.previousKeys, key)
 		}
 	}
 	if c.transport == "http" && c.authToken == "" && !c.allowUnauthenticated && !loopback(c.addr) {
-		return c, fmt.Errorf("--addr %s is reachable from other machines and no --auth-token is set: set a token (FLIGHTSERVER_AUTH_TOKEN), "+
-			"listen on 127.0.0.1, or pass --allow-unauthenticated if a proxy in front authenticates", c.addr)
+		return fmt.Errorf("%s is reachable from other machines and no --auth-token is set: set a token (FLIGHTSERVER_AUTH_TOKEN), "+
+			"listen on 127.0.0.1, or pass --allow-unauthenticated if a proxy in front authenticates", at("addr", c.addr))
 	}
 	if c.authToken != "" && len(c.authToken) < 16 {
-		return c, errors.New("--auth-token: use at least 16 characters (e.g. openssl rand -hex 32)")
+		return fmt.Errorf("%s: use at least 16 characters (e.g. openssl rand -hex 32)", src("auth-token"))
 	}
-	if c.maxInflight < 0 || c.rateBurst < 1 || !(c.rateLimit >= 0) || math.IsInf(c.rateLimit, 0) {
-		return c, errors.New("--max-inflight and --rate-limit must be 0 (off) or positive, and --rate-burst at least 1")
+	if c.maxInflight < 0 {
+		return fmt.Errorf("%s: must be 0 (no limit) or positive", at("max-inflight", c.maxInflight))
 	}
-	if c.maxSessions < 0 || c.maxSessionsPerClient < 0 {
-		return c, errors.New("--max-sessions and --max-sessions-per-client must be 0 (off) or positive")
+	if !(c.rateLimit >= 0) || math.IsInf(c.rateLimit, 0) {
+		return fmt.Errorf("%s: must be 0 (off) or a positive number of requests per second, e.g. 50", at("rate-limit", c.rateLimit))
 	}
-	if c.maxStreams < 0 || c.maxInflightPerClient < 0 {
-		return c, errors.New("--max-streams and --max-inflight-per-client must be 0 (off) or positive")
+	if c.rateBurst < 1 {
+		return fmt.Errorf("%s: must be at least 1", at("rate-burst", c.rateBurst))
 	}
-	if c.readBody <= 0 || c.drainDelay < 0 {
-		return c, errors.New("--read-body-timeout must be a positive duration, e.g. 10s, and --drain-delay 0 or positive")
+	if c.maxSessions < 0 {
+		return fmt.Errorf("%s: must be 0 (no limit) or positive", at("max-sessions", c.maxSessions))
+	}
+	if c.maxSessionsPerClient < 0 {
+		return fmt.Errorf("%s: must be 0 (no limit) or positive", at("max-sessions-per-client", c.maxSessionsPerClient))
+	}
+	if err := positive("read-body-timeout", c.readBody, "10s"); err != nil {
+		return err
+	}
+	if c.drainDelay < 0 {
+		return fmt.Errorf("%s: must be 0 or a positive duration, e.g. 5s", at("drain-delay", c.drainDelay.String()))
+	}
+	if c.maxStreams < 0 {
+		return fmt.Errorf("%s: must be 0 (no limit) or positive", at("max-streams", c.maxStreams))
+	}
+	if c.maxInflightPerClient < 0 {
+		return fmt.Errorf("%s: must be 0 (no limit) or positive", at("max-inflight-per-client", c.maxInflightPerClient))
 	}
 	if c.metricsAddr != "" {
 		host, port, err := net.SplitHostPort(c.metricsAddr)
 		if err != nil {
-			return c, fmt.Errorf("--metrics-addr %s: want host:port, or :port for loopback", c.metricsAddr)
+			return fmt.Errorf("%s: want host:port, or :port for loopback", at("metrics-addr", c.metricsAddr))
 		}
 		if host == "" {
 			c.metricsAddr = net.JoinHostPort("127.0.0.1", port)
 		}
 		if c.transport == "http" && c.metricsAddr == c.addr {
-			return c, fmt.Errorf("--metrics-addr %s: must differ from --addr, so metrics never share the MCP listener", c.metricsAddr)
+			return fmt.Errorf("%s: must differ from --addr, so metrics never share the MCP listener", at("metrics-addr", c.metricsAddr))
 		}
 	}
 	if c.debugAddr != "" && !loopback(c.debugAddr) {
-		return c, fmt.Errorf("--debug-addr %s: must be a loopback address such as 127.0.0.1:6060", c.debugAddr)
+		return fmt.Errorf("%s: must be a loopback address such as 127.0.0.1:6060", at("debug-addr", c.debugAddr))
 	}
-	if c.sessionIdleTTL <= 0 {
-		return c, errors.New("--session-idle-ttl must be a positive duration, e.g. 30m")
+	if err := positive("session-idle-ttl", c.sessionIdleTTL, "30m"); err != nil {
+		return err
 	}
-	if c.readHeader <= 0 || c.shutdownGrace <= 0 {
-		return c, errors.New("--read-header-timeout and --shutdown-grace must be positive durations, e.g. 10s")
+	if err := positive("read-header-timeout", c.readHeader, "10s"); err != nil {
+		return err
 	}
-	for o := range strings.SplitSeq(origins, ",") {
+	if err := positive("shutdown-grace", c.shutdownGrace, "25s"); err != nil {
+		return err
+	}
+	for o := range strings.SplitSeq(v.origins, ",") {
 		o = strings.TrimSpace(o)
 		if o == "" {
 			continue
 		}
 		u, err := url.Parse(o)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-			return c, fmt.Errorf("--allowed-origins %q: each origin is scheme://host[:port], e.g. http://localhost:6274", o)
+			return fmt.Errorf("%s: each origin is scheme://host[:port], e.g. http://localhost:6274", at("allowed-origins", o))
 		}
 		c.allowedOrigins = append(c.allowedOrigins, u.Scheme+"://"+u.Host)
 	}
-	return c, nil
+	return nil
 }
+
+// envName is the environment variable of a flag: --log-level is
+// FLIGHTSERVER_LOG_LEVEL.
+func envName(flagName string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// expandHome replaces a leading "~" with the user's home directory.
+func expandHome(dir string, getenv func(string) string) string {
+	if dir != "~" && !strings.HasPrefix(dir, "~/") && !strings.HasPrefix(dir, `~\`) {
+		return dir
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home = getenv("USERPROFILE") // Windows
+	}
+	if home == "" {
+		return dir
+	}
+	return filepath.Join(home, dir[1:])
+}
+
+// usageError is a problem with the command line or the environment: the
+// process exits 2, as for any command given what it cannot use, and the
+// message says what to change.
+type usageError struct{ error }
+
+func (u usageError) Unwrap() error { return u.error }
 
 // loopback reports whether addr (host:port) listens on the loopback
 // interface only. A wildcard or an empty host listens everywhere; a name

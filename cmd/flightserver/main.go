@@ -38,16 +38,57 @@ func main() {
 	// kill us with SIGPIPE mid-write: ignored, the write just fails, and the
 	// stdio loop ends cleanly on its own error.
 	signal.Ignore(syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(os.Stderr)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	if errors.Is(err, errHelp) {
-		return
-	}
-	if err != nil {
+	var usage usageError
+	switch {
+	case errors.Is(err, errHelp):
+	case errors.As(err, &usage):
+		fmt.Fprintln(os.Stderr, "flightserver:", err)
+		os.Exit(2)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "flightserver:", err)
 		os.Exit(1)
 	}
+}
+
+// interruptible is a context that ends at the first SIGINT or SIGTERM, so
+// the server shuts down gracefully (calls in flight finish, within
+// --shutdown-grace). A second signal means the person at the terminal will
+// not wait: the process exits at once, 130 (or 143 for SIGTERM), saying so.
+func interruptible(stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if _, ok := <-sigs; !ok {
+			return
+		}
+		cancel()
+		s, ok := <-sigs
+		if !ok {
+			return
+		}
+		fmt.Fprintf(stderr, "flightserver: a second %s: exiting now, without waiting for the calls in flight\n", signalName(s))
+		code := 130
+		if s == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(sigs)
+		cancel()
+	}
+}
+
+func signalName(s os.Signal) string {
+	if s == os.Interrupt {
+		return "interrupt (Ctrl-C)"
+	}
+	return s.String()
 }
 
 // run is the whole program with its environment passed in, so tests drive it
@@ -66,6 +107,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		_, _ = io.WriteString(stderr, terminalNotice)
 	}
 	log := newLogger(cfg, stderr)
+	if cfg.transport == "http" && cfg.stateKey == nil && !loopback(cfg.addr) {
+		// Over stdio, or on loopback, one process serves the clients of
+		// this machine and every round of a call comes back to it: a key
+		// of its own is right. Reachable from elsewhere, it may be one of
+		// several replicas, and a retry that reaches another (or this one
+		// after a restart) cannot open the state.
+		log.Warn().Msg("no state key configured (--state-key): using a random one, so a modern call's retry must reach this same process; set one shared key on every replica")
+	}
+	if cfg.exportDir != "" {
+		if fi, err := os.Stat(cfg.exportDir); err != nil || !fi.IsDir() {
+			log.Warn().Str("exportDir", cfg.exportDir).Msg("the export directory does not exist or is not a directory: saveItinerary refuses, saying so, until it is created")
+		}
+	}
 	if len(cfg.httpOnlyIgnored) > 0 {
 		log.Warn().Strs("flags", cfg.httpOnlyIgnored).Msg("these flags shape only the HTTP server (--transport http) and are ignored over stdio")
 	}
@@ -126,8 +180,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // serve: main turns garbage collection back on there.
 var startupDone = func() {}
 
-// isTerminal reports whether r is a terminal (a person, not a host).
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
+// isTerminal reports whether f (stdin or stderr) is a terminal: a person,
+// not a host.
+func isTerminal(stream any) bool {
+	f, ok := stream.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

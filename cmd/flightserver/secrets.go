@@ -29,6 +29,17 @@ func placeholderReason(value string) string {
 	if m := placeholderWord.FindStringSubmatch(v); m != nil {
 		return fmt.Sprintf("it contains the word %q", m[2])
 	}
+	if strings.Contains(v, "...") || strings.Contains(v, "…") {
+		// "sk-...": a template's way of leaving the value out. No
+		// generated key has dots (hex, base64 and provider keys alike).
+		return "it has an ellipsis (...) where the value was left out"
+	}
+	// A provider's key prefix with nothing real after it: "sk-", "sk-xxxx".
+	for _, prefix := range keyPrefixes {
+		if rest, ok := strings.CutPrefix(v, prefix); ok && strings.Trim(rest, "x-_* ") == "" {
+			return "it is a provider's key prefix with no key after it"
+		}
+	}
 	switch {
 	case strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">"):
 		return "it is a <...> placeholder"
@@ -48,6 +59,9 @@ var placeholderWords = []string{
 	"example", "openssl rand", "your-", "your_", "your ", "insert-", "insert ",
 	"secret-here", "token-here", "key-here",
 }
+
+// keyPrefixes start providers' API keys; longest first.
+var keyPrefixes = []string{"sk-proj-", "sk-ant-", "sk-"}
 
 // fillers are the characters a row of which stands in for a secret
 // ("0000…", "ffff…", "****…"). (A row of any other one character is no

@@ -23,6 +23,8 @@ func TestSecretPlaceholdersRefused(t *testing.T) {
 		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "XXXX-XXXX-XXXX-XXXX", "example-token-0123456789abcdef", "placeholder0123456789",
 		"TODO: generate a token", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 		"0000000000000000000000000000000000000000000000000000000000000000", "${FLIGHTSERVER_TOKEN}", "$(openssl rand -hex 32)",
+		// docs/HOSTS.md's Claude Desktop snippet, as people paste it.
+		"sk-...", "sk-…", "sk-proj-...", "sk-xxxxxxxxxxxxxxxx", "sk-", "sk-proj-xxxx",
 	}
 	for _, p := range placeholders {
 		for _, tc := range []struct {

@@ -144,14 +144,14 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 	case <-ctx.Done():
 	}
 	calls.drain()
-	log.Info().Dur("drainDelay", cfg.drainDelay).Dur("grace", cfg.shutdownGrace).Msg("draining: /readyz answers 503")
+	log.Info().Dur("drainDelay_ms", cfg.drainDelay).Dur("grace_ms", cfg.shutdownGrace).Msg("draining: /readyz answers 503")
 	time.Sleep(cfg.drainDelay)
 	graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownGrace)
 	defer cancel()
 	log.Info().Int("inflight", calls.count()).Msg("refusing new requests; letting in-flight calls finish")
 	left := calls.stop(graceCtx)
 	if left > 0 {
-		log.Warn().Int("inflight", left).Dur("grace", cfg.shutdownGrace).Msg("calls still in flight at the end of the grace are cut off")
+		log.Warn().Int("inflight", left).Dur("grace_ms", cfg.shutdownGrace).Msg("calls still in flight at the end of the grace are cut off")
 	}
 	// What is left to close: GET streams, idle keep-alive connections.
 	closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)

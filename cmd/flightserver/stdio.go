@@ -178,7 +178,7 @@ func (p *stdioPipe) skipOversized(head []byte, err error) error {
 		skipped += int64(len(chunk))
 	}
 	id := leadingID(head)
-	p.log.Warn().Int64("bytes", skipped).Int64("max", p.max).Msg("skipped a stdio message over the limit")
+	p.log.Warn().Int64("bytes", skipped).Int64("max_bytes", p.max).Msg("skipped a stdio message over the limit")
 	p.writeError(id, mcp.PARSE_ERROR, fmt.Sprintf("Parse error: a message of %d bytes or more is over the limit of %d (--max-body-bytes); it was skipped unread", skipped, p.max))
 	if err == nil {
 		return nil
@@ -396,7 +396,7 @@ func (p *stdioPipe) endOfInput() {
 		p.injected = append(p.injected, closedAnswer(id))
 	}
 	if n := len(p.fromClient); n > 0 {
-		p.log.Info().Int("inFlight", n).Dur("atMost", p.drainFor).Msg("stdin closed; answering the calls in flight before exiting")
+		p.log.Info().Int("inFlight", n).Dur("atMost_ms", p.drainFor).Msg("stdin closed; answering the calls in flight before exiting")
 	}
 }
 
@@ -422,7 +422,7 @@ func (p *stdioPipe) waitForAnswers() error {
 		select {
 		case <-p.changed:
 		case <-deadline.C:
-			p.log.Warn().Int("inFlight", left).Dur("waited", p.drainFor).Msg("stdin closed and calls are still in flight after their budget; exiting without their answers")
+			p.log.Warn().Int("inFlight", left).Dur("waited_ms", p.drainFor).Msg("stdin closed and calls are still in flight after their budget; exiting without their answers")
 			return io.EOF
 		case <-p.ctx.Done():
 			return io.EOF

@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"slices"
 	"sync"
 	"syscall"
@@ -123,14 +122,5 @@ func TestUnsupportedTraceExporterIsWarned(t *testing.T) {
 	_, _, logs := serverbin.StartHTTP(t, binary, []string{"OTEL_TRACES_EXPORTER=console", "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1"})
 	if !logs.Await(`"level":"warn","why":"OTEL_TRACES_EXPORTER=\"console\" is not supported (use otlp or none)"`, 5*time.Second) {
 		t.Errorf("no warning for an exporter the server does not have:\n%s", logs.String())
-	}
-}
-
-// Over HTTP without --state-key the server warns that a modern retry must
-// reach this same process (over stdio it does not: stdio_test.go).
-func TestHTTPWithoutStateKeyWarns(t *testing.T) {
-	_, _, logs := serverbin.StartHTTP(t, binary, nil)
-	if !logs.Await(`{"level":"warn","time":`, 5*time.Second) || !regexp.MustCompile(`\{"level":"warn",[^\n]*"message":"no state key configured \(--state-key\)`).MatchString(logs.String()) {
-		t.Errorf("no warning about the random state key over HTTP:\n%s", logs.String())
 	}
 }
