@@ -252,9 +252,13 @@ func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
 // It is checked exactly as a text answer is, with the same reasons: an
 // empty list, an entry without an id, an id that is no candidate's,
 // placeholders, a list of most of the candidates (listing is not
-// choosing), or inputs of more than 64 KB in all (as JSON) refuse the
-// whole answer with an *AnswerError. It does not panic on any input.
+// choosing), more than 10 calls, or inputs of more than 64 KB in all (as
+// JSON) refuse the whole answer with an *AnswerError. It does not panic on
+// any input, and its work is bounded like ParseAnswer's.
 func ParseAnswerInputs(inputs []any, ids []string) ([]LLMPick, error) {
+	if len(inputs) > maxPicksRead {
+		return nil, answerErr("answer tool was called %d times; one call is the answer, and at most %d are read", len(inputs), maxPicksRead)
+	}
 	size := 0
 	for _, in := range inputs {
 		b, err := json.Marshal(in)

@@ -616,6 +616,7 @@ func TestParseAnswerInputs(t *testing.T) {
 		{name: "null", inputs: []any{nil}, err: structuredNotTheObject},
 		{name: "no calls", inputs: []any{}, err: structuredNotTheObject},
 		{name: "not JSON at all", inputs: []any{func() {}}, err: "answer tool's input could not be read"},
+		{name: "too many calls", inputs: slices.Repeat([]any{obj(answer(id(1)))}, 11), err: "answer tool was called 11 times; one call is the answer, and at most 10 are read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			picks, err := ParseAnswerInputs(tc.inputs, idsOf(answerCandidates()))
@@ -679,7 +680,7 @@ func TestParseAnswerInputsReadAsTheText(t *testing.T) {
 // does not panic, reads it the same way twice, refuses with an AnswerError
 // of one short line, and picks only candidates, at most ten, none twice,
 // with clean reasons. Seeds are below and every corpus answer that is
-// JSON; testdata/fuzz/FuzzParseAnswerInputs holds what fuzzing found.
+// JSON (what fuzzing finds goes under testdata/fuzz/FuzzParseAnswerInputs).
 func FuzzParseAnswerInputs(f *testing.F) {
 	small := answerCandidates()
 	prompt, real := jfkLHRPrompt(f)
@@ -705,6 +706,46 @@ func FuzzParseAnswerInputs(f *testing.F) {
 		}
 		for _, cs := range sets {
 			checkPicks(t, cs, func() ([]LLMPick, error) { return ParseAnswerInputs([]any{v}, idsOf(cs)) })
+		}
+	})
+}
+
+// BenchmarkParseAnswerInputs measures the structured reader beside the
+// text reader on the same answers: the object asked for, given as the
+// tool's input and as text, and the worst inputs of its size bound.
+func BenchmarkParseAnswerInputs(b *testing.B) {
+	_, fs := jfkLHRPrompt(b)
+	ids := idsOf(fs)
+	asked := answer(fs[2].ID, fs[0].ID, fs[1].ID)
+	decoded := func(text string) any {
+		var v any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			b.Fatal(err)
+		}
+		return v
+	}
+	n := maxAnswerBytes
+	cases := map[string][]any{
+		"asked for":          {decoded(asked)},
+		"asked for, encoded": {asked},
+		"huge picks list":    {decoded(`{"picks":[` + strings.Repeat(`"x",`, n/4-4) + `"x"]}`)},
+		"all the candidates": {decoded(answer(ids...))},
+		"strings of json":    {decoded(`{"picks":[` + strings.Repeat(`"[1]",`, n/6-4) + `"x"]}`)},
+		"deep objects":       {decoded(strings.Repeat(`{"a":`, 500) + asked + strings.Repeat(`}`, 500))},
+		"ten calls":          slices.Repeat([]any{decoded(asked)}, maxPicksRead),
+	}
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = ParseAnswerInputs(cases[name], ids)
+			}
+		})
+	}
+	b.Run("asked for, as text", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = ParseAnswerIDs(asked, ids)
 		}
 	})
 }
