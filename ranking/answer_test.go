@@ -176,6 +176,8 @@ func TestParseAnswer(t *testing.T) {
 			err: `answer mentions "` + id(2) + `", "` + id(1) + `" only in passing, not as a list or JSON of picks`},
 		{name: "a sentence that turns all down", text: "I would not take " + id(2) + ".", err: `answer turns down "` + id(2) + `" and picks no flight`},
 		{name: "a sentence with a made-up id", text: "I'd go with " + id(2) + " and JFK-LHR-261215-ZZZZZ.", err: `answer named an unknown flight id: "JFK-LHR-261215-ZZZZZ"`},
+		{name: "a sentence that picks most", text: "I'd take " + id(0) + ", " + id(2) + ", " + id(4) + ", " + id(6) + ", " + id(8) + ", " + id(10) + " and " + id(11) + ".",
+			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
 		{name: "a sentence beside a broken object", text: "I'd go with " + id(2) + ` {"picks":[`, err: notJSON},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

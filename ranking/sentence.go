@@ -27,7 +27,8 @@ import (
 // when it has at least one and no mention in passing: one mention whose
 // role is unclear makes the whole answer unclear, and it is refused as
 // before. A flight named again after it was picked is its reason being
-// explained ("I'd go with X. X lands before noon."), not a second mention.
+// explained ("I'd go with X. X lands before noon."), not a second mention,
+// and a sentence that picks most of the flights is an echo like any list.
 // A pick's reason is what follows it in its clause, when that starts as a
 // reason does ("because…", "for its…", "— cheapest nonstop").
 //
@@ -81,7 +82,12 @@ func (p *parser) fromSentence(body string) (reading, bool) {
 		p.turnedDown = turnedDown
 		return reading{}, false
 	}
-	return r, true
+	// A sentence that names most of the flights has not chosen either.
+	var kept []reading
+	if p.keep(&kept, r); len(kept) == 0 {
+		return reading{}, false
+	}
+	return kept[0], true
 }
 
 // role is what a mention of a flight in prose does.
