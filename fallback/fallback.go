@@ -129,7 +129,26 @@ type Attempt struct {
 	Why     Why
 	Reason  string
 	Elapsed time.Duration
+	// Answer, on the attempt of a rung that asked a model and got an
+	// answer (used, or failed because the answer could not be used), says
+	// how the answer came; empty otherwise.
+	Answer AnswerForm
 }
+
+// AnswerForm is how a model's answer came: the way the rungs that ask a
+// model reach it, one level down.
+type AnswerForm string
+
+// The forms of an answer.
+const (
+	// StructuredAnswer: the model called the answer tool the request
+	// offered (sampling with tools, when the client declared
+	// sampling.tools), and the tool's input was read.
+	StructuredAnswer AnswerForm = "structured"
+	// TextAnswer: what the model wrote was read by the lenient text
+	// reader.
+	TextAnswer AnswerForm = "text"
+)
 
 // UsedBy is the rung that produced the result: call sites read as the
 // decision they record.

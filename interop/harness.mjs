@@ -217,13 +217,20 @@ function promptFlightIds(text) {
   });
 }
 
+// The one tool the server offers a client that declared `sampling.tools`:
+// calling it is the answer.
+export const ANSWER_TOOL = 'submit_ranking';
+
 // standInLLM is a deterministic sampling handler. It picks the LAST three
 // flights of the prompt, the last one first: the server lists candidates in
 // its own (deterministic) order, best first, so flights led by the last one
-// listed can only come from this answer, never from the fallback. Set
-// `behaviour` to 'reject' (the user says no: the handler throws),
-// 'garbage' (an answer that names no flight) or 'silent' (the host never
-// answers: the handler settles only when the SDK aborts the request).
+// listed can only come from this answer, never from the fallback. Offered
+// the answer tool, it calls it, as a model required to call a tool does: a
+// sentence, then a `tool_use` block whose input is its picks. Set
+// `behaviour` to 'text' (it writes its answer as text even when offered the
+// tool, as some hosts make it), 'reject' (the user says no: the handler
+// throws), 'garbage' (an answer that names no flight) or 'silent' (the host
+// never answers: the handler settles only when the SDK aborts the request).
 export function standInLLM() {
   const llm = { requests: [], picks: [], behaviour: 'answer' };
   llm.rejection = new Error('User rejected sampling request');
@@ -234,12 +241,24 @@ export function standInLLM() {
       return new Promise((_, reject) => extra?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     }
     let text = 'I would take the morning one.';
-    if (llm.behaviour === 'answer') {
+    if (llm.behaviour === 'answer' || llm.behaviour === 'text') {
       const chosen = promptFlightIds(request.params.messages.at(-1)?.content?.text ?? '')
         .slice(-3)
         .reverse();
       llm.picks.push(chosen);
-      text = JSON.stringify({ picks: chosen.map((id) => ({ id, reason: 'interop choice' })) });
+      const answer = { picks: chosen.map((id) => ({ id, reason: 'interop choice' })) };
+      if (llm.behaviour === 'answer' && (request.params.tools ?? []).some((t) => t.name === ANSWER_TOOL)) {
+        return {
+          role: 'assistant',
+          model: 'interop-llm',
+          stopReason: 'toolUse',
+          content: [
+            { type: 'text', text: 'Submitting my ranking.' },
+            { type: 'tool_use', id: 'toolu_interop_1', name: ANSWER_TOOL, input: answer },
+          ],
+        };
+      }
+      text = JSON.stringify(answer);
     }
     return { role: 'assistant', model: 'interop-llm', stopReason: 'endTurn', content: { type: 'text', text } };
   };

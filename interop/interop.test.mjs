@@ -42,16 +42,17 @@ const server = serverBinary();
 // openSession connects one client to a fresh server (started with
 // serverArgs) over one transport in one era, and lists the tools, so that
 // callTool validates structuredContent against the output schemas. With a
-// sampling handler the client declares the `sampling` capability and
-// registers the handler (2.x refuses a handler whose capability was not
-// declared); likewise roots, and an elicitation handler, with
-// `elicitationCapability` as the declared `elicitation` object. `sent`
+// sampling handler the client declares the `sampling` capability (as
+// `samplingCapability`, e.g. `{ tools: {} }`) and registers the handler
+// (2.x refuses a handler whose capability was not declared); likewise
+// roots, and an elicitation handler, with `elicitationCapability` as the
+// declared `elicitation` object. `sent`
 // records every JSON-RPC message the client wrote, so tests can check what
 // went over the wire, e.g. that a modern call was retried.
 async function openSession(
   transportKind,
   era,
-  { sampling, elicitation, elicitationCapability = { form: {} }, roots, serverArgs = [] } = {},
+  { sampling, samplingCapability = {}, elicitation, elicitationCapability = { form: {} }, roots, serverArgs = [] } = {},
 ) {
   const launched = await launchServer(server.path, transportKind, serverArgs);
   // Over stdio the transport owns the child process and kills it on close.
@@ -67,7 +68,7 @@ async function openSession(
 
   const options = clientOptionsFor(era);
   options.capabilities = {
-    ...(sampling && { sampling: {} }),
+    ...(sampling && { sampling: samplingCapability }),
     ...(elicitation && { elicitation: elicitationCapability }),
     ...(roots && { roots: { listChanged: true } }),
   };

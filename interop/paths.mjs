@@ -14,6 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import {
+  ANSWER_TOOL,
   DATE,
   FLIGHT_ID,
   LEGACY,
@@ -61,6 +62,8 @@ function profile(name, s) {
       };
     case 'sampling':
       return { sampling: s.llm.handler };
+    case 'samplingTools': // sampling with tools (`sampling: { tools: {} }`)
+      return { sampling: s.llm.handler, samplingCapability: { tools: {} } };
     case 'slowSampling': // a host whose model may not answer within the server's wait
       return { sampling: s.llm.handler, serverArgs: ['--sampling-timeout', '300ms'] };
     case 'exporting': // no roots; the operator configured --export-dir
@@ -439,6 +442,70 @@ const SUCCESS_ROWS = [
         sc.flights.map((f) => f.id),
         s.llm.picks.at(-1),
       );
+      // Plain sampling: no tools offered, and the model's text was read.
+      const [params] = s.llm.requests;
+      assert.equal('tools' in params, false, `no tools for a client without sampling.tools: ${JSON.stringify(params.tools)}`);
+      assert.equal('toolChoice' in params, false);
+      assert.equal(sc.attempts[0].answer, 'text', JSON.stringify(sc.attempts[0]));
+    },
+  },
+  {
+    // A client that declared sampling.tools is offered the one answer tool
+    // and required to call it; its model's tool_use input is the answer.
+    name: "findBestFlight ranks by the client's model's call of submit_ranking",
+    profile: 'samplingTools',
+    llm: 'answer',
+    call: (s) => s.call('findBestFlight', TRIP),
+    used: ['client_sampling'],
+    then: (sc, s) => {
+      assert.equal(s.llm.requests.length, 1, 'the model was asked once');
+      const [params] = s.llm.requests;
+      assert.deepEqual(
+        params.tools?.map((t) => t.name),
+        [ANSWER_TOOL],
+        JSON.stringify(params.tools),
+      );
+      assert.deepEqual(params.toolChoice, { mode: 'required' });
+      // The tool's input schema is the answer contract: picks of id and reason.
+      const schema = params.tools[0].inputSchema;
+      assert.equal(schema.type, 'object');
+      assert.deepEqual(schema.required, ['picks']);
+      assert.deepEqual(schema.properties.picks.items.required, ['id', 'reason']);
+      assert.match(params.systemPrompt, new RegExp(`calling the ${ANSWER_TOOL} tool`));
+      assert.deepEqual(
+        sc.flights.map((f) => f.id),
+        s.llm.picks.at(-1),
+      );
+      for (const f of sc.flights) assert.equal(f.reason, 'interop choice');
+      assert.deepEqual(only(sc.attempts[0], 'step', 'outcome', 'answer'), {
+        step: 'client_sampling',
+        outcome: 'used',
+        answer: 'structured',
+      });
+    },
+  },
+  {
+    // Offered the tool, the model answers in text anyway (some hosts do):
+    // the text reader reads it.
+    name: 'findBestFlight reads the text of a model that ignored submit_ranking',
+    profile: 'samplingTools',
+    llm: 'text',
+    call: (s) => s.call('findBestFlight', TRIP),
+    used: ['client_sampling'],
+    then: (sc, s) => {
+      assert.deepEqual(
+        s.llm.requests[0].tools?.map((t) => t.name),
+        [ANSWER_TOOL],
+      );
+      assert.deepEqual(
+        sc.flights.map((f) => f.id),
+        s.llm.picks.at(-1),
+      );
+      assert.deepEqual(only(sc.attempts[0], 'step', 'outcome', 'answer'), {
+        step: 'client_sampling',
+        outcome: 'used',
+        answer: 'text',
+      });
     },
   },
   {

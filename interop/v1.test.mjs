@@ -43,7 +43,7 @@ const server = serverBinary();
 async function open(
   transportKind,
   era,
-  { sampling, elicitation, elicitationCapability = { form: {} }, roots, serverArgs = [] } = {},
+  { sampling, samplingCapability = {}, elicitation, elicitationCapability = { form: {} }, roots, serverArgs = [] } = {},
 ) {
   assert.equal(era, ERA, 'the 1.x client speaks 2025-11-25 only');
   const launched = await launchServer(server.path, transportKind, serverArgs);
@@ -70,7 +70,7 @@ async function open(
     },
   };
   const capabilities = {
-    ...(sampling && { sampling: {} }),
+    ...(sampling && { sampling: samplingCapability }),
     ...(elicitation && { elicitation: elicitationCapability }),
     ...(roots && { roots: { listChanged: true } }),
   };

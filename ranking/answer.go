@@ -58,6 +58,10 @@ const (
 	// maxDepth is the deepest nesting of objects and arrays decoded. The
 	// answer asked for is three deep.
 	maxDepth = 16
+	// maxEncodings is how many times an answer may be a JSON string inside
+	// a JSON string and still be read: an answer encoded twice is common,
+	// three times is rare, more is no answer.
+	maxEncodings = 3
 	// maxEchoFree is how many flights an answer may list before it can count
 	// as an echo of the candidates: three were asked for.
 	maxEchoFree = 3
@@ -92,9 +96,13 @@ const (
 // JSON is looked for first: in the ``` code fences, or, if they hold none,
 // in the whole text. Each '{' or '[' that could start a value (a quote, a
 // letter or, after '[', a '{' follows) is decoded in turn, at most 50 in
-// all, nested at most 16 deep, leniently: strings in single quotes,
-// unquoted keys, trailing commas, comments, Python's True/False/None. A
-// value decoded is not looked into again. In it:
+// all, nested at most 16 deep, leniently: strings in single quotes or in
+// typographic ones (“…”, ‘…’, „…“), unquoted keys, trailing commas,
+// comments, Python's True/False/None. A JSON string whose content is JSON
+// (the whole answer encoded once more, "{\"picks\":…}", or a value such as
+// {"picks":"[…]"}) is read for what it holds, up to three encodings deep;
+// each such string counts as a decode. A value decoded is not looked into
+// again. In it:
 //   - a key that holds the picks: "picks", "ranking", "rankings",
 //     "recommendations", "choices", "flights", "results", "top",
 //     "selected", "best", "answer" and the like (listKeys; case and any
@@ -127,28 +135,36 @@ const (
 // after the id, and the lines under the item, are its reason. A numbered
 // item with no id takes the first id in the lines under it.
 //
+// Prose with no JSON and no list at all is read last, as a sentence that
+// names its picks in order ("I'd go with <id>, then <id>, and keep <id> as
+// a backup"), but only when every flight it names is plainly a pick or
+// plainly turned down ("<id> over <id>"): see fromSentence.
+//
 // Which reading counts: JSON beats lists, and ids mentioned in passing
 // count for nothing ("I considered X, but the picks are: 1. A 2. B" picks A
 // and B; a JSON picks object beats ids in the prose around it). Among the
 // JSON found, a keyed list beats a bare list beats bare entries (several
 // bare entries, say one a line, are taken together as a list). Readings of
-// the strongest kind must name the same flights in the same order, and so
-// must numbered lists and tables: two that disagree make the answer
-// ambiguous, and it does not count.
+// the strongest kind must agree, and so must numbered lists and tables:
+// each must name the same flights in the same order as the longest, as far
+// as it goes, and the longest counts ({"best":<id>,"ranking":[<id>,…]}
+// whose best is the ranking's first is one reading, the ranking); two that
+// disagree make the answer ambiguous, and it does not count.
 //
 // The answer does not count when:
 //   - it is empty, longer than 64 KB, only reasoning, or reasoning that
 //     never ends;
-//   - nothing in it reads as picks: prose (if it has no '{' at all, the
-//     error names the flights it mentions in passing), or JSON that does
+//   - nothing in it reads as picks: prose that names flights in passing
+//     (if it has no '{' at all, the error names them), or JSON that does
 //     not decode (inside a value that does not decode only a keyed list
 //     counts, not a piece of it such as a lone entry: a cut-off answer is
 //     refused, not half read);
 //   - the only readings are placeholders from the prompt ("<flight id
 //     exactly as given>", "...": set aside, and a real answer next to them
 //     counts), or an echo of the candidates (a list of more than three and
-//     more than half of them, in the order given, is set aside: listing is
-//     not choosing);
+//     more than half of them, in any order, is set aside: listing is not
+//     choosing, whether the model copied the prompt's order or sorted the
+//     data by a column of its own);
 //   - two readings disagree (above);
 //   - the list is empty, one of its first 10 entries has no id, or one of
 //     those ids is no candidate's: then the whole answer is refused, not
@@ -160,7 +176,8 @@ const (
 // Callers that want n picks use the first n (FromAnswer does).
 //
 // Matching ids: an id matches a candidate's exactly after trimming spaces
-// (and quotes, backticks, asterisks or brackets around it); failing that,
+// (and quotes, typographic ones too, backticks, asterisks or brackets
+// around it); failing that,
 // it matches case-insensitively, and as the prompt showed it (cleaned like
 // the prompt's data), provided exactly one candidate matches that way. The
 // pick then carries the candidate's real id. Models do change case now and
@@ -210,6 +227,9 @@ func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
 	if !found && err == nil {
 		r, found, err = p.fromLists(body)
 	}
+	if !found && err == nil && p.onlyProse(body) {
+		r, found = p.fromSentence(body)
+	}
 	switch {
 	case err != nil:
 		return nil, err
@@ -217,6 +237,57 @@ func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
 		return nil, p.nothing(body)
 	}
 	return p.resolve(r)
+}
+
+// ParseAnswerInputs reads a structured answer: the inputs of a model's
+// calls to the answer tool (AnswerTool), as decoded JSON, in the order it
+// made them, against the options' ids in the order the prompt showed them.
+// The input asked for is AnswerSchema's object, {"picks":[{"id":…,
+// "reason":…}]}; it is read as a JSON value in a text answer is (see
+// ParseAnswer: other keys, one entry, a wrapper), and a string that holds
+// the object encoded once more counts as the object (tool arguments often
+// arrive so). The inputs of several calls are read like several values in
+// one text: keyed lists must agree, single entries are taken in turn.
+//
+// It is checked exactly as a text answer is, with the same reasons: an
+// empty list, an entry without an id, an id that is no candidate's,
+// placeholders, a list of most of the candidates (listing is not
+// choosing), more than 10 calls, or inputs of more than 64 KB in all (as
+// JSON) refuse the whole answer with an *AnswerError. It does not panic on
+// any input, and its work is bounded like ParseAnswer's.
+func ParseAnswerInputs(inputs []any, ids []string) ([]LLMPick, error) {
+	if len(inputs) > maxPicksRead {
+		return nil, answerErr("answer tool was called %d times; one call is the answer, and at most %d are read", len(inputs), maxPicksRead)
+	}
+	size := 0
+	for _, in := range inputs {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return nil, answerErr("answer tool's input could not be read")
+		}
+		if size += len(b); size > maxAnswerBytes {
+			return nil, answerErr("answer too long (%d KB; at most %d KB is read)", (size+1023)/1024, maxAnswerBytes>>10)
+		}
+	}
+	p := &parser{ids: ids, idx: newIDIndex(ids), budget: maxDecodeAttempts, structured: true}
+	var rs []reading
+	for _, in := range inputs {
+		p.fromValue(in, &rs, false)
+	}
+	r, found, err := p.choose(rs)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, p.nothing("")
+	}
+	return p.resolve(r)
+}
+
+// onlyProse reports whether body is prose and nothing else was set aside
+// in it: no JSON at all, no echo, no placeholder, no repeated data block.
+func (p *parser) onlyProse(body string) bool {
+	return !strings.Contains(body, "{") && p.echoed == 0 && p.placeholder == "" && !p.flightsBlock
 }
 
 // FromAnswer turns validated picks into a Ranking of n flights for tier: the
@@ -305,6 +376,7 @@ const (
 	jsonSingle                    // a bare JSON object that names one flight
 	listRanked                    // a numbered list, or a markdown table
 	listLoose                     // bullets, "Best: <id>" lines, lines that start with an id
+	sentence                      // prose that names its picks (see fromSentence)
 )
 
 // entry is one pick as written: hasID is false when the entry gives no id
@@ -324,10 +396,12 @@ type parser struct {
 	idx    idIndex
 	budget int // decode attempts left
 
-	echoed       int    // the most candidates a list set aside as an echo named
-	flightsBlock bool   // the answer held a <flights> block, cut out
-	placeholder  string // a placeholder id from the prompt, if one was set aside
-	unclosed     string // the tag of a reasoning block that never ended
+	structured   bool     // the answer is the answer tool's input, not text
+	echoed       int      // the most candidates a list set aside as an echo named
+	flightsBlock bool     // the answer held a <flights> block, cut out
+	placeholder  string   // a placeholder id from the prompt, if one was set aside
+	turnedDown   []string // the flights prose turned down, when it picked none
+	unclosed     string   // the tag of a reasoning block that never ended
 }
 
 // resolve checks a reading against the candidates: the first maxPicksRead
@@ -366,12 +440,13 @@ func (p *parser) resolve(r reading) ([]LLMPick, error) {
 }
 
 // lookup finds the candidate an id names (see idIndex), also when the model
-// wrapped the id in quotes, backticks, asterisks or brackets.
+// wrapped the id in quotes (ASCII or typographic), backticks, asterisks or
+// brackets.
 func (p *parser) lookup(id string) (int, bool) {
 	if i, ok := p.idx.lookup(id); ok {
 		return i, true
 	}
-	if bare := strings.Trim(id, "`*\"' []<>"); bare != id && bare != "" {
+	if bare := strings.Trim(id, "`*\"' []<>“”‘’„"); bare != id && bare != "" {
 		return p.idx.lookup(bare)
 	}
 	return 0, false
@@ -406,37 +481,34 @@ func (p *parser) keep(out *[]reading, r reading) {
 }
 
 // echoes reports whether entries list the candidates back rather than
-// choose among them: more than maxEchoFree and more than half of them, in
-// the order given.
+// choose among them: more than maxEchoFree of them and more than half, in
+// any order. A model that names most of the flights has not chosen, whether
+// it copied the prompt's order or sorted the data by some column of its
+// own; the first ten of such a list are no more its picks than the last.
 func (p *parser) echoes(entries []entry) bool {
 	seen := make(map[int]bool)
-	last, named := -1, 0
 	for _, e := range entries {
 		if !e.hasID {
 			continue
 		}
-		i, ok := p.lookup(e.id)
-		if !ok || seen[i] {
-			continue
+		if i, ok := p.lookup(e.id); ok {
+			seen[i] = true
 		}
-		if i < last {
-			return false
-		}
-		seen[i], last = true, i
-		named++
 	}
-	if named > maxEchoFree && 2*named > len(p.ids) {
-		p.echoed = max(p.echoed, named)
+	if n := len(seen); n > maxEchoFree && 2*n > len(p.ids) {
+		p.echoed = max(p.echoed, n)
 		return true
 	}
 	return false
 }
 
 // choose picks the reading that counts among those found at one level: the
-// strongest kind present decides. Readings of the strongest kind must agree
-// (the same flights in the same order), except bare objects and loose list
-// items, which are taken together in the answer's order: one object a line
-// is a list too.
+// strongest kind present decides. Readings of the strongest kind must agree:
+// each names the same flights in the same order as the longest, as far as it
+// goes (a single "best" that is the ranking's first agrees with the ranking,
+// and so do a top three and a full ranking that starts with them); the
+// longest is then the reading. Bare objects and loose list items are taken
+// together in the answer's order instead: one object a line is a list too.
 func (p *parser) choose(rs []reading) (reading, bool, error) {
 	if len(rs) == 0 {
 		return reading{}, false, nil
@@ -455,18 +527,48 @@ func (p *parser) choose(rs []reading) (reading, bool, error) {
 		}
 		return all, true, nil
 	}
-	first := p.signature(same[0])
+	chosen, first := same[0], p.signature(same[0])
 	for _, r := range same[1:] {
-		if other := p.signature(r); !slices.Equal(first, other) {
-			k := 0
-			for k < min(len(first), len(other)) && first[k] == other[k] {
-				k++
-			}
+		other := p.signature(r)
+		k := 0
+		for k < min(len(first), len(other)) && first[k] == other[k] {
+			k++
+		}
+		switch {
+		case k == len(other): // r agrees, and says no more
+		case k == len(first): // r agrees, and goes on
+			chosen, first = r, other
+		default:
 			return reading{}, false, answerErr("answer gives two lists of picks that disagree (pick %d is %s in one, %s in the other), so neither counts",
 				k+1, sigAt(first, k), sigAt(other, k))
 		}
 	}
-	return same[0], true, nil
+	return p.withReasons(chosen, same), true, nil
+}
+
+// withReasons is r with the reasons its entries lack taken from the other
+// readings that agree with it: {"best":{"id":…,"reason":…},"ranking":[…]}
+// is one reading, the ranking, and its first pick keeps the best's reason.
+func (p *parser) withReasons(r reading, agreeing []reading) reading {
+	if !slices.ContainsFunc(r.entries, func(e entry) bool { return e.reason == "" }) {
+		return r
+	}
+	reasons := make(map[int]string)
+	for _, o := range agreeing {
+		for _, e := range o.entries[:min(len(o.entries), maxPicksRead)] {
+			if i, ok := p.lookup(e.id); ok && e.hasID && e.reason != "" && reasons[i] == "" {
+				reasons[i] = e.reason
+			}
+		}
+	}
+	entries := slices.Clone(r.entries)
+	for k, e := range entries[:min(len(entries), maxPicksRead)] {
+		if i, ok := p.lookup(e.id); ok && e.hasID && e.reason == "" {
+			entries[k].reason = reasons[i]
+		}
+	}
+	r.entries = entries
+	return r
 }
 
 // sigAt names the kth entry of a signature for an error.
@@ -508,13 +610,19 @@ func (p *parser) nothing(body string) *AnswerError {
 	case p.unclosed != "":
 		return answerErr("answer's %s reasoning never ends, so no answer follows it", p.unclosed)
 	case p.echoed > 0:
-		return answerErr("answer lists %d of the %d flights in the order given instead of choosing up to three", p.echoed, len(p.ids))
+		return answerErr("answer lists %d of the %d flights instead of choosing up to three", p.echoed, len(p.ids))
 	case p.flightsBlock:
 		return answerErr("answer repeats the %s table from the prompt instead of choosing flights", dataOpen)
 	case p.placeholder != "":
 		return answerErr("answer copies the example from the prompt (%s) instead of naming flights", flights.Quote(p.placeholder))
 	case strings.Contains(asciiLower(body), "flight id exactly as given"):
 		return answerErr("answer copies the example from the prompt instead of naming flights")
+	}
+	if p.structured {
+		return answerErr(`answer tool's input is not the object asked for ({"picks":[{"id":...,"reason":...}]})`)
+	}
+	if len(p.turnedDown) > 0 {
+		return answerErr("answer turns down %s and picks no flight", listIDs(p.turnedDown))
 	}
 	if !strings.Contains(body, "{") {
 		if named := p.mentioned(body); len(named) > 0 {
@@ -670,14 +778,21 @@ var (
 // fromJSON finds the answer's JSON readings: those inside code fences if
 // any, else those in the whole text; choose then decides.
 func (p *parser) fromJSON(body string) (reading, bool, error) {
+	return p.choose(p.jsonIn(body, 0))
+}
+
+// jsonIn collects the JSON readings of text, in its code fences if they
+// hold any, else in the whole text; encoded is how many times text was
+// itself a string inside an answer (see jsonReadings).
+func (p *parser) jsonIn(text string, encoded int) []reading {
 	var rs []reading
-	for _, f := range fences(body) {
-		rs = append(rs, p.jsonReadings(f)...)
+	for _, f := range fences(text) {
+		rs = append(rs, p.jsonReadings(f, encoded)...)
 	}
 	if len(rs) == 0 {
-		rs = p.jsonReadings(body)
+		rs = p.jsonReadings(text, encoded)
 	}
-	return p.choose(rs)
+	return rs
 }
 
 // jsonReadings decodes JSON from each '{' or '[' of text in turn that could
@@ -688,15 +803,39 @@ func (p *parser) fromJSON(body string) (reading, bool, error) {
 // does not decode, the next bracket is tried, which may be inside it; but
 // inside it only keyed lists count: a bare entry or list there is a piece
 // of something broken (a cut-off answer, a list of flights considered).
-func (p *parser) jsonReadings(text string) []reading {
+//
+// A JSON string whose content starts like JSON or a code fence
+// ("{\"picks\":…}": an answer encoded twice, as tool arguments and some
+// APIs return it) is read for what it holds, at most maxEncodings deep, and
+// each counts as a decode attempt.
+func (p *parser) jsonReadings(text string, encoded int) []reading {
 	var rs []reading
 	broken := 0 // text[:broken] is inside a value that did not decode
 	for i := 0; p.budget > 0; {
-		j := strings.IndexAny(text[i:], "{[")
+		j := strings.IndexAny(text[i:], "{[\"")
 		if j < 0 {
 			break
 		}
 		i += j
+		if text[i] == '"' {
+			if encoded >= maxEncodings || !encodedStart(text[i+1:]) {
+				i++
+				continue
+			}
+			p.budget--
+			content, n, ok := decodeString(text[i:])
+			if !ok {
+				i++
+				continue
+			}
+			for _, r := range p.jsonIn(content, encoded+1) {
+				if r.kind == jsonKeyed || i >= broken {
+					rs = append(rs, r)
+				}
+			}
+			i += n
+			continue
+		}
 		if !couldStart(text[i:]) {
 			i++
 			continue
@@ -714,16 +853,41 @@ func (p *parser) jsonReadings(text string) []reading {
 	return rs
 }
 
+// encodedStart reports whether s, what follows a string's opening quote,
+// starts like JSON or a code fence: '{', '[' or '`', after white space
+// (escaped or not) and escaped quotes (a string encoded once more).
+func encodedStart(s string) bool {
+	for range 2 * maxEncodings {
+		t := strings.TrimLeft(s, " \t\r\n")
+		if u := strings.TrimLeft(t, "\\"); len(u) < len(t) && u != "" && strings.IndexByte("nrt\"", u[0]) >= 0 {
+			s = u[1:]
+			continue
+		}
+		return t != "" && strings.IndexByte("{[`", t[0]) >= 0
+	}
+	return false
+}
+
+// decodeString decodes the JSON string that starts s and returns its
+// content and its length in s.
+func decodeString(s string) (content string, n int, ok bool) {
+	strict, n, ok := appendString(nil, s, 0)
+	if !ok || json.Unmarshal(strict, &content) != nil {
+		return "", 0, false
+	}
+	return content, n, true
+}
+
 // couldStart reports whether s, which starts with '{' or '[', could start a
-// value worth decoding: after white space comes a quote, a letter or '_'
-// (an unquoted key), or, after '[', a '{'.
+// value worth decoding: after white space comes a quote (ASCII or
+// typographic), a letter or '_' (an unquoted key), or, after '[', a '{'.
 func couldStart(s string) bool {
 	t := strings.TrimLeft(s[1:], " \t\r\n")
 	if t == "" {
 		return false
 	}
 	c := t[0]
-	return c == '"' || c == '\'' || c == '_' || ('a' <= c|0x20 && c|0x20 <= 'z') || (s[0] == '[' && c == '{')
+	return quoteAt(t) != noQuote || c == '_' || ('a' <= c|0x20 && c|0x20 <= 'z') || (s[0] == '[' && c == '{')
 }
 
 // decodeAt decodes the relaxed JSON value that starts s (see relaxJSON) and
@@ -744,6 +908,7 @@ func decodeAt(s string) (v any, n int, ok bool) {
 // fromObject), or a bare list of ids or entries when one of them names a
 // flight or looks like a flight id. With keyedOnly, only keyed lists count.
 func (p *parser) fromValue(v any, out *[]reading, keyedOnly bool) {
+	v = p.unwrapped(v, 0, 0)
 	var found []reading
 	switch v := v.(type) {
 	case map[string]any:
@@ -759,6 +924,53 @@ func (p *parser) fromValue(v any, out *[]reading, keyedOnly bool) {
 			*out = append(*out, r)
 		}
 	}
+}
+
+// unwrapped is v with each string in it that holds a JSON object, list or
+// string, and nothing else, replaced by what it holds
+// ({"picks":"[{\"id\":…}]"}, an answer encoded twice), at most maxEncodings
+// deep; each such string counts as a decode attempt. Objects and lists deeper than maxDepth are left as
+// they are.
+func (p *parser) unwrapped(v any, depth, encoded int) any {
+	switch v := v.(type) {
+	case string:
+		t := strings.TrimSpace(v)
+		if encoded >= maxEncodings || p.budget <= 0 || t == "" || t[0] != '{' && t[0] != '[' && t[0] != '"' {
+			return v
+		}
+		p.budget--
+		var inner any
+		var n int
+		var ok bool
+		if t[0] == '"' {
+			inner, n, ok = decodeString(t)
+		} else {
+			inner, n, ok = decodeAt(t)
+		}
+		if !ok || strings.TrimSpace(t[n:]) != "" {
+			return v
+		}
+		return p.unwrapped(inner, depth, encoded+1)
+	case map[string]any:
+		if depth >= maxDepth {
+			return v
+		}
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = p.unwrapped(x, depth+1, encoded)
+		}
+		return out
+	case []any:
+		if depth >= maxDepth {
+			return v
+		}
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = p.unwrapped(x, depth+1, encoded)
+		}
+		return out
+	}
+	return v
 }
 
 // fromObject collects the readings in an object. Each key of listKeys whose
@@ -1015,7 +1227,7 @@ func relaxJSON(s string) (out []byte, n int, ok bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case c == '"' || c == '\'':
+		case c == '"' || c == '\'' || c >= utf8.RuneSelf && quoteAt(s[i:]) != noQuote:
 			var end int
 			if out, end, ok = appendString(out, s, i); !ok {
 				return nil, 0, false
@@ -1083,16 +1295,29 @@ func isWordByte(c byte) bool {
 	return c == '_' || c == '$' || c == '-' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
 }
 
-// appendString appends the string that starts s[i], in double or single
-// quotes, to out as a JSON string, and returns where it ends in s. Inside
-// single quotes an escaped quote is a quote and a double quote is escaped;
-// control characters are escaped in either.
+// appendString appends the string that starts s[i] to out as a JSON
+// string, and returns where it ends in s. The string may be in double or
+// single quotes, ASCII or typographic (“…”, ‘…’, „…“: what a word processor
+// or a chat interface makes of a model's quotes); a typographic string ends
+// at any typographic quote of its kind, and in single ones a ’ before a
+// letter is an apostrophe ("it’s"). Inside single quotes an escaped quote is
+// a quote; a double quote inside any but ASCII double quotes is escaped, and
+// control characters are escaped in all.
 func appendString(out []byte, s string, i int) ([]byte, int, bool) {
-	q := s[i]
+	open := quoteAt(s[i:])
 	out = append(out, '"')
-	for j := i + 1; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == q:
+	j := i + open.width()
+	for j < len(s) {
+		c := s[j]
+		if c >= utf8.RuneSelf {
+			if q := quoteAt(s[j:]); q != noQuote && q.closes(open, s[j+q.width():]) {
+				return append(out, '"'), j + q.width(), true
+			}
+			out, j = append(out, c), j+1
+			continue
+		}
+		switch {
+		case open == asciiDouble && c == '"' || open == asciiSingle && c == '\'':
 			return append(out, '"'), j + 1, true
 		case c == '\\' && j+1 < len(s):
 			j++
@@ -1108,8 +1333,59 @@ func appendString(out []byte, s string, i int) ([]byte, int, bool) {
 		default:
 			out = append(out, c)
 		}
+		j++
 	}
 	return nil, 0, false
+}
+
+// quote is the kind of quotation mark that starts a string.
+type quote int
+
+const (
+	noQuote quote = iota
+	asciiDouble
+	asciiSingle
+	curlyDouble // “ ” „ ‟ ″ (three bytes each)
+	curlySingle // ‘ ’ ‚ ‛ (three bytes each)
+)
+
+// quoteAt is the quotation mark that starts s, if any.
+func quoteAt(s string) quote {
+	switch {
+	case s == "":
+		return noQuote
+	case s[0] == '"':
+		return asciiDouble
+	case s[0] == '\'':
+		return asciiSingle
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	switch r {
+	case '“', '”', '„', '‟', '″':
+		return curlyDouble
+	case '‘', '’', '‚', '‛':
+		return curlySingle
+	}
+	return noQuote
+}
+
+func (q quote) width() int {
+	if q == curlyDouble || q == curlySingle {
+		return 3
+	}
+	return 1
+}
+
+// closes reports whether q, followed by rest, ends a string opened by open.
+func (q quote) closes(open quote, rest string) bool {
+	if q != open {
+		return false
+	}
+	if q == curlySingle {
+		r, _ := utf8.DecodeRuneInString(rest)
+		return !unicode.IsLetter(r)
+	}
+	return true
 }
 
 // fences returns the contents of the text's ``` code fences, at most
@@ -1590,7 +1866,7 @@ var pickLabels = []string{
 // reasonText is the reason in what follows an id in a list: markdown
 // emphasis and leading separators dropped, and a leading "Reason:" label.
 func reasonText(s string) string {
-	s = strings.TrimLeft(emphasis.Replace(s), " \t*_\"')]:|,;.-–—→>")
+	s = strings.TrimLeft(emphasis.Replace(s), " \t*_\"'”’)]:|,;.-–—→>")
 	if k := strings.IndexByte(s, ':'); k > 0 && k < 16 && slices.Contains(reasonKeys, normKey(s[:k])) {
 		s = s[k+1:]
 	}

@@ -81,9 +81,9 @@ func TestParseAnswer(t *testing.T) {
 		{name: "no reason", text: `{"picks":[{"id":"` + id(6) + `"}]}`, want: "K0006:"},
 		{name: "reason not a string", text: `{"picks":[{"id":"` + id(6) + `","reason":{"text":"x"}}]}`, want: "K0006:"},
 		{name: "reason cleaned", text: `{"picks":[{"id":"` + id(6) + `","reason":"  Cheap\n\tand\u200b fast\u0000\u202e  "}]}`, want: "K0006:Cheap and fast"},
-		// Not in the candidates' order, which would be an echo of them.
-		{name: "ten read, the rest ignored", text: answer(id(9), id(8), id(7), id(6), id(5), id(4), id(3), id(2), id(1), id(0), "NOT-AN-ID", id(0)),
-			want: "K0009:r1 K0008:r2 K0007:r3 K0006:r4 K0005:r5 K0004:r6 K0003:r7 K0002:r8 K0001:r9 K0000:r10"},
+		// Six flights in all: naming most of them would be an echo.
+		{name: "ten read, the rest ignored", text: answer(id(5), id(4), id(3), id(2), id(5), id(4), id(3), id(2), id(1), id(0), "NOT-AN-ID", id(0)),
+			want: "K0005:r1 K0004:r2 K0003:r3 K0002:r4 K0001:r9 K0000:r10"},
 		// Once refused, now read: other key names, other shapes, repeats.
 		{name: "other list key", text: `{"choices":["` + id(1) + `"]}`, want: "K0001:"},
 		{name: "one id for a list", text: `{"picks":"` + id(1) + `"}`, want: "K0001:"},
@@ -102,13 +102,35 @@ func TestParseAnswer(t *testing.T) {
 		{name: "a real id in brackets is no placeholder", text: `{"picks":["[` + id(1) + `]","<` + id(2) + `>"]}`, want: "K0001: K0002:"},
 		{name: "placeholders among picks dropped", text: `{"picks":[{"id":"` + id(1) + `","reason":"<under 15 words>"},{"id":"..."}]}`, want: "K0001:"},
 		{name: "six of twelve in order is no echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5)), want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6"},
-		{name: "seven out of order is no echo", text: answer(id(1), id(0), id(2), id(3), id(4), id(5), id(6)), want: "K0001:r1 K0000:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6 K0006:r7"},
+		{name: "six of twelve out of order is no echo", text: answer(id(11), id(0), id(7), id(3), id(9), id(5)), want: "K0011:r1 K0000:r2 K0007:r3 K0003:r4 K0009:r5 K0005:r6"},
 		{name: "answer before unclosed reasoning", text: two + "\n<think>wait, maybe " + answer(id(9)), want: "K0003:r1 K0000:r2"},
 		{name: "orphan closing tag", text: "compare " + answer(id(9)) + "</THINK>" + two, want: "K0003:r1 K0000:r2"},
 		{name: "block comment and Python words", text: `{'picks': [/* best */ {'id': '` + id(1) + `', 'ok': True, 'reason': None,},]}`, want: "K0001:"},
 		{name: "control characters in a string", text: "{\"picks\":[{\"id\":\"" + id(1) + "\",\"reason\":\"two\nlines\"}]}", want: "K0001:two lines"},
 		{name: "inline items need an id after the number", text: "I like 1. " + id(1) + " 2. its price 3. " + id(2), want: "K0001:2. its price 3. JFK-LHR-261215-K0002"},
 		{name: "exactly at the size limit", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes-len(answer(id(1)))), want: "K0001:r1"},
+
+		// One reading, though written twice: a best that is the ranking's
+		// first, or a short list that starts a longer one. The longer
+		// counts, and keeps the reasons the shorter gave.
+		{name: "best agrees with the ranking", text: `{"best":{"id":"` + id(4) + `","reason":"b"},"ranking":["` + id(4) + `","` + id(2) + `"]}`, want: "K0004:b K0002:"},
+		{name: "top two agree with the top three", text: `{"top":["` + id(4) + `","` + id(2) + `"]} {"picks":["` + id(4) + `","` + id(2) + `","` + id(7) + `"]}`, want: "K0004: K0002: K0007:"},
+		{name: "a best after its list", text: "1. " + id(3) + " - r1\n2. " + id(5) + " - r2\n\nMy pick: 1. " + id(3), want: "K0003:r1 K0005:r2"},
+		{name: "an empty list and a best", text: `{"picks":[],"best":"` + id(6) + `"}`, want: "K0006:"},
+		// Prose that names its picks and nothing else.
+		{name: "a sentence of picks", text: "I'd go with " + id(2) + ", then " + id(1) + ", and keep " + id(4) + " as a backup.", want: "K0002: K0001: K0004:"},
+		{name: "a sentence with reasons", text: "Take " + id(2) + " because it is nonstop, then " + id(5) + " — cheapest.", want: "K0002:because it is nonstop K0005:cheapest"},
+		{name: "a run in a sentence", text: "My picks would be " + id(8) + ", " + id(1) + " and " + id(3) + ".", want: "K0008: K0001: K0003:"},
+		{name: "one turned down", text: "I'd book " + id(8) + " rather than " + id(1) + ".", want: "K0008:"},
+		{name: "a condition after the pick", text: "Go for " + id(8) + "; if it is full, " + id(1) + " is my second choice.", want: "K0008: K0001:"},
+		{name: "a pick explained again", text: "I'd take " + id(8) + ". " + id(8) + " is nonstop and cheap.", want: "K0008:"},
+		// JSON that was encoded once more, and typographic quotes.
+		{name: "encoded once more", text: jsonString(two), want: "K0003:r1 K0000:r2"},
+		{name: "encoded three times", text: jsonString(jsonString(jsonString(two))), want: "K0003:r1 K0000:r2"},
+		{name: "picks encoded", text: `{"picks":` + jsonString(`["`+id(2)+`"]`) + `}`, want: "K0002:"},
+		{name: "typographic quotes", text: `{“picks”:[{“id”:“` + id(1) + `”,“reason”:“it’s "cheap"”}]}`, want: `K0001:it’s "cheap"`},
+		{name: "typographic single quotes with apostrophes", text: `{‘picks’:[‘` + id(1) + `’],‘why’:‘it’s’}`, want: "K0001:"},
+		{name: "an id in typographic quotes", text: `{"picks":["“` + id(1) + `”"]}`, want: "K0001:"},
 
 		// Answers that cannot be used.
 		{name: "empty", text: "", err: "answer was empty"},
@@ -135,12 +157,28 @@ func TestParseAnswer(t *testing.T) {
 		{name: "pick a list", text: `{"picks":[["` + id(1) + `"]]}`, err: `answer pick 1 has no flight id (a string in "id")`},
 		{name: "too long", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes), err: "answer too long (65 KB; at most 64 KB is read)"},
 		{name: "seven of twelve in order is an echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6)),
-			err: "answer lists 7 of the 12 flights in the order given instead of choosing up to three"},
+			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "seven of twelve in any order is an echo", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1)),
+			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
 		{name: "a piece of a broken object", text: `{"picks":[{"id":"` + id(1) + `"},{"id":"` + id(2), err: notJSON},
 		{name: "reasoning only", text: "<think>" + two + "</think>\n", err: "answer holds only reasoning (<think>…) and no answer after it"},
 		{name: "reasoning unclosed", text: "<Thinking>" + two, err: "answer's <thinking> reasoning never ends, so no answer follows it"},
-		{name: "in passing", text: "Take " + id(1) + ".", err: `answer mentions "` + id(1) + `" only in passing, not as a list or JSON of picks`},
+		{name: "in passing", text: id(1) + " is nice.", err: `answer mentions "` + id(1) + `" only in passing, not as a list or JSON of picks`},
 		{name: "stray objects use up the tries", text: strings.Repeat(`{"a" `, maxDecodeAttempts) + two, err: notJSON},
+		{name: "best disagrees with the ranking", text: `{"best":"` + id(2) + `","ranking":["` + id(4) + `","` + id(2) + `"]}`,
+			err: `answer gives two lists of picks that disagree (pick 1 is "` + id(4) + `" in one, "` + id(2) + `" in the other), so neither counts`},
+		{name: "lists that part after agreeing", text: `{"top":["` + id(4) + `","` + id(2) + `"]} {"picks":["` + id(4) + `","` + id(7) + `","` + id(2) + `"]}`,
+			err: `answer gives two lists of picks that disagree (pick 2 is "` + id(2) + `" in one, "` + id(7) + `" in the other), so neither counts`},
+		{name: "encoded four times", text: jsonString(jsonString(jsonString(jsonString(two)))), err: notJSON},
+		{name: "a sentence with one mention unclear", text: "I'd go with " + id(2) + ", but " + id(1) + " has better times.",
+			err: `answer mentions "` + id(2) + `", "` + id(1) + `" only in passing, not as a list or JSON of picks`},
+		{name: "a sentence of conditions", text: "If you want speed, take " + id(2) + "; if you want price, take " + id(1) + ".",
+			err: `answer mentions "` + id(2) + `", "` + id(1) + `" only in passing, not as a list or JSON of picks`},
+		{name: "a sentence that turns all down", text: "I would not take " + id(2) + ".", err: `answer turns down "` + id(2) + `" and picks no flight`},
+		{name: "a sentence with a made-up id", text: "I'd go with " + id(2) + " and JFK-LHR-261215-ZZZZZ.", err: `answer named an unknown flight id: "JFK-LHR-261215-ZZZZZ"`},
+		{name: "a sentence that picks most", text: "I'd take " + id(0) + ", " + id(2) + ", " + id(4) + ", " + id(6) + ", " + id(8) + ", " + id(10) + " and " + id(11) + ".",
+			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "a sentence beside a broken object", text: "I'd go with " + id(2) + ` {"picks":[`, err: notJSON},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			picks, err := ParseAnswer(tc.text, answerCandidates())
@@ -162,6 +200,12 @@ func TestParseAnswer(t *testing.T) {
 }
 
 const notJSON = `answer is not the JSON object asked for ({"picks":[{"id":...,"reason":...}]})`
+
+// jsonString is s as a JSON string: an answer encoded once more.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
 
 func TestParseAnswerIDsAreTheCandidates(t *testing.T) {
 	cs := answerCandidates()
@@ -230,6 +274,14 @@ func hostileAnswers() map[string]string {
 		"flights tags":        strings.Repeat("<flights>x</flights>", n/20),
 		"long word":           strings.Repeat("a-1", n/3),
 		"ids in prose":        strings.Repeat(fake+" ", n/21),
+		"escaped quotes":      strings.Repeat(`"\"`, n/3),
+		"strings of json":     strings.Repeat(`"{`, n/2),
+		"unclosed encodings":  strings.Repeat(`"{\"`, n/4),
+		"encoded unknown ids": strings.Repeat(jsonString(`{"picks":["`+fake+`"]}`), n/40),
+		"curly quotes":        strings.Repeat(`{“a`, n/5),
+		"curly unclosed":      `{“picks”:[“` + strings.Repeat("x", n-20),
+		"mentions in prose":   strings.Repeat("I'd go with "+fake+", then ", n/40),
+		"picks in prose":      strings.Repeat("take "+id(1)+" although "+id(2)+" ", n/60),
 	}
 }
 
@@ -473,12 +525,18 @@ func FuzzParseAnswer(f *testing.F) {
 // checkAnswer checks what FuzzParseAnswer promises for one input and one
 // set of candidates.
 func checkAnswer(t *testing.T, text string, cs []flights.Flight) {
+	checkPicks(t, cs, func() ([]LLMPick, error) { return ParseAnswer(text, cs) })
+}
+
+// checkPicks checks what the fuzz targets promise of one reading of one
+// answer against candidates cs.
+func checkPicks(t *testing.T, cs []flights.Flight, read func() ([]LLMPick, error)) {
 	valid := make(map[string]bool)
 	for _, c := range cs {
 		valid[c.ID] = true
 	}
-	picks, err := ParseAnswer(text, cs)
-	again, errAgain := ParseAnswer(text, cs)
+	picks, err := read()
+	again, errAgain := read()
 	if !slices.Equal(picks, again) || fmt.Sprint(err) != fmt.Sprint(errAgain) {
 		t.Fatalf("two reads differ: %+v, %v and %+v, %v", picks, err, again, errAgain)
 	}
@@ -511,4 +569,185 @@ func checkAnswer(t *testing.T, text string, cs []flights.Flight) {
 	if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
 		t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
 	}
+}
+
+// A structured answer, the inputs of the model's calls to the answer tool,
+// is read and checked as a JSON answer in text is: the same reasons for
+// the same faults.
+func TestParseAnswerInputs(t *testing.T) {
+	obj := func(text string) any {
+		var v any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	most := make([]string, 7)
+	for i := range most {
+		most[i] = id(11 - i)
+	}
+	for _, tc := range []struct {
+		name   string
+		inputs []any
+		want   string // picks as show writes them, or
+		err    string // the whole AnswerError reason
+	}{
+		{name: "the object asked for", inputs: []any{obj(answer(id(3), id(0)))}, want: "K0003:r1 K0000:r2"},
+		{name: "encoded once more", inputs: []any{answer(id(3), id(0))}, want: "K0003:r1 K0000:r2"},
+		{name: "picks encoded", inputs: []any{map[string]any{"picks": `[{"id":"` + id(2) + `","reason":"x"}]`}}, want: "K0002:x"},
+		{name: "other keys", inputs: []any{obj(`{"ranking":[{"flight_id":"` + id(5) + `","why":"w"}]}`)}, want: "K0005:w"},
+		{name: "one entry", inputs: []any{obj(`{"id":"` + id(5) + `","reason":"w"}`)}, want: "K0005:w"},
+		{name: "one call per pick", inputs: []any{obj(`{"id":"` + id(5) + `"}`), obj(`{"id":"` + id(1) + `"}`)}, want: "K0005: K0001:"},
+		{name: "two calls that agree", inputs: []any{obj(answer(id(5))), obj(answer(id(5), id(1)))}, want: "K0005:r1 K0001:r2"},
+		{name: "an id's case changed", inputs: []any{obj(answer(strings.ToLower(id(4))))}, want: "K0004:r1"},
+		{name: "placeholders dropped", inputs: []any{obj(`{"picks":[{"id":"` + id(1) + `","reason":"<under 15 words>"},{"id":"..."}]}`)}, want: "K0001:"},
+
+		{name: "two calls that disagree", inputs: []any{obj(answer(id(5))), obj(answer(id(1)))},
+			err: `answer gives two lists of picks that disagree (pick 1 is "` + id(5) + `" in one, "` + id(1) + `" in the other), so neither counts`},
+		{name: "empty list", inputs: []any{obj(`{"picks":[]}`)}, err: "answer named no flights"},
+		{name: "unknown ids", inputs: []any{obj(answer("X9", id(1), "Q1"))}, err: `answer named unknown flight ids: "X9", "Q1"`},
+		{name: "placeholders only", inputs: []any{obj(`{"picks":[{"id":"<flight id exactly as given>","reason":"<under 15 words>"}]}`)},
+			err: `answer copies the example from the prompt ("<flight id exactly as given>") instead of naming flights`},
+		{name: "most of the candidates", inputs: []any{obj(answer(most...))}, err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "too long", inputs: []any{obj(`{"picks":["` + id(1) + `"],"pad":"` + strings.Repeat("x", maxAnswerBytes) + `"}`)},
+			err: "answer too long (65 KB; at most 64 KB is read)"},
+		{name: "an entry without an id", inputs: []any{obj(`{"picks":[{"reason":"x"}]}`)}, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "an id not a string", inputs: []any{obj(`{"picks":[{"id":4}]}`)}, err: `answer pick 1 has no flight id (a string in "id")`},
+		{name: "no picks key", inputs: []any{obj(`{"considered":["` + id(1) + `"]}`)}, err: structuredNotTheObject},
+		{name: "prose for input", inputs: []any{"I'd go with " + id(1)}, err: structuredNotTheObject},
+		{name: "null", inputs: []any{nil}, err: structuredNotTheObject},
+		{name: "no calls", inputs: []any{}, err: structuredNotTheObject},
+		{name: "not JSON at all", inputs: []any{func() {}}, err: "answer tool's input could not be read"},
+		{name: "too many calls", inputs: slices.Repeat([]any{obj(answer(id(1)))}, 11), err: "answer tool was called 11 times; one call is the answer, and at most 10 are read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			picks, err := ParseAnswerInputs(tc.inputs, idsOf(answerCandidates()))
+			if tc.err != "" {
+				var ae *AnswerError
+				if !errors.As(err, &ae) || ae.Reason != tc.err || picks != nil {
+					t.Errorf("got %q, %v\nwant AnswerError %q", show(picks), err, tc.err)
+				}
+				return
+			}
+			if err != nil || show(picks) != tc.want {
+				t.Errorf("got %q, %v\nwant %q", show(picks), err, tc.want)
+			}
+		})
+	}
+}
+
+const structuredNotTheObject = `answer tool's input is not the object asked for ({"picks":[{"id":...,"reason":...}]})`
+
+func idsOf(fs []flights.Flight) []string {
+	ids := make([]string, len(fs))
+	for i, f := range fs {
+		ids[i] = f.ID
+	}
+	return ids
+}
+
+// Every corpus answer that is one JSON value, given as the answer tool's
+// input instead of as text, reads exactly as the text does: picks, reasons
+// and refusals. There is one reader, whichever way the answer came.
+func TestParseAnswerInputsReadAsTheText(t *testing.T) {
+	p, fs := jfkLHRPrompt(t)
+	n := 0
+	for _, half := range []string{"positive", "negative"} {
+		for _, path := range corpusFiles(t, half) {
+			text := corpusText(t, path, p, fs)
+			var v any
+			if json.Unmarshal([]byte(text), &v) != nil {
+				continue
+			}
+			n++
+			t.Run(half+"/"+filepath.Base(path), func(t *testing.T) {
+				textPicks, textErr := ParseAnswer(text, fs)
+				picks, err := ParseAnswerInputs([]any{v}, idsOf(fs))
+				if !slices.Equal(picks, textPicks) || (err == nil) != (textErr == nil) {
+					t.Errorf("as input: %+v, %v\nas text: %+v, %v", picks, err, textPicks, textErr)
+				}
+				if err != nil && textErr != nil && err.Error() != textErr.Error() && !strings.HasPrefix(textErr.Error(), "answer is not the JSON object") {
+					t.Errorf("as input: %v\nas text: %v", err, textErr)
+				}
+			})
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d corpus answers are one JSON value; the comparison means little", n)
+	}
+}
+
+// FuzzParseAnswerInputs: whatever a client sends as the answer tool's
+// input (any JSON value, or a string that is not JSON), ParseAnswerInputs
+// does not panic, reads it the same way twice, refuses with an AnswerError
+// of one short line, and picks only candidates, at most ten, none twice,
+// with clean reasons. Seeds are below and every corpus answer that is
+// JSON (what fuzzing finds goes under testdata/fuzz/FuzzParseAnswerInputs).
+func FuzzParseAnswerInputs(f *testing.F) {
+	small := answerCandidates()
+	prompt, real := jfkLHRPrompt(f)
+	for _, s := range []string{
+		answer(id(1), id(2)), `{"picks":[]}`, `{"picks":"[\"` + id(3) + `\"]"}`, jsonString(answer(id(4))),
+		`{"id":"` + id(5) + `"}`, `[{"id":"` + id(5) + `"}]`, `{"picks":[{"id":1}]}`, `null`, `"x"`, `{"a":{"b":{"picks":["` + id(6) + `"]}}}`,
+		`{"picks":[{"id":"` + id(6) + `","reason":"\u0000\n\u202e"}]}`, answer("X9"), `{"best":"` + id(7) + `","ranking":["` + id(7) + `","` + id(8) + `"]}`,
+	} {
+		f.Add(s)
+	}
+	for _, half := range []string{"positive", "negative"} {
+		for _, path := range corpusFiles(f, half) {
+			if text := corpusText(f, path, prompt, real); json.Valid([]byte(text)) {
+				f.Add(text)
+			}
+		}
+	}
+	sets := [][]flights.Flight{small, real}
+	f.Fuzz(func(t *testing.T, data string) {
+		var v any
+		if json.Unmarshal([]byte(data), &v) != nil {
+			v = data
+		}
+		for _, cs := range sets {
+			checkPicks(t, cs, func() ([]LLMPick, error) { return ParseAnswerInputs([]any{v}, idsOf(cs)) })
+		}
+	})
+}
+
+// BenchmarkParseAnswerInputs measures the structured reader beside the
+// text reader on the same answers: the object asked for, given as the
+// tool's input and as text, and the worst inputs of its size bound.
+func BenchmarkParseAnswerInputs(b *testing.B) {
+	_, fs := jfkLHRPrompt(b)
+	ids := idsOf(fs)
+	asked := answer(fs[2].ID, fs[0].ID, fs[1].ID)
+	decoded := func(text string) any {
+		var v any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			b.Fatal(err)
+		}
+		return v
+	}
+	n := maxAnswerBytes
+	cases := map[string][]any{
+		"asked for":          {decoded(asked)},
+		"asked for, encoded": {asked},
+		"huge picks list":    {decoded(`{"picks":[` + strings.Repeat(`"x",`, n/4-4) + `"x"]}`)},
+		"all the candidates": {decoded(answer(ids...))},
+		"strings of json":    {decoded(`{"picks":[` + strings.Repeat(`"[1]",`, n/6-4) + `"x"]}`)},
+		"deep objects":       {decoded(strings.Repeat(`{"a":`, 500) + asked + strings.Repeat(`}`, 500))},
+		"ten calls":          slices.Repeat([]any{decoded(asked)}, maxPicksRead),
+	}
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = ParseAnswerInputs(cases[name], ids)
+			}
+		})
+	}
+	b.Run("asked for, as text", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = ParseAnswerIDs(asked, ids)
+		}
+	})
 }

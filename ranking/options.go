@@ -111,13 +111,14 @@ func (w Weights) ShortlistOf(o Options, n int) Ranking {
 	return r
 }
 
-// FromReply reads a model's reply to o.Prompt() with ParseAnswerIDs and
-// ranks n of the options with it, for tier: the end of the pipeline both
-// LLM rungs share, so an answer counts, or does not, for the same reasons
+// FromReply reads a model's reply to o.Prompt() with ParseAnswerIDs (or
+// ParseAnswerInputs, when the model called the answer tool) and ranks n of
+// the options with it, for tier: the end of the pipeline both LLM rungs
+// share, so an answer counts, or does not, for the same reasons
 // whichever model wrote it. The error, when the reply does not count, is an
 // *AnswerError whose Reason says why in a few words.
 func (w Weights) FromReply(tier Tier, reply Reply, o Options, n int) (Ranking, error) {
-	picks, err := ParseAnswerIDs(reply.Text, o.IDs())
+	picks, err := reply.read(o.IDs())
 	if err != nil {
 		reason := "the answer could not be read"
 		if ae, ok := errors.AsType[*AnswerError](err); ok {

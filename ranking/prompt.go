@@ -104,6 +104,16 @@ func NewRoundTripPrompt(trip flights.Trip, pairs []flights.RoundTrip) Prompt {
 	return Prompt{System: roundTripSystemPrompt, User: b.String()}
 }
 
+// WithAnswerTool is p for a model that is offered the answer tool
+// (AnswerTool, whose input schema is AnswerSchema): the system prompt asks
+// it to answer by calling the tool, and still says what to write if it
+// cannot, so a host that ignores the tool gets an answer the text reader
+// reads. The data and the task are unchanged.
+func (p Prompt) WithAnswerTool() Prompt {
+	p.System += "\n\nSubmit the picks by calling the " + AnswerTool + " tool with that object as its input. If you cannot call tools, answer with the JSON object instead."
+	return p
+}
+
 // spansDays reports whether the flights leave on more than one local date.
 func spansDays(fs []flights.Flight) bool {
 	for _, f := range fs[min(1, len(fs)):] {

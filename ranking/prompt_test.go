@@ -177,3 +177,16 @@ func TestCleanField(t *testing.T) {
 		}
 	}
 }
+
+// The prompt for a model offered the answer tool names the tool and keeps
+// everything else, the text answer's format included.
+func TestPromptWithAnswerTool(t *testing.T) {
+	p, _ := jfkLHRPrompt(t)
+	q := p.WithAnswerTool()
+	if q.User != p.User || !strings.HasPrefix(q.System, p.System) || !strings.Contains(q.System[len(p.System):], "calling the "+AnswerTool+" tool") {
+		t.Errorf("system prompt with the tool:\n%s", q.System)
+	}
+	if p.WithAnswerTool().System != q.System {
+		t.Error("WithAnswerTool changed the prompt it was called on")
+	}
+}

@@ -9,6 +9,10 @@ import "fmt"
 type Reply struct {
 	// Text is the answer as the model wrote it: untrusted.
 	Text string
+	// Inputs, when the model answered by calling the answer tool
+	// (AnswerTool) instead of writing, are the inputs of its calls in the
+	// order it made them, as decoded JSON: untrusted. Text is then not read.
+	Inputs []any
 	// Model is the model that answered, as its side reports it (cleaned by
 	// the caller); empty when nobody said.
 	Model string
@@ -16,6 +20,24 @@ type Reply struct {
 	// truncated JSON object better than "not the object asked for".
 	CutOff bool
 }
+
+// read reads the reply's picks among the options ids: the answer tool's
+// inputs when the model called it, else the text.
+func (r Reply) read(ids []string) ([]LLMPick, error) {
+	if r.Inputs != nil {
+		return ParseAnswerInputs(r.Inputs, ids)
+	}
+	return ParseAnswerIDs(r.Text, ids)
+}
+
+// AnswerTool is the name of the one tool a model may be offered to answer
+// with (MCP sampling with tools): calling it is the answer, and its input
+// schema is AnswerSchema, the contract the prompt states and the server's
+// LLM is asked to follow.
+const AnswerTool = "submit_ranking"
+
+// AnswerToolDescription tells a model what the answer tool is for.
+const AnswerToolDescription = "Submit your ranking: up to three flights from the data, best first, each by its id exactly as given with a reason of under 15 words. Call this once; it is your whole answer."
 
 // AnswerSchema is the answer contract of the system prompt as a strict JSON
 // schema, for endpoints that can be asked to follow one (OpenAI's

@@ -336,6 +336,11 @@ func classifyAskError(call, question context.Context, err error, wait time.Durat
 	case kind == askSampling && (strings.Contains(msg, "error -1:") || strings.Contains(msg, "reject") ||
 		strings.Contains(msg, "declin") || strings.Contains(msg, "denied")):
 		return fallback.UserRejected, "the user rejected the request"
+	case kind == askSampling && (strings.Contains(msg, "failed to parse sampling response") || strings.Contains(msg, "failed to unmarshal sampling response")):
+		// mcp-go decodes the answer before we see it (a tool_use block
+		// without an id or a name, a content type it does not know): the
+		// client did answer, with nothing readable.
+		return fallback.UnusableAnswer, "the client's answer could not be read: its content is not valid sampling content"
 	case strings.Contains(msg, "-32601") || strings.Contains(msg, "method not found") || strings.Contains(msg, "not support") ||
 		strings.Contains(msg, "no sampling handler") || strings.Contains(msg, "no elicitation handler") || strings.Contains(msg, "no roots handler"):
 		return fallback.Unsupported, fmt.Sprintf("the client does not support %s after all", kind)

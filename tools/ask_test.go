@@ -34,6 +34,7 @@ func TestClassifyAskError(t *testing.T) {
 		{"method not found", live, live, errors.New("error -32601: Method not found"), askRoots, fallback.Unsupported},
 		{"mcp-go without a handler", live, live, errors.New("no sampling handler configured"), askSampling, fallback.Unsupported},
 		{"not supported", live, live, errors.New("elicitation is not supported"), askForm, fallback.Unsupported},
+		{"an answer mcp-go could not decode", live, live, errors.New("failed to parse sampling response content: tool_use id is missing"), askSampling, fallback.UnusableAnswer},
 		{"anything else", live, live, errors.New("no model is available"), askSampling, fallback.ClientError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

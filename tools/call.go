@@ -117,11 +117,12 @@ type sealedRound struct {
 
 // sealedAttempt is an Attempt in the state's compact form.
 type sealedAttempt struct {
-	Step    string           `json:"s"`
-	Outcome fallback.Outcome `json:"o"`
-	Why     fallback.Why     `json:"w,omitempty"`
-	Reason  string           `json:"r,omitempty"`
-	Ms      int64            `json:"ms,omitempty"`
+	Step    string              `json:"s"`
+	Outcome fallback.Outcome    `json:"o"`
+	Why     fallback.Why        `json:"w,omitempty"`
+	Reason  string              `json:"r,omitempty"`
+	Ms      int64               `json:"ms,omitempty"`
+	Answer  fallback.AnswerForm `json:"a,omitempty"`
 }
 
 // maxRounds bounds the questions one call may ask, across all its rounds:
@@ -175,7 +176,8 @@ func (c *call) open(steps []string) *mcp.CallToolResult {
 	c.resumed = &resumed{step: payload.Step, round: round}
 	c.asked = round.Asked
 	for _, a := range round.Attempts {
-		c.attempts = append(c.attempts, fallback.Attempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why, Reason: a.Reason, Elapsed: time.Duration(a.Ms) * time.Millisecond})
+		c.attempts = append(c.attempts, fallback.Attempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why, Reason: a.Reason,
+			Elapsed: time.Duration(a.Ms) * time.Millisecond, Answer: a.Answer})
 	}
 	return nil
 }
@@ -201,7 +203,7 @@ func (c *call) record(a fallback.Attempt) {
 	c.t.metrics.Attempt(c.tool, a.Step, string(a.Outcome))
 	telemetry.Rung(c.span.SpanContext(), a.Step, string(a.Outcome), string(a.Why), a.Elapsed)
 	c.log.Debug().Str("step", a.Step).Str("outcome", string(a.Outcome)).Str("why", string(a.Why)).
-		Str("reason", a.Reason).Dur("elapsed_ms", a.Elapsed).Msg("attempt")
+		Str("reason", a.Reason).Str("answer", string(a.Answer)).Dur("elapsed_ms", a.Elapsed).Msg("attempt")
 }
 
 // seal writes the state of a question at step: this call's arguments (the
@@ -227,7 +229,7 @@ func (c *call) sealWith(step string, round sealedRound, attempts bool) (string, 
 			break
 		}
 		round.Attempts = append(round.Attempts, sealedAttempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why,
-			Reason: clean(a.Reason, 240), Ms: max(0, a.Elapsed.Milliseconds())})
+			Reason: clean(a.Reason, 240), Ms: max(0, a.Elapsed.Milliseconds()), Answer: a.Answer})
 	}
 	digest, err := state.Digest(c.req.Params.Arguments)
 	if err != nil {

@@ -76,6 +76,13 @@ func ClientFrom(ctx context.Context) Client {
 // CanSample reports whether the client declared sampling.
 func (c Client) CanSample() bool { return c.Capabilities.Sampling != nil }
 
+// CanSampleWithTools reports whether the client declared sampling.tools:
+// then, and only then, a sampling request may offer tools and a toolChoice
+// (PROTOCOL-NOTES §1), in either era.
+func (c Client) CanSampleWithTools() bool {
+	return c.Capabilities.Sampling != nil && c.Capabilities.Sampling.Tools != nil
+}
+
 // CanElicitForm reports whether the client accepts form-mode elicitation.
 // An empty elicitation capability ({}) means form mode only.
 func (c Client) CanElicitForm() bool {

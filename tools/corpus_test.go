@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -22,7 +23,10 @@ import (
 // sampling in both eras and by the server's own LLM endpoint, must count
 // or not exactly as the reader decided, on every rung. One reader serves
 // them all; this proves nothing in front of it (sampling content in either
-// era, the endpoint's JSON) changes what it reads.
+// era, the endpoint's JSON) changes what it reads. A client that declared
+// sampling.tools gets each shape that is one JSON value as the answer
+// tool's input (structured), and the others as text from a model that
+// ignored the tool: the same verdicts again.
 func TestAnswerCorpusThroughBothLLMRungs(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "ranking", "testdata", "answers", "*", "*.txt"))
 	if err != nil || len(files) < 20 {
@@ -52,18 +56,38 @@ func TestAnswerCorpusThroughBothLLMRungs(t *testing.T) {
 		c.LLM = llm.Config{BaseURL: endpoint.URL + "/v1", APIKey: testAPIKey, Timeout: 5 * time.Second}
 		c.Logger = zerolog.Nop()
 	})
+	// The model offered the tool calls it with the shape when the shape is
+	// one JSON value, and writes it as text otherwise.
+	input := func(prompt string) any {
+		var v any
+		if err := json.Unmarshal([]byte(reply(prompt)), &v); err != nil {
+			t.Errorf("%s: not one JSON value, yet sent as the tool's input", current)
+		}
+		return v
+	}
+	structured := func(f string) bool { return json.Valid([]byte(template[f])) }
 	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers, Reply: reply}
-	rungs := []struct {
+	toolSampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers, Reply: reply, Input: input}
+	type rung struct {
 		name, method string
 		c            *client.Client
-	}{
-		{"server_llm", "server_llm", connect(t, withLLM, "inprocess", eras[0].version)},
+		tools        bool
 	}
+	rungs := []rung{{"server_llm", "server_llm", connect(t, withLLM, "inprocess", eras[0].version), false}}
 	for _, era := range eras {
-		rungs = append(rungs, struct {
-			name, method string
-			c            *client.Client
-		}{"client_sampling/" + era.name, "client_sampling", connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler))})
+		rungs = append(rungs,
+			rung{"client_sampling/" + era.name, "client_sampling", connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler)), false},
+			rung{"client_sampling+tools/" + era.name, "client_sampling",
+				connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(toolSampler), withSamplingTools), true})
+	}
+	asInput := 0
+	for _, f := range files {
+		if structured(f) {
+			asInput++
+		}
+	}
+	if asInput < 20 {
+		t.Fatalf("only %d corpus shapes are one JSON value: the structured path is hardly tested", asInput)
 	}
 
 	for _, f := range files {
@@ -75,9 +99,17 @@ func TestAnswerCorpusThroughBothLLMRungs(t *testing.T) {
 		for _, r := range rungs {
 			t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f)+"/"+r.name, func(t *testing.T) {
 				current = f
+				form := "text"
+				toolSampler.Tools = fakeclient.IgnoresTools
+				if r.tools && structured(f) {
+					form, toolSampler.Tools = "structured", fakeclient.CallsTool
+				}
 				var res FindResult
 				decode(t, callTool(t, r.c, FindBestFlightName, jfkLHR), &res)
 				a, _ := attemptAt(res.Attempts, r.method)
+				if a.Answer != form {
+					t.Errorf("the answer came as %q, want %s: attempt %+v", a.Answer, form, a)
+				}
 				switch {
 				case counts && (res.Method != r.method || a.Outcome != "used"):
 					t.Errorf("a shape that counts was not used: method %s, attempt %+v", res.Method, a)

@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,19 +28,33 @@ const disguisedKey = "sk-Qx7Lm2Vb9Tz4Rk8Wd3Hf6Jn1Pc5Gs0Ya"
 // the answer reader has decoded it, and the rung fails with
 // unusable_answer while the next one ranks. Through the server's own
 // endpoint and through the client's model (whose answer no endpoint-side
-// check sees), in both eras.
+// check sees), as text and as the answer tool's input, in both eras.
 func TestKeyNeverShownInDisguise(t *testing.T) {
 	for _, d := range fakemodel.Disguises(disguisedKey) {
 		for _, era := range eras {
-			for _, tier := range []string{"server_llm", "client_sampling"} {
-				t.Run(d.Name+"/"+tier+"/"+era.name, func(t *testing.T) {
+			for _, via := range []string{"server_llm", "client_sampling", "client_sampling+tools"} {
+				tier := strings.TrimSuffix(via, "+tools")
+				t.Run(d.Name+"/"+via+"/"+era.name, func(t *testing.T) {
 					var logs serverbin.Log
 					e := &fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}
 					var opts []client.ClientOption
-					if tier == "server_llm" {
+					switch via {
+					case "server_llm":
 						e.Reply = d.Reply
-					} else {
+					case "client_sampling":
 						opts = append(opts, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakemodel.Answers, Reply: d.Reply}))
+					default:
+						// The same answer as the tool's input: the JSON the
+						// model wrote, decoded (its escapes with it).
+						input := func(prompt string) any {
+							text := d.Reply(prompt)
+							var v any
+							if err := json.Unmarshal([]byte(text[strings.Index(text, "{"):strings.LastIndex(text, "}")+1]), &v); err != nil {
+								t.Fatalf("disguise %s is not JSON: %v", d.Name, err)
+							}
+							return v
+						}
+						opts = append(opts, withSamplingTools, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakemodel.Answers, Input: input}))
 					}
 					ts := httptest.NewServer(e)
 					t.Cleanup(ts.Close)
@@ -51,6 +66,9 @@ func TestKeyNeverShownInDisguise(t *testing.T) {
 					var r FindResult
 					decode(t, res, &r)
 					a, ok := attemptAt(r.Attempts, tier)
+					if via == "client_sampling+tools" && a.Answer != "structured" {
+						t.Errorf("attempt %+v: the answer did not come through the tool", a)
+					}
 					if !ok || a.Outcome != "failed" || a.Why != "unusable_answer" || r.Method == tier {
 						t.Fatalf("%s attempt %+v (found %v), method %s: want it failed with unusable_answer and another rung ranking", tier, a, ok, r.Method)
 					}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/telemetry"
@@ -25,12 +27,18 @@ import (
 // modelReply is what asking a model gave: a reply, a pending input_required
 // result, or a failure (why and reason).
 type modelReply struct {
-	reply   ranking.Reply
+	reply ranking.Reply
+	// form is how the reply came: the answer tool's input, or text.
+	form    fallback.AnswerForm
 	note    string // appended to the rung's reason when it ranks (a retry made)
 	pending *mcp.CallToolResult
 	// failed is the attempt when there is no reply.
-	failed  *fallback.Attempt
-	elapsed time.Duration
+	failed *fallback.Attempt
+	// unusable, when set, says why the answer that came cannot be read at
+	// all; it may quote the answer, so it goes through the key guard like
+	// the reader's own reasons.
+	unusable string
+	elapsed  time.Duration
 }
 
 // modelRung is an LLM rung: who names the model in its reason ("the
@@ -47,24 +55,36 @@ func (t *Toolset) modelRung(tier ranking.Tier, who string, unavailable func(*cal
 			case m.failed != nil:
 				return rungResult{attempt: *m.failed}
 			}
-			r, err := t.weights.FromReply(tier, m.reply, job, 3)
-			if err != nil {
-				// The reader's reason may quote what the model wrote (the
-				// unknown ids it named), decoded.
-				reason := err.Error()
+			unusable := func(reason string) rungResult {
+				a := fallback.FailedFor(step, fallback.UnusableAnswer, reason, m.elapsed)
+				a.Answer = m.form
+				return rungResult{attempt: a}
+			}
+			var r ranking.Ranking
+			reason := m.unusable
+			if reason == "" {
+				var err error
+				if r, err = t.weights.FromReply(tier, m.reply, job, 3); err != nil {
+					reason = err.Error()
+				}
+			}
+			if reason != "" {
+				// The reason may quote what the model sent (the unknown ids
+				// it named, decoded; the name of a tool it called).
 				if t.llm.Leaks(reason) {
 					c.log.Warn().Str("step", step).Msg("a model's unusable answer held part of the server's LLM API key; its details are withheld")
 					reason = "the answer could not be used, and its details are withheld because they held part of the server's LLM API key"
 				}
-				return rungResult{attempt: fallback.FailedFor(step, fallback.UnusableAnswer, reason, m.elapsed)}
+				return unusable(reason)
 			}
 			used := ranking.RankedBy(who, r) + m.note
 			if t.llm.Leaks(shown(r, used)...) {
 				c.log.Warn().Str("step", step).Msg("a model's answer held part of the server's LLM API key; not used")
-				return rungResult{attempt: fallback.FailedFor(step, fallback.UnusableAnswer,
-					"the answer held part of the server's LLM API key (written out, escaped, spaced, split or divided between reasons), so it was not used", m.elapsed)}
+				return unusable("the answer held part of the server's LLM API key (written out, escaped, spaced, split or divided between reasons), so it was not used")
 			}
-			return rungResult{ranking: &r, attempt: fallback.UsedBy(step, used, m.elapsed)}
+			a := fallback.UsedBy(step, used, m.elapsed)
+			a.Answer = m.form
+			return rungResult{ranking: &r, attempt: a}
 		}}
 }
 
@@ -116,9 +136,13 @@ func (t *Toolset) samplingRung() rung {
 	return t.modelRung(ranking.ClientSampling, "the client's model", unavailable, waits, t.askClientModel)
 }
 
-// askClientModel is sampling as a question to the client. No tools (not
-// needed, and never without sampling.tools) and includeContext "none" (the
-// others are soft-deprecated and need sampling.context).
+// askClientModel is sampling as a question to the client, with
+// includeContext "none" (the others are soft-deprecated and need
+// sampling.context). A client that declared sampling.tools is offered one
+// tool, the answer tool, and required to call it: its input is the answer,
+// already structured, checked like any other. Any other client is sent no
+// tools at all (a client that did not declare them must refuse such a
+// request), and its model's text is read.
 func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt, job ranking.Options) modelReply {
 	prefs := &mcp.ModelPreferences{
 		CostPriority:         t.samplingPrefs.CostPriority,
@@ -128,18 +152,24 @@ func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt,
 	for _, h := range t.samplingPrefs.ModelHints {
 		prefs.Hints = append(prefs.Hints, mcp.ModelHint{Name: h})
 	}
+	params := &mcp.CreateMessageParams{
+		ModelPreferences: prefs,
+		IncludeContext:   "none",
+		MaxTokens:        t.samplingPrefs.MaxTokens,
+	}
+	if c.client.CanSampleWithTools() {
+		p = p.WithAnswerTool()
+		params.Tools = []mcp.Tool{answerTool}
+		params.ToolChoice = &mcp.ToolChoice{Mode: mcp.ToolChoiceModeRequired}
+	}
+	params.Messages = []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(p.User)}}
+	params.SystemPrompt = p.System
 	a := c.ask(ctx, question{
 		step: string(ranking.ClientSampling), key: samplingKey, limit: t.samplingTimeout,
 		waiting: "waiting for the client's model (and the user's approval)",
 		// The answer must be about these candidates, in this order.
-		about: optionsDigest(job),
-		sampling: &mcp.CreateMessageParams{
-			Messages:         []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(p.User)}},
-			SystemPrompt:     p.System,
-			ModelPreferences: prefs,
-			IncludeContext:   "none",
-			MaxTokens:        t.samplingPrefs.MaxTokens,
-		},
+		about:    optionsDigest(job),
+		sampling: params,
 	})
 	switch {
 	case a.pending != nil:
@@ -149,41 +179,75 @@ func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt,
 		return modelReply{failed: &at}
 	}
 	res := a.answer.sampling
-	text, err := samplingText(res.Content)
-	if err != nil {
-		at := fallback.FailedFor(string(ranking.ClientSampling), fallback.UnusableAnswer, err.Error(), a.elapsed)
-		return modelReply{failed: &at}
-	}
-	return modelReply{reply: ranking.Reply{Text: text, Model: clean(res.Model, 80), CutOff: res.StopReason == "maxTokens"}, elapsed: a.elapsed}
+	m := samplingReply(res.Content)
+	m.reply.Model, m.reply.CutOff, m.elapsed = clean(res.Model, 80), res.StopReason == "maxTokens", a.elapsed
+	return m
 }
 
-// samplingText reads the text of a sampling answer in either era: a modern
-// retry decodes content into generic JSON, a legacy call returns typed
-// content, and either may hold one block or an array of blocks.
-func samplingText(content any) (string, error) {
+// answerTool is the one tool a sampling request offers, to a client that
+// declared sampling.tools: calling it is the answer, and its input schema
+// is the contract the server's LLM is asked to follow (answerFormat).
+var answerTool = func() mcp.Tool {
+	schema, err := json.Marshal(ranking.AnswerSchema())
+	if err != nil {
+		panic(err) // a map of strings, lists and maps always encodes
+	}
+	return mcp.Tool{Name: ranking.AnswerTool, Description: ranking.AnswerToolDescription, RawInputSchema: schema}
+}()
+
+// samplingReply reads a sampling answer in either era: a modern retry
+// decodes content into generic JSON, a legacy call returns typed content,
+// and either may hold one block or an array of them. A call of the answer
+// tool is the answer (structured), whatever text comes with it; without
+// one, the text is (a host may ignore the tool, or the client was offered
+// none). A call of any other tool is not an answer.
+func samplingReply(content any) modelReply {
 	parsed, err := mcp.ParseSamplingContent(content)
 	if err != nil {
-		return "", fmt.Errorf("answer content could not be read: %v", clean(err.Error(), 80))
+		return modelReply{form: fallback.TextAnswer, unusable: "answer content could not be read: " + clean(err.Error(), 80)}
 	}
-	var blocks []any
-	switch p := parsed.(type) {
-	case []mcp.Content:
-		for _, c := range p {
-			blocks = append(blocks, c)
+	blocks := []any{parsed}
+	if list, ok := parsed.([]mcp.Content); ok {
+		blocks = blocks[:0]
+		for _, b := range list {
+			blocks = append(blocks, b)
 		}
-	default:
-		blocks = []any{p}
 	}
-	var b strings.Builder
+	var (
+		text   strings.Builder
+		inputs []any
+		others []string
+	)
 	for _, block := range blocks {
 		if tc, ok := mcp.AsTextContent(block); ok {
-			b.WriteString(tc.Text)
+			text.WriteString(tc.Text)
+		}
+		if tu, ok := toolUse(block); ok {
+			if tu.Name == ranking.AnswerTool {
+				inputs = append(inputs, tu.Input)
+			} else {
+				others = append(others, tu.Name)
+			}
 		}
 	}
-	if b.Len() == 0 {
-		return "", errors.New("answer held no text")
+	switch {
+	case inputs != nil:
+		return modelReply{form: fallback.StructuredAnswer, reply: ranking.Reply{Inputs: inputs}}
+	case strings.TrimSpace(text.String()) != "" || len(others) == 0 && text.Len() > 0:
+		return modelReply{form: fallback.TextAnswer, reply: ranking.Reply{Text: text.String()}}
+	case len(others) > 0:
+		return modelReply{form: fallback.StructuredAnswer,
+			unusable: fmt.Sprintf("the model called the tool %s instead of %s, and wrote no answer", flights.Quote(clean(others[0], 64)), ranking.AnswerTool)}
 	}
-	return b.String(), nil
+	return modelReply{form: fallback.TextAnswer, unusable: "answer held no text"}
+}
+
+// toolUse reads a tool_use block, typed by value or by pointer.
+func toolUse(block any) (*mcp.ToolUseContent, bool) {
+	if tu, ok := block.(*mcp.ToolUseContent); ok && tu != nil {
+		return tu, true
+	}
+	return mcp.AsToolUseContent(block)
 }
 
 // optionsDigest names the options a model was shown by their ids, in order.
@@ -247,7 +311,8 @@ func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt,
 		at := fallback.FailedFor(string(ranking.ServerLLMTier), why, f.Reason, time.Since(start))
 		return modelReply{failed: &at}
 	}
-	return modelReply{reply: ranking.Reply{Text: reply.Text, Model: reply.Model, CutOff: reply.CutOff}, note: reply.Note, elapsed: time.Since(start)}
+	return modelReply{reply: ranking.Reply{Text: reply.Text, Model: reply.Model, CutOff: reply.CutOff}, form: fallback.TextAnswer,
+		note: reply.Note, elapsed: time.Since(start)}
 }
 
 // llmWhy says each endpoint failure in the common vocabulary.

@@ -21,6 +21,7 @@ type AttemptOut struct {
 	Why       string `json:"why,omitempty" jsonschema:"for skipped and failed: the cause, from a fixed list (client_cannot_ask, user_declined, user_rejected, no_answer, no_time, not_configured, ...; see docs/FALLBACKS.md)"`
 	Reason    string `json:"reason" jsonschema:"the cause in words, for people"`
 	ElapsedMs int64  `json:"elapsedMs"`
+	Answer    string `json:"answer,omitempty" jsonschema:"for a rung that asked a model and got an answer (client_sampling, server_llm): how the answer came, structured (the model called the submit_ranking tool it was offered, because the client declared sampling.tools) or text (what the model wrote, read leniently)"`
 }
 
 func attemptsOut(as []fallback.Attempt) []AttemptOut {
@@ -28,7 +29,8 @@ func attemptsOut(as []fallback.Attempt) []AttemptOut {
 	for i, a := range as {
 		// max: an elapsed time measured across replicas with skewed clocks
 		// must not come out negative.
-		out[i] = AttemptOut{Step: a.Step, Outcome: string(a.Outcome), Why: string(a.Why), Reason: a.Reason, ElapsedMs: max(0, a.Elapsed.Milliseconds())}
+		out[i] = AttemptOut{Step: a.Step, Outcome: string(a.Outcome), Why: string(a.Why), Reason: a.Reason,
+			ElapsedMs: max(0, a.Elapsed.Milliseconds()), Answer: string(a.Answer)}
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // samplingTimeout is short so the silent-client cells finish quickly; the
@@ -298,5 +301,155 @@ func TestSamplingSkipRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// withSamplingTools declares sampling.tools, as a client that can be
+// offered tools in a sampling request does (its sampling handler declares
+// sampling itself).
+var withSamplingTools = client.WithClientCapabilities(mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{Tools: &struct{}{}}})
+
+// Sampling with tools: a client that declared sampling.tools is offered
+// the answer tool and required to call it, and its model's tool_use input
+// is the answer (structured); a model that answers in text anyway is read
+// as text; a call of another tool is no answer. A client that declared
+// plain sampling is offered no tools. Both eras, in-process and over HTTP;
+// the attempt says which way the answer came.
+func TestSamplingWithTools(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		declared bool // sampling.tools
+		tools    fakeclient.ToolUse
+		preamble string
+		method   string
+		form     string // the client_sampling attempt's answer
+		reason   string // in its reason
+	}{
+		{"the model calls the tool", true, fakeclient.CallsTool, "", "client_sampling", "structured", "the client's model (scripted-llm-1) ranked the 47 candidates"},
+		{"after a sentence of its own", true, fakeclient.CallsTool, "I'll submit my ranking now.", "client_sampling", "structured", "ranked the 47 candidates"},
+		{"the model writes text anyway", true, fakeclient.IgnoresTools, "", "client_sampling", "text", "ranked the 47 candidates"},
+		{"the model calls another tool", true, fakeclient.CallsOtherTool, " ", "deterministic", "structured",
+			`the model called the tool "search_web" instead of submit_ranking, and wrote no answer`},
+		{"plain sampling", false, fakeclient.CallsTool, "", "client_sampling", "text", "ranked the 47 candidates"},
+	} {
+		for _, via := range transports {
+			for _, era := range eras {
+				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
+					sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers, Tools: tc.tools, Preamble: tc.preamble}
+					opts := []client.ClientOption{client.WithSamplingHandler(sampler)}
+					if tc.declared {
+						opts = append(opts, withSamplingTools)
+					}
+					var r FindResult
+					decode(t, callTool(t, connect(t, newServer(t), via, era.version, opts...), FindBestFlightName, jfkLHR), &r)
+					a, _ := attemptAt(r.Attempts, "client_sampling")
+					if r.Method != tc.method || a.Answer != tc.form || !strings.Contains(a.Reason, tc.reason) {
+						t.Fatalf("method %s, sampling attempt %+v; want %s, answer %s, reason containing %q", r.Method, a, tc.method, tc.form, tc.reason)
+					}
+					reqs := sampler.Requests()
+					if len(reqs) != 1 {
+						t.Fatalf("%d sampling requests, want 1", len(reqs))
+					}
+					if tc.declared {
+						checkToolOffer(t, reqs[0])
+					} else {
+						checkSamplingRequest(t, reqs)
+					}
+					if tc.method != "client_sampling" {
+						if a.Outcome != "failed" || a.Why != "unusable_answer" {
+							t.Errorf("sampling attempt %+v, want failed with unusable_answer", a)
+						}
+						return
+					}
+					wantIDs := fakemodel.Choose(fakeclient.PromptIDs(reqs[0]))
+					for i, f := range r.Flights {
+						if f.ID != wantIDs[i] || f.Reason != "scripted choice" {
+							t.Errorf("flight %d = %s (%q), want the model's pick %s", i, f.ID, f.Reason, wantIDs[i])
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// checkToolOffer asserts what a sampling request to a client that declared
+// sampling.tools looks like: the one answer tool, whose input schema is
+// the server LLM's answer contract, required; the prompt naming it; the
+// rest as for any sampling request.
+func checkToolOffer(t *testing.T, req mcp.CreateMessageRequest) {
+	t.Helper()
+	p := req.CreateMessageParams
+	if len(p.Tools) != 1 || p.Tools[0].Name != ranking.AnswerTool || p.ToolChoice == nil || p.ToolChoice.Mode != mcp.ToolChoiceModeRequired {
+		t.Fatalf("tools %+v, toolChoice %+v: want %s alone, required", p.Tools, p.ToolChoice, ranking.AnswerTool)
+	}
+	got, err := json.Marshal(p.Tools[0].InputSchema)
+	if len(p.Tools[0].RawInputSchema) > 0 {
+		got, err = p.Tools[0].RawInputSchema, nil
+	}
+	want, _ := json.Marshal(ranking.AnswerSchema())
+	if err != nil || !jsonEqual(t, got, want) {
+		t.Errorf("the tool's inputSchema is %s, want the answer contract %s", got, want)
+	}
+	if !strings.Contains(p.SystemPrompt, "calling the "+ranking.AnswerTool+" tool") || p.IncludeContext != "none" || len(p.Messages) != 1 {
+		t.Errorf("sampling request %+v", p)
+	}
+	if ids := fakeclient.PromptIDs(req); len(ids) != 47 {
+		t.Errorf("prompt lists %d flights, want the 47 candidates", len(ids))
+	}
+}
+
+// jsonEqual reports whether two JSON documents hold the same value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// The answer tool's input is checked like any other answer: faults refuse
+// it with the reader's reason (and the next rung ranks), in both eras; an
+// input encoded once more is read for what it holds.
+func TestSamplingToolInputIsChecked(t *testing.T) {
+	picks := func(ids ...string) map[string]any { return fakemodel.AnswerInput(ids...) }
+	for _, tc := range []struct {
+		name   string
+		input  func(ids []string) any
+		reason string // "" = used
+	}{
+		{"encoded once more", func(ids []string) any { b, _ := json.Marshal(picks(ids[46], ids[45])); return string(b) }, ""},
+		{"unknown ids", func([]string) any { return picks("XX-YY-000000-X9X9X", "Q1") }, `answer named unknown flight ids: "XX-YY-000000-X9X9X", "Q1"`},
+		{"placeholders", func([]string) any { return picks("<flight id exactly as given>") },
+			`answer copies the example from the prompt ("<flight id exactly as given>") instead of naming flights`},
+		{"an empty list", func([]string) any { return picks() }, "answer named no flights"},
+		{"most of the flights", func(ids []string) any { return picks(ids[5:35]...) }, "answer lists 30 of the 47 flights instead of choosing up to three"},
+		{"too long", func(ids []string) any {
+			in := picks(ids[46])
+			in["notes"] = strings.Repeat("x", 70<<10)
+			return in
+		}, "answer too long (71 KB; at most 64 KB is read)"},
+		{"not an object", func([]string) any { return 42 }, `answer tool's input is not the object asked for`},
+		{"picks without ids", func([]string) any { return map[string]any{"picks": []any{map[string]any{"reason": "cheap"}}} }, `answer pick 1 has no flight id`},
+	} {
+		for _, era := range eras {
+			t.Run(tc.name+"/"+era.name, func(t *testing.T) {
+				sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers, Input: func(prompt string) any { return tc.input(fakemodel.IDs(prompt)) }}
+				c := connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler), withSamplingTools)
+				var r FindResult
+				decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
+				a, _ := attemptAt(r.Attempts, "client_sampling")
+				if tc.reason == "" {
+					if r.Method != "client_sampling" || a.Answer != "structured" {
+						t.Fatalf("method %s, attempt %+v: want the structured answer used", r.Method, a)
+					}
+					return
+				}
+				if r.Method != "deterministic" || a.Outcome != "failed" || a.Why != "unusable_answer" || a.Answer != "structured" || !strings.Contains(a.Reason, tc.reason) {
+					t.Errorf("method %s, attempt %+v; want it failed (unusable_answer, structured) with a reason containing %q", r.Method, a, tc.reason)
+				}
+			})
+		}
 	}
 }

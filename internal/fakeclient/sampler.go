@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // Behaviour is what the client does with a sampling request: what its
@@ -45,14 +46,43 @@ const RejectMessage = "User rejected sampling request"
 
 // Sampler is an mcp-go client.SamplingHandler with a scripted behaviour. It
 // records the requests it received so tests can check their shape.
+//
+// Offered tools (sampling with tools), an answering model does what one
+// told to call a tool does: it calls the answer tool (ranking.AnswerTool)
+// with its picks as the input, in a tool_use block, unless Tools says
+// otherwise.
 type Sampler struct {
 	Behaviour Behaviour
 	// Reply, when set, writes an answering model's text from the prompt's
 	// (a shape of answer a test wants to see through the rung).
 	Reply func(prompt string) string
+	// Input, when set, writes the input an answering model calls the
+	// answer tool with, from the prompt's (a shape of structured answer a
+	// test wants to see through the rung).
+	Input func(prompt string) any
+	// Tools is what the model does with a request that offers tools.
+	Tools ToolUse
+	// Preamble, when set, is text the model writes before its tool call,
+	// in a text block of its own (models often say what they are doing).
+	Preamble string
 
 	requests received[mcp.CreateMessageRequest]
 }
+
+// ToolUse is what a model does with the tools a sampling request offers.
+type ToolUse string
+
+const (
+	// CallsTool (the default): it calls the answer tool.
+	CallsTool ToolUse = ""
+	// IgnoresTools: it answers in text anyway, as some hosts make it.
+	IgnoresTools ToolUse = "ignores"
+	// CallsOtherTool: it calls a tool of another name (OtherTool).
+	CallsOtherTool ToolUse = "other"
+)
+
+// OtherTool is the tool a CallsOtherTool model calls.
+const OtherTool = "search_web"
 
 // Requests returns the sampling requests received so far.
 func (s *Sampler) Requests() []mcp.CreateMessageRequest { return s.requests.all() }
@@ -76,6 +106,9 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 	case Fails:
 		return nil, errors.New(FailMessage)
 	}
+	if offersAnswerTool(req) && s.Tools != IgnoresTools && s.Behaviour == fakemodel.Answers {
+		return s.callTool(prompt), nil
+	}
 	text, ok := fakemodel.Reply(string(s.Behaviour), prompt, s.Reply)
 	if !ok {
 		return nil, fmt.Errorf("scripted: unknown behaviour %q", s.Behaviour)
@@ -85,6 +118,38 @@ func (s *Sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageReques
 		Model:           fakemodel.Model,
 		StopReason:      "endTurn",
 	}, nil
+}
+
+// callTool is the model's tool call: the answer tool with its picks (or
+// Input's), or another tool, after the Preamble if there is one.
+func (s *Sampler) callTool(prompt string) *mcp.CreateMessageResult {
+	name, input := ranking.AnswerTool, any(fakemodel.AnswerInput(fakemodel.Choose(fakemodel.IDs(prompt))...))
+	if s.Input != nil {
+		input = s.Input(prompt)
+	}
+	if s.Tools == CallsOtherTool {
+		name, input = OtherTool, map[string]any{"query": "flights JFK to LHR"}
+	}
+	var content any = mcp.NewToolUseContent("call_1", name, input)
+	if s.Preamble != "" {
+		content = []mcp.Content{mcp.NewTextContent(s.Preamble), mcp.NewToolUseContent("call_1", name, input)}
+	}
+	return &mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: content},
+		Model:           fakemodel.Model,
+		StopReason:      "toolUse",
+	}
+}
+
+// offersAnswerTool reports whether a sampling request offers the answer
+// tool.
+func offersAnswerTool(req mcp.CreateMessageRequest) bool {
+	for _, t := range req.Tools {
+		if t.Name == ranking.AnswerTool {
+			return true
+		}
+	}
+	return false
 }
 
 // PromptIDs lists the flight ids in a sampling request's messages, in the

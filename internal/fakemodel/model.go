@@ -80,16 +80,18 @@ func Choose(ids []string) []string {
 // Answer writes picks in the format the prompt asks for, wrapped the way
 // chatty models do: a sentence and a fenced block.
 func Answer(ids ...string) string {
-	type pick struct {
-		ID     string `json:"id"`
-		Reason string `json:"reason"`
-	}
-	var ps []pick
-	for _, id := range ids {
-		ps = append(ps, pick{ID: id, Reason: "scripted choice"})
-	}
-	b, _ := json.Marshal(map[string]any{"picks": ps})
+	b, _ := json.Marshal(AnswerInput(ids...))
 	return "Here is my ranking:\n```json\n" + string(b) + "\n```"
+}
+
+// AnswerInput is the answer as the input of the answer tool, decoded JSON
+// as a client passes it on: {"picks":[{"id":…,"reason":"scripted choice"}]}.
+func AnswerInput(ids ...string) map[string]any {
+	picks := make([]any, 0, len(ids))
+	for _, id := range ids {
+		picks = append(picks, map[string]any{"id": id, "reason": "scripted choice"})
+	}
+	return map[string]any{"picks": picks}
 }
 
 // placeholder is how answer templates name flights: {{id N}} is the Nth
