@@ -37,6 +37,7 @@ const state = {
   shown: null, // { date, returnDate }: the day of the calendar the picks are for
   dayBusy: false,
   dayError: '',
+  showing: '', // what the picks are, when the view asked for them (a day, the trip without a filter)
   options: { status: 'idle', list: [], visible: [], sort: 'best', filter: noFilter(), limit: LIST_LIMIT, showAll: false, allAirlines: false, error: '' },
   ladderOpen: false,
   seq: 0, // counts the results shown, so a late answer for an older one is dropped
@@ -220,7 +221,7 @@ function showResult(r, { keepCalendar = false } = {}) {
     state.shown = null;
   }
   Object.assign(state.options, { status: r.flights.length ? 'loading' : 'idle', list: [], visible: [], showAll: false, error: '' });
-  renderResult();
+  keepFocus(renderResult);
   if (r.flights.length) loadOptions(r, seq);
 }
 
@@ -244,7 +245,14 @@ async function loadOptions(r, seq) {
     renderCalendar();
   }
   renderOptions();
-  say(`${state.result.flights.length} ${state.result.ranked ? 'ranked picks' : 'flights, not ranked'}; ${countWords(state.options)}`);
+  say(`${state.showing ? `${state.showing}: ` : ''}${picksWords(state.result)}; ${countWords(state.options)}`);
+}
+
+// picksWords counts the picks for the live region.
+function picksWords(r) {
+  if (!r.flights.length) return 'nothing within your limits';
+  const n = r.flights.length;
+  return r.ranked ? `${n} ranked ${n === 1 ? 'pick' : 'picks'}` : `${n} ${n === 1 ? 'flight' : 'flights'}, not ranked`;
 }
 
 // searchAgain calls findBestFlight from the view for `args` and shows what
@@ -254,8 +262,9 @@ async function searchAgain(args, { keepCalendar, what }) {
   if (error) return error;
   const { result: r, problem } = readResult(value);
   if (problem) return `findBestFlight answered with nothing the view can read: ${problem}.`;
+  state.showing = what;
   showResult(r, { keepCalendar });
-  say(`${what}: ${r.flights.length ? `${r.flights.length} ${r.ranked ? 'ranked picks' : 'flights'}` : 'nothing within your limits'}.`);
+  say(`${what}: ${picksWords(r)}.`);
   tellModelLooking(r, what);
   return '';
 }
@@ -313,8 +322,9 @@ function onToolResult(result) {
     notice('Flight results', `${textOf(result) || 'Nothing to show.'}\n\n(The view could not read the result: ${problem}.)`);
     return;
   }
+  state.showing = '';
   showResult(r);
-  say(r.flights.length ? (r.ranked ? `${r.flights.length} ranked picks.` : `${r.flights.length} flights, not ranked.`) : 'Nothing within your limits.');
+  say(`${picksWords(r)}.`);
 }
 
 // ---- choosing, confirming, holding, saving ----

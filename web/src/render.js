@@ -576,7 +576,7 @@ const chip = (id, label, pressed, onclick, extra = {}) =>
 // `limit` rows, or all), and a line saying how many are shown.
 export function optionsView(o, r, { locale, airlines, onSort, onFilter, onShowAll, onMoreAirlines, onSelect }) {
   const pickPos = new Map(r.flights.map((f) => [f.id, f.position]));
-  const title = h('h2', { id: 'all-h', text: o.status === 'loaded' ? `All ${o.list.length} options` : 'All options' });
+  const title = h('h2', { id: 'all-h', text: o.status !== 'loaded' ? 'All options' : o.list.length === 1 ? 'The one option' : `All ${o.list.length} options` });
   if (o.status !== 'loaded') {
     return h(
       'section',
@@ -634,7 +634,9 @@ export function optionsView(o, r, { locale, airlines, onSort, onFilter, onShowAl
 export function countWords(o) {
   const sort = SORTS.find((s) => s.key === o.sort) ?? SORTS[0];
   const shown = o.showAll ? o.visible.length : Math.min(o.limit, o.visible.length);
-  const of = o.visible.length === o.list.length ? `${o.list.length} options` : `${o.visible.length} of ${o.list.length} options (filtered)`;
+  const options = (n) => `${n} ${n === 1 ? 'option' : 'options'}`;
+  if (o.list.length === 1) return `Showing the one option.`;
+  const of = o.visible.length === o.list.length ? options(o.list.length) : `${o.visible.length} of ${options(o.list.length)} (filtered)`;
   return `Showing ${shown === o.visible.length ? 'all' : `${shown} of`} ${of}, ${sort.words}.`;
 }
 
