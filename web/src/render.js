@@ -245,7 +245,7 @@ export function flightCard(f, r, { locale, list, pickPosition, onSelect }) {
         { class: 'facts' },
         f.return ? [h('span', { text: `Out: ${legFacts(f)}` }), h('span', { text: `Back: ${legFacts(f.return)}` })] : h('span', { text: legFacts(f) }),
       ),
-      h('p', { class: 'badges' }, !full && pickPosition && h('span', { class: 'badge', text: `pick #${pickPosition}` }), standoutBadges(f, r)),
+      h('p', { class: 'badges' }, !full && pickPosition && h('span', { class: 'badge', text: r.ranked ? `pick #${pickPosition}` : `shortlist #${pickPosition}` }), standoutBadges(f, r)),
       full && f.reason && h('p', { class: 'reason', text: f.reason }),
       f.airportChanges.map((c) => h('p', { class: 'badge warn block', text: `Changes airport: ${c}` })),
       full
@@ -522,7 +522,7 @@ export function standoutsView(r, locale) {
         {},
         h('strong', { text: `${label.charAt(0).toUpperCase()}${label.slice(1)}: ` }),
         `${usd(o.priceUSD, locale)} · ${stopsText(o.stops)} · ${duration(o.durationMinutes)}`,
-        o.position ? ` (pick #${o.position})` : ' (in the full list below)',
+        o.position ? ` (${r.ranked ? 'pick' : 'shortlist'} #${o.position})` : ' (in the full list below)',
       ),
     ),
   );
