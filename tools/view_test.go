@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/flightserver/flightserver/internal/golden"
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // declaresView is a client that renders MCP Apps.
@@ -237,5 +238,40 @@ func TestListOptionsRefusesAnIncompleteTrip(t *testing.T) {
 		if !res.IsError || !strings.Contains(text(res), tc.want) {
 			t.Errorf("%v: error %v %q, want it to name %s", tc.args, res.IsError, text(res), tc.want)
 		}
+	}
+}
+
+// maxOptionsBytes bounds listFlightOptions' answer (docs/BENCHMARKS.md): at
+// most ranking.MaxPairs options and the three standouts, each at most two
+// legs.
+const maxOptionsBytes = 96 << 10
+
+// The view's list is bounded whatever the trip: the worst case (a round
+// trip between two metro areas, both dates flexible and apart) lists at
+// most MaxPairs options and the standouts, within maxOptionsBytes, while
+// findBestFlight's own answer stays a few KB.
+func TestListOptionsAnswerIsBounded(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728, declaresView)
+	args := map[string]any{"origin": "LON", "destination": "NYC", "date": "2026-12-15", "returnDate": "2026-12-22", "flexDays": 3, "flexIndependently": true}
+	res := callTool(t, c, ListOptionsName, args)
+	var opts OptionsResult
+	decodeWith(t, optionsOutputSchema, res, &opts)
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opts.Options) > ranking.MaxPairs+3 || len(b) > maxOptionsBytes {
+		t.Errorf("%d options in %d bytes, want at most %d in %d", len(opts.Options), len(b), ranking.MaxPairs+3, maxOptionsBytes)
+	}
+	if len(opts.Calendar) != 7 || len(opts.Calendar[0].Returns) != 7 {
+		t.Errorf("calendar %d days x %d return days, want 7 x 7", len(opts.Calendar), len(opts.Calendar[0].Returns))
+	}
+	find, err := json.Marshal(callTool(t, c, FindBestFlightName, args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("listFlightOptions: %d options, %d bytes; findBestFlight: %d bytes", len(opts.Options), len(b), len(find))
+	if len(find) > 16<<10 {
+		t.Errorf("findBestFlight answered %d bytes: the options belong in the view's tool", len(find))
 	}
 }
