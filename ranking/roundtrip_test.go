@@ -43,6 +43,23 @@ func searchAll(t testing.TB, req flights.Request) (trip flights.Trip, outs, rets
 	return trip, outs, rets
 }
 
+// everyPair is every pair of trip's flights that can be flown within its
+// limits, built the slow way: what the tests hold the pairing to.
+func everyPair(trip flights.Trip, outs, rets []flights.Flight) []flights.RoundTrip {
+	var all []flights.RoundTrip
+	for _, o := range Filter(trip, outs) {
+		for _, r := range Filter(trip.Return(trip.ReturnDate), rets) {
+			if !trip.Pairs(trip.DepartDay(o.Depart()), civil(r.Depart())) {
+				continue
+			}
+			if rt, err := flights.NewRoundTrip(o, r); err == nil && (trip.MaxPriceUSD == 0 || float64(rt.PriceUSD()) <= trip.MaxPriceUSD) {
+				all = append(all, rt)
+			}
+		}
+	}
+	return all
+}
+
 // RoundTripCandidates gives exactly what pairing everything, sorting and
 // taking the best pairs that share no flight with MaxPairsPerFlight pairs
 // already taken would, without keeping every pair; every pair can be
@@ -63,17 +80,7 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 			trip, outs, rets := searchAll(t, tc.req)
 			got := DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)
 
-			var all []flights.RoundTrip
-			for _, o := range Filter(trip, outs) {
-				for _, r := range Filter(trip.Return(trip.ReturnDate), rets) {
-					if !trip.Pairs(trip.DepartDay(o.Depart()), civil(r.Depart())) {
-						continue
-					}
-					if rt, err := flights.NewRoundTrip(o, r); err == nil && (trip.MaxPriceUSD == 0 || float64(rt.PriceUSD()) <= trip.MaxPriceUSD) {
-						all = append(all, rt)
-					}
-				}
-			}
+			all := everyPair(trip, outs, rets)
 			DefaultWeights.OrderRoundTrips(all)
 			if len(all) < 10 {
 				t.Fatalf("only %d feasible pairs: the case is too thin", len(all))
@@ -193,17 +200,7 @@ func TestRoundTripDaysHaveTheLowestFarePerReturnDay(t *testing.T) {
 			retDates := trip.ReturnDates()
 			type cell struct{ out, ret string }
 			lowest, best := map[cell]int{}, map[cell]flights.RoundTrip{}
-			var all []flights.RoundTrip
-			for _, o := range Filter(trip, outs) {
-				for _, r := range Filter(trip.Return(trip.ReturnDate), rets) {
-					if !trip.Pairs(trip.DepartDay(o.Depart()), civil(r.Depart())) {
-						continue
-					}
-					if rt, err := flights.NewRoundTrip(o, r); err == nil && (trip.MaxPriceUSD == 0 || float64(rt.PriceUSD()) <= trip.MaxPriceUSD) {
-						all = append(all, rt)
-					}
-				}
-			}
+			all := everyPair(trip, outs, rets)
 			DefaultWeights.OrderRoundTrips(all) // best first: the first of a cell is its best
 			for _, rt := range all {
 				k := cell{trip.DepartDay(rt.Out.Depart()).Format(flights.DateLayout), civil(rt.Return.Depart()).Format(flights.DateLayout)}

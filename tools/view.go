@@ -91,7 +91,7 @@ func viewAttempt(c Client) fallback.Attempt {
 // viewResource is the view as a resource.
 func viewResource() mcp.Resource {
 	return mcp.NewResource(ViewURI, "Flight results",
-		mcp.WithResourceDescription("An interactive view of findBestFlight's result: the picks, how they were ranked, and holding and saving a flight."),
+		mcp.WithResourceDescription("An interactive view of findBestFlight's result: a fare calendar, the picks and every other option on timelines, sorted and filtered, how they were ranked, and holding and saving a flight."),
 		mcp.WithMIMEType(ViewMIME))
 }
 
