@@ -146,6 +146,11 @@ type Day struct {
 	Date      time.Time
 	LowestUSD int
 	BestID    string
+	// Returns, for a flexible round trip, has one entry per return day of
+	// the trip (flights.Trip.ReturnDates): the best pair leaving on this
+	// day and coming back on that one, and its lowest fare; a return day no
+	// pair fits has LowestUSD 0 and no BestID. Nil for one way.
+	Returns []Day
 }
 
 // Calendar is one Day per outbound date searched, in date order, each

@@ -54,7 +54,8 @@ type RoundTrips struct {
 	// all that could be flown, whether or not they are among Pairs.
 	Standouts Standouts
 	// Days has one entry per outbound day of trip.Dates(): the day's best
-	// pair and its lowest fare.
+	// pair and its lowest fare, and on a flexible trip the same for each
+	// return day of trip.ReturnDates() (Day.Returns).
 	Days []Day
 	// Feasible is how many pairs could be flown within the trip's limits.
 	Feasible int
@@ -366,6 +367,28 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 		lowest int
 	}
 	days := make([]dayBest, len(dates))
+	// cells are each outbound day's best pair per return day (Day.Returns),
+	// on a flexible trip.
+	var cells [][]dayBest
+	retDay := map[int]int{} // days since the epoch -> index in trip.ReturnDates()
+	retDates := trip.ReturnDates()
+	if trip.FlexDays > 0 {
+		for i, d := range retDates {
+			retDay[int(d.Unix()/86400)] = i
+		}
+		cells = make([][]dayBest, len(dates))
+		for i := range cells {
+			cells[i] = make([]dayBest, len(retDates))
+		}
+	}
+	keep := func(db *dayBest, k pairKey, price int) {
+		if !db.set || p.less(k, db.best) {
+			db.best, db.set = k, true
+		}
+		if db.lowest == 0 || price < db.lowest {
+			db.lowest = price
+		}
+	}
 	for oi, o := range p.oLegs {
 		for _, r := range p.lists[listKey{returnDay(trip, o), flights.Separately, ""}] {
 			pr := flights.PairingOf(o.fare, r.fare)
@@ -384,12 +407,9 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 				nonstop = better(nonstop, k, func(pairKey) (int64, bool) { return 0, true })
 			}
 			if d := o.day - firstDay; d >= 0 && d < len(days) {
-				db := &days[d]
-				if !db.set || p.less(k, db.best) {
-					db.best, db.set = k, true
-				}
-				if db.lowest == 0 || price < db.lowest {
-					db.lowest = price
+				keep(&days[d], k, price)
+				if rd, ok := retDay[r.day]; ok && cells != nil {
+					keep(&cells[d][rd], k, price)
 				}
 			}
 		}
@@ -406,6 +426,16 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 	for i, db := range days {
 		if db.set {
 			res.Days[i].BestID, res.Days[i].LowestUSD = p.roundTrip(db.best).ID(), db.lowest
+		}
+		if cells == nil {
+			continue
+		}
+		res.Days[i].Returns = make([]Day, len(retDates))
+		for j, c := range cells[i] {
+			res.Days[i].Returns[j].Date = retDates[j]
+			if c.set {
+				res.Days[i].Returns[j].BestID, res.Days[i].Returns[j].LowestUSD = p.roundTrip(c.best).ID(), c.lowest
+			}
 		}
 	}
 	return res

@@ -43,6 +43,23 @@ func searchAll(t testing.TB, req flights.Request) (trip flights.Trip, outs, rets
 	return trip, outs, rets
 }
 
+// everyPair is every pair of trip's flights that can be flown within its
+// limits, built the slow way: what the tests hold the pairing to.
+func everyPair(trip flights.Trip, outs, rets []flights.Flight) []flights.RoundTrip {
+	var all []flights.RoundTrip
+	for _, o := range Filter(trip, outs) {
+		for _, r := range Filter(trip.Return(trip.ReturnDate), rets) {
+			if !trip.Pairs(trip.DepartDay(o.Depart()), civil(r.Depart())) {
+				continue
+			}
+			if rt, err := flights.NewRoundTrip(o, r); err == nil && (trip.MaxPriceUSD == 0 || float64(rt.PriceUSD()) <= trip.MaxPriceUSD) {
+				all = append(all, rt)
+			}
+		}
+	}
+	return all
+}
+
 // RoundTripCandidates gives exactly what pairing everything, sorting and
 // taking the best pairs that share no flight with MaxPairsPerFlight pairs
 // already taken would, without keeping every pair; every pair can be
@@ -63,17 +80,7 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 			trip, outs, rets := searchAll(t, tc.req)
 			got := DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)
 
-			var all []flights.RoundTrip
-			for _, o := range Filter(trip, outs) {
-				for _, r := range Filter(trip.Return(trip.ReturnDate), rets) {
-					if !trip.Pairs(trip.DepartDay(o.Depart()), civil(r.Depart())) {
-						continue
-					}
-					if rt, err := flights.NewRoundTrip(o, r); err == nil && (trip.MaxPriceUSD == 0 || float64(rt.PriceUSD()) <= trip.MaxPriceUSD) {
-						all = append(all, rt)
-					}
-				}
-			}
+			all := everyPair(trip, outs, rets)
 			DefaultWeights.OrderRoundTrips(all)
 			if len(all) < 10 {
 				t.Fatalf("only %d feasible pairs: the case is too thin", len(all))
@@ -173,4 +180,74 @@ func ptr[T any](v T) *T { return &v }
 func civil(t time.Time) time.Time {
 	y, m, d := t.Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// A flexible round trip's calendar has, for each outbound day, the lowest
+// fare and the best pair for each return day: exactly what looking at every
+// pair that can be flown gives, an empty cell where none can, and the day's
+// own lowest the lowest of its cells.
+func TestRoundTripDaysHaveTheLowestFarePerReturnDay(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  flights.Request
+	}{
+		{"dates apart", flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-17", FlexDays: ptr(2), FlexIndependent: true}},
+		{"dates together", flights.Request{Origin: "NYC", Destination: "LON", Date: "2026-12-15", ReturnDate: "2026-12-20", FlexDays: ptr(1), MaxStops: ptr(1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			trip, outs, rets := searchAll(t, tc.req)
+			days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxPairs).Days
+			retDates := trip.ReturnDates()
+			type cell struct{ out, ret string }
+			lowest, best := map[cell]int{}, map[cell]flights.RoundTrip{}
+			all := everyPair(trip, outs, rets)
+			DefaultWeights.OrderRoundTrips(all) // best first: the first of a cell is its best
+			for _, rt := range all {
+				k := cell{trip.DepartDay(rt.Out.Depart()).Format(flights.DateLayout), civil(rt.Return.Depart()).Format(flights.DateLayout)}
+				if _, ok := best[k]; !ok {
+					best[k] = rt
+				}
+				if p := rt.PriceUSD(); lowest[k] == 0 || p < lowest[k] {
+					lowest[k] = p
+				}
+			}
+			filled, empty := 0, 0
+			for _, d := range days {
+				if len(d.Returns) != len(retDates) {
+					t.Fatalf("%s: %d return days, want %d", d.Date.Format(flights.DateLayout), len(d.Returns), len(retDates))
+				}
+				dayLowest := 0
+				for j, c := range d.Returns {
+					k := cell{d.Date.Format(flights.DateLayout), c.Date.Format(flights.DateLayout)}
+					if !c.Date.Equal(retDates[j]) {
+						t.Errorf("%v: cell %d is %s, want %s", k, j, k.ret, retDates[j].Format(flights.DateLayout))
+					}
+					if c.LowestUSD != lowest[k] || (lowest[k] != 0 && c.BestID != best[k].ID()) {
+						t.Errorf("%v: $%d best %s, want $%d best %s", k, c.LowestUSD, c.BestID, lowest[k], best[k].ID())
+					}
+					if lowest[k] == 0 {
+						empty++
+						if c.BestID != "" {
+							t.Errorf("%v: no pair can be flown, yet best %s", k, c.BestID)
+						}
+						continue
+					}
+					filled++
+					if dayLowest == 0 || c.LowestUSD < dayLowest {
+						dayLowest = c.LowestUSD
+					}
+				}
+				if d.LowestUSD != dayLowest {
+					t.Errorf("%s: lowest $%d, its cells' lowest $%d", d.Date.Format(flights.DateLayout), d.LowestUSD, dayLowest)
+				}
+			}
+			if filled == 0 || empty == 0 {
+				t.Errorf("%d cells filled and %d empty: the case shows neither kind", filled, empty)
+			}
+		})
+	}
+	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-20"})
+	if days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxPairs).Days; len(days) != 1 || days[0].Returns != nil {
+		t.Errorf("a trip on fixed dates has return cells: %+v", days)
+	}
 }

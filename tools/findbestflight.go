@@ -99,10 +99,16 @@ const (
 // findBestFlightTool is the tool's definition; require lists the input
 // properties to make required (none: what a client that can be asked sees).
 func findBestFlightTool(require ...string) (mcp.Tool, error) {
-	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.
-	return defineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, map[string]func(*jsonschema.Schema){
+	return defineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, findRefinements(), require, hints{readOnly: true, idempotent: true})
+}
+
+// findRefinements are the bounds of FindArgs' schema (listFlightOptions
+// takes the same trip).
+func findRefinements() map[string]func(*jsonschema.Schema) {
+	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
+	return map[string]func(*jsonschema.Schema){
 		"origin":          length(2, maxPlaceLen),
 		"destination":     length(2, maxPlaceLen),
 		"date":            format("date"),
@@ -119,7 +125,7 @@ func findBestFlightTool(require ...string) (mcp.Tool, error) {
 		"excludeAirlines": list(maxAirlines),
 		"maxPrice":        positiveNumber,
 		"strategy":        enum(strategies...),
-	}, require, hints{readOnly: true, idempotent: true})
+	}
 }
 
 // findBestFlightSpec declares the tool: the steps at which it may ask the

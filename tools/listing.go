@@ -90,7 +90,7 @@ var toolDefinitions = sync.OnceValues(func() (definitions, error) {
 	defs := definitions{byName: map[string]mcp.Tool{}}
 	for _, define := range []func() (mcp.Tool, error){
 		func() (mcp.Tool, error) { return findBestFlightTool() },
-		saveItineraryTool, bookFlightTool, findAirportsTool,
+		saveItineraryTool, bookFlightTool, findAirportsTool, listOptionsTool,
 	} {
 		tool, err := define()
 		if err != nil {

@@ -26,7 +26,7 @@ func TestRegisteredSchemasHideNoHeaderBindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(defs.byName) != 4 {
+	if len(defs.byName) != 5 {
 		t.Fatalf("%d tools listed", len(defs.byName))
 	}
 	for name, tool := range defs.byName {

@@ -82,6 +82,7 @@ type TripOut struct {
 	Date                string   `json:"date"`
 	ReturnDate          string   `json:"returnDate,omitempty"`
 	FlexDays            int      `json:"flexDays,omitempty"`
+	FlexIndependent     bool     `json:"flexIndependently,omitempty" jsonschema:"with flexDays on a round trip: the return date moved on its own, so the stay may be longer or shorter"`
 	Passengers          int      `json:"passengers"`
 	Cabin               string   `json:"cabin"`
 	MaxStops            int      `json:"maxStops"`
@@ -99,6 +100,10 @@ type DayOut struct {
 	Date      string `json:"date"`
 	LowestUSD int    `json:"lowestUSD" jsonschema:"lowest fare per passenger that day (both flights, for a round trip); 0 when nothing fits"`
 	BestID    string `json:"bestId,omitempty" jsonschema:"the day's best option by price, stops and duration"`
+}
+
+func dayOut(date time.Time, lowest int, best string) DayOut {
+	return DayOut{Date: date.Format(flights.DateLayout), LowestUSD: lowest, BestID: best}
 }
 
 // FlightOut is one option with everything a model needs to present or book
@@ -193,7 +198,7 @@ func newFindResult(n names, about flights.ProviderInfo, trip flights.Trip, found
 		Provider:   providerOut(about),
 	}
 	for _, d := range found.calendar {
-		res.Calendar = append(res.Calendar, DayOut{Date: d.Date.Format(flights.DateLayout), LowestUSD: d.LowestUSD, BestID: d.BestID})
+		res.Calendar = append(res.Calendar, dayOut(d.Date, d.LowestUSD, d.BestID))
 	}
 	for i, p := range r.Picks {
 		res.Flights[i] = flightOut(n, i+1, p)
@@ -202,20 +207,27 @@ func newFindResult(n names, about flights.ProviderInfo, trip flights.Trip, found
 	for _, x := range found.relaxed {
 		res.Relaxed = append(res.Relaxed, RelaxedOut{Filter: x.Filter, Limit: x.Limit, Options: x.Options, Gives: x.Gives})
 	}
-	for _, f := range res.Flights {
+	res.Airports = airportsOf(n, res.Flights)
+	res.Summary = summary(res)
+	return res
+}
+
+// airportsOf names every airport the flights use; nil when they use none.
+func airportsOf(n names, fs []FlightOut) map[string]string {
+	var out map[string]string
+	for _, f := range fs {
 		for _, leg := range [][]SegmentOut{f.Segments, returnSegments(f)} {
 			for _, s := range leg {
 				for _, code := range []string{s.From, s.To} {
-					if res.Airports == nil {
-						res.Airports = map[string]string{}
+					if out == nil {
+						out = map[string]string{}
 					}
-					res.Airports[code] = n.airport(code)
+					out[code] = n.airport(code)
 				}
 			}
 		}
 	}
-	res.Summary = summary(res)
-	return res
+	return out
 }
 
 func returnSegments(f FlightOut) []SegmentOut {
@@ -268,7 +280,7 @@ func sourceNote(about flights.ProviderInfo) string {
 func tripOut(t flights.Trip) TripOut {
 	out := TripOut{
 		Origin: t.Origin, Destination: t.Destination, OriginAirports: t.Origins(), DestinationAirports: t.Destinations(),
-		Date: t.Date.Format(flights.DateLayout), FlexDays: t.FlexDays,
+		Date: t.Date.Format(flights.DateLayout), FlexDays: t.FlexDays, FlexIndependent: t.IsRoundTrip() && t.FlexDays > 0 && t.FlexIndependent,
 		Passengers: t.Passengers, Cabin: string(t.Cabin), MaxStops: t.MaxStops, MaxPrice: t.MaxPriceUSD,
 		DepartAfter: clockText(t.DepartAfter), DepartBefore: clockText(t.DepartBefore),
 		ArriveAfter: clockText(t.ArriveAfter), ArriveBefore: clockText(t.ArriveBefore),

@@ -269,7 +269,10 @@ func cachedBytes(s searched, nflights int, segs []flights.Segment) int {
 	}
 	n += nflights * 2 * 24 // each flight's id, once per flight and once in the pairs that share it, on average
 	for _, d := range s.calendar {
-		n += len(d.BestID)
+		n += len(d.BestID) + cap(d.Returns)*int(unsafe.Sizeof(ranking.Day{}))
+		for _, r := range d.Returns {
+			n += len(r.BestID)
+		}
 	}
 	for _, r := range s.relaxed {
 		n += len(r.Filter) + len(r.Limit) + len(r.Gives)

@@ -286,6 +286,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		{SaveItineraryName, serve(ts, ts.saveItinerarySpec())},
 		{BookFlightName, serve(ts, ts.bookFlightSpec())},
 		{FindAirportsName, serve(ts, ts.findAirportsSpec())},
+		{ListOptionsName, serve(ts, ts.listOptionsSpec())},
 	} {
 		defined = append(defined, server.ServerTool{Tool: registered(t.name), Handler: t.handle})
 	}
@@ -309,6 +310,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		server.WithHooks(hooks),
 		// The listing depends on the client's capabilities (listing.go).
 		server.WithToolFilter(ts.listFor),
+		server.WithToolFilter(viewTools),
 		server.WithMethodCacheHints(mcp.MethodToolsList, 0, mcp.CacheScopePrivate),
 		server.WithMethodCacheHints(mcp.MethodResourcesList, 0, mcp.CacheScopePrivate),
 		// The results view (view.go), for hosts that declare MCP Apps.

@@ -60,6 +60,23 @@ func withView(tool mcp.Tool) mcp.Tool {
 	return tool
 }
 
+// viewTools is the mcp-go tool filter for the view's own tools
+// (listFlightOptions): a client that declared MCP Apps sees them marked
+// for the view only (_meta.ui.visibility ["app"], so its host keeps them
+// from the model); any other client neither sees nor can call them (mcp-go
+// applies the filter to tools/call too).
+func viewTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+	if !ClientFrom(ctx).CanShowView() {
+		return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return tool.Name == ListOptionsName })
+	}
+	for i, tool := range tools {
+		if tool.Name == ListOptionsName {
+			tools[i].Meta = mcp.NewMetaFromMap(map[string]any{"ui": map[string]any{"visibility": []any{"app"}}})
+		}
+	}
+	return tools
+}
+
 // viewAttempt is the view decision, recorded with findBestFlight's others.
 func viewAttempt(c Client) fallback.Attempt {
 	if !c.Known {
@@ -74,7 +91,7 @@ func viewAttempt(c Client) fallback.Attempt {
 // viewResource is the view as a resource.
 func viewResource() mcp.Resource {
 	return mcp.NewResource(ViewURI, "Flight results",
-		mcp.WithResourceDescription("An interactive view of findBestFlight's result: the picks, how they were ranked, and holding and saving a flight."),
+		mcp.WithResourceDescription("An interactive view of findBestFlight's result: a fare calendar, the picks and every other option on timelines, sorted and filtered, how they were ranked, and holding and saving a flight."),
 		mcp.WithMIMEType(ViewMIME))
 }
 

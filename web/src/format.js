@@ -112,10 +112,21 @@ function readSegment(s) {
   return {
     flightNumber: str(s.flightNumber) ?? '',
     airline: str(s.airline) ?? '',
+    airlineName: str(s.airlineName) ?? str(s.airline) ?? '',
     from: str(s.from) ?? '',
     to: str(s.to) ?? '',
     depart: str(s.depart),
     arrive: str(s.arrive),
+  };
+}
+
+function readLayover(l) {
+  return {
+    airport: str(l.airport) ?? '',
+    minutes: num(l.minutes),
+    overnight: l.overnight === true,
+    changeOfAirport: l.changeOfAirport === true,
+    departFrom: str(l.departFrom),
   };
 }
 
@@ -130,6 +141,7 @@ function readLeg(f) {
     via: strings(f.via),
     airlines: strings(f.airlines),
     segments: objects(f.segments).map(readSegment),
+    layovers: objects(f.layovers).map(readLayover),
   };
 }
 
@@ -141,6 +153,7 @@ function readFlight(f) {
     priceUSD: num(f.priceUSD),
     totalUSD: num(f.totalUSD),
     return: f.return && typeof f.return === 'object' ? readLeg(f.return) : undefined,
+    airportChanges: strings(f.airportChanges),
   };
 }
 
@@ -155,6 +168,49 @@ function readAttempt(a) {
   };
 }
 
+function readOption(o) {
+  if (!o || typeof o !== 'object' || !str(o.id)) return undefined;
+  return { id: o.id, priceUSD: num(o.priceUSD), totalUSD: num(o.totalUSD), durationMinutes: num(o.durationMinutes), stops: num(o.stops), position: num(o.position) };
+}
+
+function readDay(d) {
+  return { date: str(d.date), lowestUSD: num(d.lowestUSD), bestId: str(d.bestId) || undefined };
+}
+
+// readCalendar reads the days of a flexible search; a day is empty (no
+// fare) when nothing fit: the server writes lowestUSD 0 and no bestId.
+function readCalendar(v) {
+  return objects(v)
+    .map((d) => ({ ...readDay(d), returns: objects(d.returns).map(readDay).filter((r) => r.date) }))
+    .filter((d) => d.date)
+    .map((d) => ({ ...d, empty: !d.bestId || !(d.lowestUSD > 0), returns: d.returns.map((r) => ({ ...r, empty: !r.bestId || !(r.lowestUSD > 0) })) }));
+}
+
+function readTrip(t) {
+  return {
+    origin: str(t.origin) ?? '?',
+    destination: str(t.destination) ?? '?',
+    originAirports: strings(t.originAirports),
+    destinationAirports: strings(t.destinationAirports),
+    date: str(t.date),
+    returnDate: str(t.returnDate),
+    flexDays: num(t.flexDays),
+    flexIndependently: t.flexIndependently === true,
+    passengers: num(t.passengers) ?? 1,
+    cabin: str(t.cabin),
+    maxStops: num(t.maxStops),
+    departAfter: str(t.departAfter),
+    departBefore: str(t.departBefore),
+    arriveAfter: str(t.arriveAfter),
+    arriveBefore: str(t.arriveBefore),
+    airlines: strings(t.airlines),
+    excludeAirlines: strings(t.excludeAirlines),
+    maxPrice: num(t.maxPrice),
+  };
+}
+
+const readAirports = (v) => (v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k, n]) => typeof n === 'string' && /^[A-Z0-9]{3}$/.test(k))) : {});
+
 // readResult checks the findBestFlight structuredContent the host passed
 // and returns it with every field the view uses in its expected type, or
 // `{ problem }` saying what is missing. It comes through the host from the
@@ -164,23 +220,10 @@ export function readResult(sc) {
   if (!sc || typeof sc !== 'object') return { problem: 'the tool result carries no structured content' };
   if (!sc.trip || typeof sc.trip !== 'object') return { problem: 'the tool result names no trip' };
   if (!Array.isArray(sc.flights)) return { problem: 'the tool result lists no flights' };
-  const t = sc.trip;
   const flights = objects(sc.flights).map(readFlight);
   return {
     result: {
-      trip: {
-        origin: str(t.origin) ?? '?',
-        destination: str(t.destination) ?? '?',
-        date: str(t.date),
-        returnDate: str(t.returnDate),
-        flexDays: num(t.flexDays),
-        passengers: num(t.passengers) ?? 1,
-        cabin: str(t.cabin),
-        maxStops: num(t.maxStops),
-        departAfter: str(t.departAfter),
-        departBefore: str(t.departBefore),
-        maxPrice: num(t.maxPrice),
-      },
+      trip: readTrip(sc.trip),
       method: str(sc.method) ?? '',
       model: str(sc.model),
       ranked: sc.ranked === true,
@@ -190,9 +233,27 @@ export function readResult(sc) {
       candidates: num(sc.candidates),
       attempts: objects(sc.attempts).map(readAttempt),
       summary: str(sc.summary) ?? '',
-      calendar: objects(sc.calendar)
-        .map((d) => ({ date: str(d.date), lowestUSD: num(d.lowestUSD), bestId: str(d.bestId) }))
-        .filter((d) => d.date),
+      calendar: readCalendar(sc.calendar),
+      cheapest: readOption(sc.cheapest),
+      fastest: readOption(sc.fastest),
+      nonstop: readOption(sc.nonstop),
+      relaxed: objects(sc.relaxed).map((x) => ({ filter: str(x.filter) ?? '', limit: str(x.limit) ?? '', options: num(x.options) ?? 0, gives: str(x.gives) ?? '' })),
+      airports: readAirports(sc.airports),
+      provider: { name: str(sc.provider?.name) ?? '', synthetic: sc.provider?.synthetic === true, note: str(sc.provider?.note) ?? '' },
+    },
+  };
+}
+
+// readOptions reads listFlightOptions' structuredContent: every option of
+// the search, and the calendar with a round trip's return days.
+export function readOptions(sc) {
+  if (!sc || typeof sc !== 'object' || !Array.isArray(sc.options)) return { problem: 'listFlightOptions answered without a list of options' };
+  return {
+    options: {
+      options: objects(sc.options).map(readFlight).filter((f) => f.id),
+      calendar: readCalendar(sc.calendar),
+      airports: readAirports(sc.airports),
+      found: num(sc.found),
     },
   };
 }
@@ -240,4 +301,88 @@ export function modelContext({ flight, booking, saved }) {
       ...(saved && { itinerary: { format: saved.format, uri: saved.uri, path: saved.path } }),
     },
   };
+}
+
+// cityOf is the city of an airport from the result's airports map
+// ("Heathrow Airport, London, GB" -> "London"); '' when unknown.
+export function cityOf(code, airports) {
+  const parts = String(airports?.[code] ?? '').split(', ');
+  return parts.length >= 3 ? parts.at(-2) : '';
+}
+
+// RANKING_STEPS are the ladder's rungs that rank (the others decide other
+// things: the trip details, the view).
+const RANKING_STEPS = new Set(['client_sampling', 'server_llm', 'deterministic', 'candidates']);
+
+// attemptOutcome is what the view says of an attempt: as the server said,
+// except that a ranking rung "used" on a search that left nothing to rank
+// ranked nothing.
+export function attemptOutcome(a, r) {
+  if (r.candidates === 0 && a.outcome === 'used' && RANKING_STEPS.has(a.step)) return { badge: 'nothing to rank', kind: 'skipped' };
+  return { badge: a.outcome, kind: a.outcome };
+}
+
+// ladderLine is the ladder in one line: who ranked, and why not the
+// client's model when it did not.
+export function ladderLine(r) {
+  if (r.candidates === 0 || (!r.flights.length && r.found >= 0)) {
+    return `Nothing to rank: none of the ${r.found ?? 0} flights found fits the trip's limits`;
+  }
+  if (!r.ranked) return 'Not ranked: a shortlist for you and your assistant to choose from';
+  const model = r.model ? ` (${r.model})` : '';
+  switch (r.method) {
+    case 'client_sampling':
+      return `Ranked by your assistant's model${model}`;
+    case 'server_llm':
+      return `Ranked by the server's LLM${model}`;
+    case 'deterministic': {
+      const asked = r.attempts.find((a) => a.step === 'client_sampling');
+      const why = asked && asked.outcome !== 'used' && asked.reason ? `: ${asked.reason}` : '';
+      return `Ranked by the deterministic score (price, stops and time) — your assistant could not rank${why}`;
+    }
+    default:
+      return `Ranked by ${stepLabel(r.method)}${model}`;
+  }
+}
+
+// tripArgs are findBestFlight's arguments for the trip a result echoes,
+// with `change` applied (a key set to undefined is dropped): what the view
+// sends to ask for another day, or for the trip without a filter.
+export function tripArgs(trip, change = {}) {
+  const t = { ...trip, ...change };
+  const args = {
+    origin: t.origin,
+    destination: t.destination,
+    date: t.date,
+    returnDate: t.returnDate,
+    flexDays: t.flexDays || undefined,
+    flexIndependently: t.flexDays && t.returnDate && t.flexIndependently ? true : undefined,
+    passengers: t.passengers,
+    cabin: t.cabin,
+    maxStops: t.maxStops,
+    departAfter: t.departAfter,
+    departBefore: t.departBefore,
+    arriveAfter: t.arriveAfter,
+    arriveBefore: t.arriveBefore,
+    airlines: t.airlines?.length ? t.airlines : undefined,
+    excludeAirlines: t.excludeAirlines?.length ? t.excludeAirlines : undefined,
+    maxPrice: t.maxPrice,
+  };
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+}
+
+// withoutFilter is the change to a trip that drops one of findBestFlight's
+// filters, as a result's `relaxed` names them.
+export function withoutFilter(filter) {
+  const names = filter.split('/').map((s) => s.trim());
+  const change = {};
+  for (const n of names) change[n] = n === 'airlines' || n === 'excludeAirlines' ? [] : undefined;
+  if (names.includes('maxStops')) change.maxStops = undefined;
+  return change;
+}
+
+// addDays moves a YYYY-MM-DD date by n days.
+export function addDays(ymd, n) {
+  const t = Date.parse(`${ymd}T00:00:00Z`);
+  return Number.isNaN(t) ? ymd : new Date(t + n * 86_400_000).toISOString().slice(0, 10);
 }

@@ -1,32 +1,48 @@
 // The findBestFlight results view (ui://flightserver/results): an MCP App
 // (io.modelcontextprotocol/ui). The host renders it in a sandboxed iframe
-// and talks to it through ext-apps' App over postMessage:
+// and talks to it over postMessage (bridge.js):
 //
 //   host -> view  ui/notifications/tool-input    the call's arguments (a "searching" line)
 //                 ui/notifications/tool-result   the result: structuredContent is rendered
 //                 ui/notifications/host-context-changed   theme, styles, locale
-//   view -> host  tools/call bookFlight, saveItinerary     proxied to the server
-//                 ui/update-model-context (or ui/message)  what the user chose
+//   view -> host  tools/call listFlightOptions           every option, for the full list
+//                 tools/call findBestFlight              another day of the calendar, or
+//                                                        the trip without a filter
+//                 tools/call bookFlight, saveItinerary   holding and saving a flight
+//                 ui/update-model-context (or ui/message) what the user chose or looks at
 //
 // Every step that needs something of the host checks that the host offers
 // it, and says plainly what to do instead when it does not.
 
-import { App, PostMessageTransport, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
-
-import { checkPassengerName, modelContext, readResult, textOf } from './format.js';
-import { bookedView, calendarView, chooseButton, confirmView, flightCard, h, ladderView, picksHeading, tripView } from './render.js';
+import { HostBridge, applyFonts, applyStyleVariables, applyTheme } from './bridge.js';
+import { addDays, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, withoutFilter } from './format.js';
+import { airlinesOf, matches, noFilter, sortOptions } from './options.js';
+import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyView, flightCard, h, ladderView, optionsView, picksHeading, standoutsView, tripView } from './render.js';
 
 // How long a tool call through the host may take before the view gives up
 // on it; the server's own budget for one call is 45 s by default.
 const CALL_TIMEOUT_MS = 60_000;
+
+// How many rows of the full list show before "Show all".
+const LIST_LIMIT = 10;
 
 const root = document.getElementById('app');
 const status = document.getElementById('status');
 
 const state = {
   locale: undefined, // the host's, once known; the browser's until then
-  result: null, // readResult()'s result
+  strategy: undefined, // the strategy of the call the host showed, if it named one
+  result: null, // readResult()'s result: what the picks show
+  calendar: null, // the flexible search's calendar, kept while other days are shown
+  shown: null, // { date, returnDate }: the day of the calendar the picks are for
+  dayBusy: false,
+  dayError: '',
+  showing: '', // what the picks are, when the view asked for them (a day, the trip without a filter)
+  options: { status: 'idle', list: [], visible: [], sort: 'best', filter: noFilter(), limit: LIST_LIMIT, showAll: false, allAirlines: false, error: '' },
+  ladderOpen: false,
+  seq: 0, // counts the results shown, so a late answer for an older one is dropped
   selected: null, // the flight the user chose
+  selectedList: '', // which list it was chosen in: picks or all
   phase: 'idle', // idle | confirm | booking | booked | saving
   passengerName: '',
   seat: 'no_preference',
@@ -52,15 +68,15 @@ function notice(title, text, kind = 'info') {
   show(h('section', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : undefined }, h('h1', { text: title }), text && h('p', { class: 'pre', text })));
 }
 
-const app = new App({ name: 'flightserver-results', version: __VIEW_VERSION__ }, {}, { autoResize: true });
+const app = new HostBridge({ name: 'flightserver-results', version: __VIEW_VERSION__ });
 
 // ---- host context: theme, styles, fonts, locale ----
 
 function applyHostContext() {
-  const ctx = app.getHostContext() ?? {};
-  if (ctx.theme === 'light' || ctx.theme === 'dark') applyDocumentTheme(ctx.theme);
-  if (ctx.styles?.variables) applyHostStyleVariables(ctx.styles.variables);
-  if (ctx.styles?.css?.fonts) applyHostFonts(ctx.styles.css.fonts);
+  const ctx = app.hostContext ?? {};
+  if (ctx.theme === 'light' || ctx.theme === 'dark') applyTheme(ctx.theme);
+  if (ctx.styles?.variables && typeof ctx.styles.variables === 'object') applyStyleVariables(ctx.styles.variables);
+  if (ctx.styles?.css?.fonts) applyFonts(ctx.styles.css.fonts);
   if (typeof ctx.locale === 'string' && ctx.locale) {
     state.locale = ctx.locale;
     document.documentElement.lang = ctx.locale;
@@ -69,25 +85,229 @@ function applyHostContext() {
 
 // ---- results ----
 
+// keepFocus runs `render` and gives focus back to the element that had it
+// (by id, or by its day in the calendar), since rendering replaces it.
+function keepFocus(render) {
+  const el = document.activeElement;
+  const id = el?.id;
+  const day = el?.dataset?.date && { date: el.dataset.date, ret: el.dataset.return };
+  render();
+  let again = id ? document.getElementById(id) : null;
+  if (!again && day) again = [...root.querySelectorAll('button.day')].find((b) => b.dataset.date === day.date && (b.dataset.return ?? '') === (day.ret ?? ''));
+  again?.focus();
+}
+
+function calendarSection() {
+  return [
+    calendarView(state.calendar, { locale: state.locale, shown: state.shown, busy: state.dayBusy, onDay: showDay }),
+    state.dayError && h('p', { class: 'error', role: 'alert', text: state.dayError }),
+  ];
+}
+
+function optionsSection() {
+  const r = state.result;
+  if (!r.flights.length) return null;
+  return optionsView(state.options, r, {
+    locale: state.locale,
+    airlines: airlinesOf(state.options.list),
+    onSort,
+    onFilter,
+    onShowAll,
+    onMoreAirlines,
+    onSelect: select,
+  });
+}
+
 function renderResult() {
   const r = state.result;
-  const list = h(
+  const picks = h(
     'ol',
-    { class: r.ranked ? 'flights ranked' : 'flights unranked', 'aria-labelledby': 'picks-h' },
-    r.flights.map((f) => flightCard(f, r, state.locale, select)),
+    { class: r.ranked ? 'flights picks ranked' : 'flights picks unranked', 'aria-labelledby': 'picks-h' },
+    r.flights.map((f) => flightCard(f, r, { locale: state.locale, list: 'picks', onSelect: select })),
   );
   show(
-    tripView(r, state.locale),
-    calendarView(r, state.locale),
+    tripView(r, state.locale, { flexible: state.calendar?.trip !== r.trip ? state.calendar?.trip : undefined }),
+    h('div', { id: 'calendar-slot' }, calendarSection()),
     h(
       'section',
       { class: 'picks', 'aria-labelledby': 'picks-h' },
-      picksHeading(r),
-      r.flights.length ? list : h('p', { class: 'notice', text: r.summary || 'No flight matched the trip.' }),
+      r.flights.length ? picksHeading(r) : emptyView(r, { onRelax: relax }),
+      ladderView(r, state.ladderOpen),
+      r.flights.length > 0 && picks,
+      r.flights.length > 0 && standoutsView(r, state.locale),
       r.unreadable > 0 && h('p', { class: 'hint', text: `${r.unreadable} more entries had no flight id and are not shown.` }),
     ),
-    ladderView(r),
+    h('div', { id: 'options-slot' }, optionsSection()),
   );
+  root.querySelector('details.ladder')?.addEventListener('toggle', (e) => {
+    state.ladderOpen = e.target.open;
+  });
+  if (state.selected) renderAction();
+}
+
+// renderOptions redraws only the full list (a sort, a filter, the options
+// arriving), keeping focus where it was.
+function renderOptions() {
+  keepFocus(() => {
+    root.querySelector('#options-slot')?.replaceChildren(...[optionsSection()].filter(Boolean));
+    if (state.selected?.id && state.selectedList === 'all') renderAction();
+  });
+}
+
+function renderCalendar() {
+  keepFocus(() => root.querySelector('#calendar-slot')?.replaceChildren(...calendarSection().filter(Boolean)));
+}
+
+// refilter recomputes which options the list shows.
+function refilter() {
+  const o = state.options;
+  o.visible = sortOptions(o.list, o.sort).filter((f) => matches(f, o.filter));
+}
+
+function onSort(key) {
+  state.options.sort = key;
+  refilter();
+  renderOptions();
+  say(countWords(state.options));
+}
+
+function onFilter(kind, value) {
+  const f = state.options.filter;
+  if (kind === 'nonstop') f.nonstop = !f.nonstop;
+  else {
+    const set = kind === 'time' ? f.times : f.airlines;
+    if (set.has(value)) set.delete(value);
+    else set.add(value);
+  }
+  refilter();
+  renderOptions();
+  say(countWords(state.options));
+}
+
+function onMoreAirlines() {
+  state.options.allAirlines = !state.options.allAirlines;
+  renderOptions();
+}
+
+function onShowAll() {
+  state.options.showAll = !state.options.showAll;
+  renderOptions();
+  say(countWords(state.options));
+}
+
+// calendarOf is the calendar a flexible result brings: its days, and how
+// to name each outbound day's return day when both dates move together.
+function calendarOf(r, days) {
+  const t = r.trip;
+  const stay = t.returnDate && t.date ? dayOffset(t.date, t.returnDate) : undefined;
+  return {
+    trip: t,
+    days,
+    roundTrip: Boolean(t.returnDate),
+    independent: Boolean(t.returnDate && t.flexIndependently),
+    returnDateOf: t.returnDate && !t.flexIndependently ? (d) => addDays(d, stay) : undefined,
+  };
+}
+
+// showResult shows a findBestFlight result and asks the server for every
+// option of it. A flexible result brings its calendar; a day of it keeps
+// the calendar it came from.
+function showResult(r, { keepCalendar = false } = {}) {
+  const seq = ++state.seq;
+  Object.assign(state, { result: r, selected: null, phase: 'idle', booking: null, saved: null, error: '', told: '', dayError: '' });
+  if (!keepCalendar) {
+    // A flexible result's picks may leave on any of its days: none is "shown".
+    state.calendar = r.calendar.length ? calendarOf(r, r.calendar) : null;
+    state.shown = null;
+  }
+  Object.assign(state.options, { status: r.flights.length ? 'loading' : 'idle', list: [], visible: [], showAll: false, error: '' });
+  keepFocus(renderResult);
+  if (r.flights.length) loadOptions(r, seq);
+}
+
+// loadOptions asks the server (listFlightOptions, a tool for the view only)
+// for every option of the result's trip, and for a flexible round trip the
+// fare of each pair of days.
+async function loadOptions(r, seq) {
+  const { value, error } = await callTool('listFlightOptions', tripArgs(r.trip));
+  if (seq !== state.seq) return;
+  const read = value && readOptions(value);
+  if (error || read.problem) {
+    Object.assign(state.options, { status: 'failed', error: error ?? read.problem });
+    renderOptions();
+    return;
+  }
+  Object.assign(state.options, { status: 'loaded', list: read.options.options });
+  Object.assign(state.result.airports, read.options.airports);
+  refilter();
+  if (state.calendar && state.calendar.trip === r.trip && read.options.calendar.some((d) => d.returns.length)) {
+    state.calendar = calendarOf(r, read.options.calendar);
+    renderCalendar();
+  }
+  renderOptions();
+  say(`${state.showing ? `${state.showing}: ` : ''}${picksWords(state.result)}; ${countWords(state.options)}`);
+}
+
+// picksWords counts the picks for the live region.
+function picksWords(r) {
+  if (!r.flights.length) return 'nothing within your limits';
+  const n = r.flights.length;
+  return r.ranked ? `${n} ranked ${n === 1 ? 'pick' : 'picks'}` : `${n} ${n === 1 ? 'flight' : 'flights'}, not ranked`;
+}
+
+// searchAgain calls findBestFlight from the view for `args` and shows what
+// it found; the model is told what the user is now looking at.
+async function searchAgain(args, { keepCalendar, what }) {
+  const { value, error } = await callTool('findBestFlight', { ...args, ...(state.strategy && { strategy: state.strategy }) });
+  if (error) return error;
+  const { result: r, problem } = readResult(value);
+  if (problem) return `findBestFlight answered with nothing the view can read: ${problem}.`;
+  state.showing = what;
+  showResult(r, { keepCalendar });
+  say(`${what}: ${picksWords(r)}.`);
+  tellModelLooking(r, what);
+  return '';
+}
+
+// showDay asks the server for one day of the calendar (a pair of days, on
+// the grid) and shows it under the calendar.
+async function showDay(date, returnDate) {
+  if (state.dayBusy || ['booking', 'saving'].includes(state.phase)) return;
+  const base = state.calendar.trip;
+  Object.assign(state, { shown: { date, returnDate }, dayBusy: true, dayError: '' });
+  renderCalendar();
+  const when = `${formatDate(date, state.locale)}${returnDate ? `, back ${formatDate(returnDate, state.locale)}` : ''}`;
+  say(`Looking for flights on ${when}…`);
+  const failed = await searchAgain(tripArgs(base, { date, returnDate: returnDate ?? base.returnDate, flexDays: 0 }), { keepCalendar: true, what: `Flights on ${when}` });
+  state.dayBusy = false;
+  if (failed) {
+    state.dayError = `Could not show ${when}. ${failed}`;
+    say(state.dayError);
+  }
+  renderCalendar();
+}
+
+// relax searches again without one of the trip's filters.
+async function relax(x) {
+  say(`Searching without ${x.filter}…`);
+  const failed = await searchAgain(tripArgs(state.result.trip, withoutFilter(x.filter)), { keepCalendar: false, what: `Without ${x.filter}` });
+  if (failed) {
+    root.querySelector('ul.relaxed')?.after(h('p', { class: 'error', role: 'alert', text: `Could not search without ${x.filter}. ${failed}` }));
+    say(`Could not search without ${x.filter}.`);
+  } else root.querySelector('#picks-h')?.focus();
+}
+
+// tellModelLooking lets the model know what the user now sees, when the
+// host takes context updates (nothing is said in the chat).
+async function tellModelLooking(r, what) {
+  if (!app.hostCapabilities?.updateModelContext) return;
+  const picks = r.flights.map((f) => `#${f.position} ${f.id}`).join(', ');
+  const text = `In the flight results view the user is now looking at ${what.toLowerCase()} (${r.trip.origin} to ${r.trip.destination}): ${picks || 'nothing within the trip\'s limits'}.`;
+  try {
+    await app.updateModelContext({ content: [{ type: 'text', text }], structuredContent: { viewing: tripArgs(r.trip), flightIds: r.flights.map((f) => f.id) } }, { timeout: CALL_TIMEOUT_MS });
+  } catch {
+    // The view still shows the day; the model hears of it when the user chooses.
+  }
 }
 
 function onToolResult(result) {
@@ -102,15 +322,16 @@ function onToolResult(result) {
     notice('Flight results', `${textOf(result) || 'Nothing to show.'}\n\n(The view could not read the result: ${problem}.)`);
     return;
   }
-  Object.assign(state, { result: r, selected: null, phase: 'idle', booking: null, saved: null, error: '', told: '' });
-  renderResult();
-  say(r.ranked ? `${r.flights.length} ranked flights.` : `${r.flights.length} flights, not ranked.`);
+  state.showing = '';
+  showResult(r);
+  say(`${picksWords(r)}.`);
 }
 
 // ---- choosing, confirming, holding, saving ----
 
+// actionSlot is the chosen flight's card in the list it was chosen from.
 function actionSlot() {
-  return root.querySelector(`li.flight[data-flight-id="${CSS.escape(state.selected.id)}"]`);
+  return root.querySelector(`li.flight[data-list="${state.selectedList}"][data-flight-id="${CSS.escape(state.selected.id)}"]`);
 }
 
 // renderAction draws the panel for the current phase under the chosen
@@ -121,31 +342,35 @@ function renderAction(focus) {
   const had = old?.contains(document.activeElement) && document.activeElement.id;
   old?.remove();
   for (const b of root.querySelectorAll('button.select')) {
-    const chosen = state.selected && b.closest('li.flight')?.dataset.flightId === state.selected.id;
+    const li = b.closest('li.flight');
+    const chosen = state.selected && li?.dataset.flightId === state.selected.id && li?.dataset.list === state.selectedList;
     chooseButton(b, Boolean(chosen));
-    b.closest('li.flight')?.classList.toggle('chosen', Boolean(chosen));
+    li?.classList.toggle('chosen', Boolean(chosen));
     b.disabled = ['booking', 'booked', 'saving'].includes(state.phase) && !chosen;
   }
   if (!state.selected) return;
   const handlers = { onHold: hold, onCancel: cancel, onName, onSeat, onSave: save };
   const panel = ['booked', 'saving'].includes(state.phase) ? bookedView(state, handlers) : confirmView(state, handlers);
-  actionSlot().append(panel);
+  const slot = actionSlot();
+  if (!slot) return; // filtered out of the list: chosen again when it shows
+  slot.append(panel);
   const target = focus ?? (had && `#${had}`);
   if (target) panel.querySelector(target)?.focus();
 }
 
-function select(flight) {
+function select(flight, list) {
   if (['booking', 'booked', 'saving'].includes(state.phase)) return;
-  Object.assign(state, { selected: flight, phase: 'confirm', error: '', nameProblem: '' });
+  Object.assign(state, { selected: flight, selectedList: list, phase: 'confirm', error: '', nameProblem: '' });
   renderAction('#passenger');
   say(`Chose ${flight.id}. Enter the passenger name to hold it.`);
 }
 
 function cancel() {
   const id = state.selected?.id;
+  const list = state.selectedList;
   Object.assign(state, { selected: null, phase: 'idle', error: '', nameProblem: '' });
   renderAction();
-  root.querySelector(`li.flight[data-flight-id="${CSS.escape(id)}"] button.select`)?.focus();
+  root.querySelector(`li.flight[data-list="${list}"][data-flight-id="${CSS.escape(id)}"] button.select`)?.focus();
   say('Not held.');
 }
 
@@ -161,7 +386,7 @@ function onSeat(e) {
 // result, or `{ error }` in words when the call could not be made or the
 // tool said it failed: the view shows that as is, saying whose words they are.
 async function callTool(name, args) {
-  if (!app.getHostCapabilities()?.serverTools) {
+  if (!app.hostCapabilities?.serverTools) {
     return { error: `This host does not let the view call the server's tools. Ask your assistant to call ${name} instead.` };
   }
   let result;
@@ -233,7 +458,7 @@ async function save(format) {
 // to tell the assistant themselves.
 async function tellModel() {
   const ctx = modelContext({ flight: state.selected, booking: state.booking, saved: state.saved });
-  const caps = app.getHostCapabilities() ?? {};
+  const caps = app.hostCapabilities ?? {};
   try {
     if (caps.updateModelContext) {
       await app.updateModelContext(ctx, { timeout: CALL_TIMEOUT_MS });
@@ -252,29 +477,30 @@ async function tellModel() {
 
 // ---- start ----
 
-app.addEventListener('toolinput', ({ arguments: args }) => {
+app.on('toolinput', ({ arguments: args }) => {
+  const a = args && typeof args === 'object' ? args : {};
+  if (typeof a.strategy === 'string') state.strategy = a.strategy;
   if (state.result) return;
-  const a = args ?? {};
   const route = a.origin && a.destination ? `${a.origin} → ${a.destination}` : 'flights';
   notice('Searching…', `Looking for ${route}${a.date ? ` on ${a.date}` : ''}.`);
   say('Searching for flights…');
 });
-app.addEventListener('toolresult', onToolResult);
-app.addEventListener('toolcancelled', ({ reason }) => {
-  if (!state.result) notice('The flight search was cancelled', reason || '', 'error');
+app.on('toolresult', onToolResult);
+app.on('toolcancelled', ({ reason }) => {
+  if (!state.result) notice('The flight search was cancelled', typeof reason === 'string' ? reason : '', 'error');
 });
-app.addEventListener('hostcontextchanged', () => {
+app.on('hostcontextchanged', () => {
   applyHostContext();
-  if (state.result && state.phase === 'idle') renderResult();
+  if (state.result && state.phase === 'idle') keepFocus(renderResult);
 });
-app.onteardown = async () => ({});
+app.onteardown = async () => {};
 
 if (window.parent === window) {
   notice('Flight results', 'This page is an MCP App view: a host that supports MCP Apps shows it beside a findBestFlight result.');
 } else {
   notice('Waiting for the flight search…', '');
   app
-    .connect(new PostMessageTransport(window.parent, window.parent))
+    .connect()
     .then(applyHostContext)
     .catch((err) => notice('The view could not connect to the host', err?.message ?? String(err), 'error'));
 }

@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { checkPassengerName, dayMark, duration, localTime, modelContext, readResult, stopsText } from '../src/format.js';
+import { attemptOutcome, checkPassengerName, dayMark, duration, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, withoutFilter } from '../src/format.js';
+import { airlinesOf, fareRange, heatLevel, matches, noFilter, sortOptions, timeOfDay } from '../src/options.js';
+import { offsetMinutes, timeline } from '../src/timeline.js';
 
 test('localTime keeps the airport\'s wall clock, whatever the offset', () => {
   for (const [iso, want] of [
@@ -118,4 +120,133 @@ test('modelContext tells the model the flight, then the hold, then the file', ()
     booking: { reference: booking.reference, passengerName: 'Ada Lovelace', seat: 'aisle', priceUSD: 346 },
     itinerary: { format: 'ics', uri: 'file:///tmp/x.ics', path: '/tmp/x.ics' },
   });
+});
+
+test('a day with nothing within the limits is empty, never $0', () => {
+  const { result } = readResult({
+    trip: { origin: 'JFK', destination: 'LHR' },
+    flights: [],
+    calendar: [
+      { date: '2026-12-14', lowestUSD: 0 },
+      { date: '2026-12-15', lowestUSD: 412, bestId: 'JFK-LHR-261215-AAAAA' },
+      { date: '2026-12-16', lowestUSD: 0, bestId: '' },
+    ],
+  });
+  assert.deepEqual(result.calendar.map((d) => d.empty), [true, false, true]);
+  assert.deepEqual(fareRange(result.calendar), { lowest: 412, highest: 412 });
+  const { options } = readOptions({
+    options: [],
+    calendar: [{ date: '2026-12-14', lowestUSD: 500, bestId: 'x', returns: [{ date: '2026-12-20', lowestUSD: 0 }, { date: '2026-12-21', lowestUSD: 500, bestId: 'x' }] }],
+  });
+  assert.deepEqual(options.calendar[0].returns.map((r) => r.empty), [true, false]);
+});
+
+test('heatLevel spreads the fares from the lowest (0) to the highest (4)', () => {
+  assert.deepEqual([300, 350, 400, 450, 500].map((f) => heatLevel(f, 300, 500)), [0, 1, 2, 3, 4]);
+  assert.equal(heatLevel(420, 420, 420), 0, 'one fare: the lowest');
+  assert.equal(heatLevel(0, 300, 500), 0);
+  assert.equal(fareRange([{ empty: true }]), undefined);
+});
+
+const seg = (airline, from, to, depart, arrive) => ({ flightNumber: `${airline}1`, airline, airlineName: airline, from, to, depart, arrive });
+const option = (position, priceUSD, durationMinutes, depart, segments, ret) => ({ id: `o${position}`, position, priceUSD, durationMinutes, depart, stops: segments.length - 1, segments, return: ret });
+
+test('the options sort by the server\'s order, fare, time or departure, ties in the server\'s order', () => {
+  const list = [
+    option(1, 500, 420, '2026-12-15T08:00:00-05:00', [seg('BA', 'JFK', 'LHR', '2026-12-15T08:00:00-05:00', '2026-12-15T20:00:00Z')]),
+    option(2, 400, 600, '2026-12-15T22:00:00-05:00', [seg('FI', 'JFK', 'KEF', '2026-12-15T22:00:00-05:00', '2026-12-16T07:30:00Z'), seg('FI', 'KEF', 'LHR', '2026-12-16T09:00:00Z', '2026-12-16T12:00:00Z')]),
+    option(3, 400, 300, '2026-12-14T13:00:00-05:00', [seg('AA', 'JFK', 'LHR', '2026-12-14T13:00:00-05:00', '2026-12-15T01:00:00Z')]),
+  ];
+  const ids = (key) => sortOptions(list, key).map((o) => o.id);
+  assert.deepEqual(ids('best'), ['o1', 'o2', 'o3']);
+  assert.deepEqual(ids('cheapest'), ['o2', 'o3', 'o1']);
+  assert.deepEqual(ids('fastest'), ['o3', 'o1', 'o2']);
+  assert.deepEqual(ids('departure'), ['o3', 'o1', 'o2']);
+  assert.deepEqual(ids('unknown'), ['o1', 'o2', 'o3']);
+
+  const f = noFilter();
+  assert.deepEqual(list.filter((o) => matches(o, f)).length, 3);
+  f.nonstop = true;
+  assert.deepEqual(list.filter((o) => matches(o, f)).map((o) => o.id), ['o1', 'o3']);
+  f.times.add('morning');
+  assert.deepEqual(list.filter((o) => matches(o, f)).map((o) => o.id), ['o1']);
+  f.nonstop = false;
+  f.times = new Set(['night']);
+  assert.deepEqual(list.filter((o) => matches(o, f)).map((o) => o.id), ['o2']);
+  f.times = new Set();
+  f.airlines = new Set(['FI']);
+  assert.deepEqual(list.filter((o) => matches(o, f)).map((o) => o.id), ['o2'], 'every segment by a chosen airline');
+  assert.deepEqual(airlinesOf(list).map((a) => [a.code, a.count]), [['AA', 1], ['BA', 1], ['FI', 1]]);
+  assert.deepEqual(['2026-12-15T04:59:00Z', '2026-12-15T05:00:00Z', '2026-12-15T12:00:00+09:00', '2026-12-15T21:59:00-05:00', '2026-12-15T22:00:00-05:00', 'x'].map(timeOfDay), [
+    'night',
+    'morning',
+    'afternoon',
+    'evening',
+    'night',
+    undefined,
+  ]);
+});
+
+test('a round trip is nonstop only when both ways are, and an airline filter covers the return', () => {
+  const back = { stops: 1, segments: [seg('EI', 'LHR', 'DUB', '2026-12-20T10:00:00Z', '2026-12-20T11:00:00Z'), seg('EI', 'DUB', 'JFK', '2026-12-20T12:00:00Z', '2026-12-20T15:00:00-05:00')] };
+  const rt = option(1, 800, 420, '2026-12-15T08:00:00-05:00', [seg('BA', 'JFK', 'LHR', '2026-12-15T08:00:00-05:00', '2026-12-15T20:00:00Z')], back);
+  assert.equal(matches(rt, { ...noFilter(), nonstop: true }), false);
+  assert.equal(matches(rt, { ...noFilter(), airlines: new Set(['BA']) }), false);
+  assert.equal(matches(rt, { ...noFilter(), airlines: new Set(['BA', 'EI']) }), true);
+});
+
+test('the timeline puts each flight and connection on one axis, and the night where the traveller is', () => {
+  assert.equal(offsetMinutes('2026-12-15T08:00:00-05:00'), -300);
+  assert.equal(offsetMinutes('2026-12-15T08:00:00+05:30'), 330);
+  assert.equal(offsetMinutes('2026-12-15T08:00:00Z'), 0);
+  // JFK 20:00 (-05:00, 01:00Z) to KEF 06:00Z: 5 hours; 3 hours in KEF;
+  // KEF 09:00 to LHR 12:00Z: 11 hours in all.
+  const tl = timeline({
+    segments: [seg('FI', 'JFK', 'KEF', '2026-12-15T20:00:00-05:00', '2026-12-16T06:00:00Z'), seg('FI', 'KEF', 'LHR', '2026-12-16T09:00:00Z', '2026-12-16T12:00:00Z')],
+    layovers: [{ airport: 'KEF', minutes: 180, overnight: true }],
+  });
+  assert.deepEqual(
+    tl.pieces.map((p) => [p.kind, p.x0, p.x1]),
+    [
+      ['flight', 0, 5 / 11],
+      ['layover', 5 / 11, 8 / 11],
+      ['flight', 8 / 11, 1],
+    ],
+  );
+  assert.equal(tl.pieces[1].airport, 'KEF');
+  assert.equal(tl.pieces[1].overnight, true);
+  // In the air the zone moves evenly from -05:00 to Z, so the local time h
+  // hours in is 20:00 + 2h: night (22:00) begins an hour in and ends (06:00)
+  // as the plane lands; on the ground in KEF it is day.
+  assert.equal(tl.nights.length, 1);
+  const [night] = tl.nights;
+  assert.ok(Math.abs(night.x0 - 1 / 11) < 0.01, `night begins an hour in: ${night.x0}`);
+  assert.ok(Math.abs(night.x1 - 5 / 11) < 0.01, `night ends at landing in KEF: ${night.x1}`);
+  assert.equal(timeline({ segments: [seg('BA', 'JFK', 'LHR', 'garbage', '2026-12-15T20:00:00Z')] }), null);
+  const day = timeline({ segments: [seg('BA', 'LHR', 'CDG', '2026-12-15T10:00:00Z', '2026-12-15T12:15:00+01:00')] });
+  assert.deepEqual(day.nights, [], 'a daytime flight has no night');
+});
+
+test('the ladder in one line, and a ranking rung on nothing ranked nothing', () => {
+  const base = { found: 47, candidates: 47, flights: [{}], ranked: true, attempts: [{ step: 'client_sampling', outcome: 'skipped', reason: 'client did not declare sampling' }] };
+  assert.equal(ladderLine({ ...base, method: 'client_sampling', model: 'claude' }), "Ranked by your assistant's model (claude)");
+  assert.equal(ladderLine({ ...base, method: 'server_llm' }), "Ranked by the server's LLM");
+  assert.equal(ladderLine({ ...base, method: 'deterministic' }), 'Ranked by the deterministic score (price, stops and time) — your assistant could not rank: client did not declare sampling');
+  assert.equal(ladderLine({ ...base, method: 'candidates', ranked: false }), 'Not ranked: a shortlist for you and your assistant to choose from');
+  const empty = { ...base, candidates: 0, flights: [], method: 'deterministic' };
+  assert.equal(ladderLine(empty), "Nothing to rank: none of the 47 flights found fits the trip's limits");
+  assert.deepEqual(attemptOutcome({ step: 'deterministic', outcome: 'used' }, empty), { badge: 'nothing to rank', kind: 'skipped' });
+  assert.deepEqual(attemptOutcome({ step: 'view', outcome: 'used' }, empty), { badge: 'used', kind: 'used' });
+  assert.deepEqual(attemptOutcome({ step: 'deterministic', outcome: 'used' }, base), { badge: 'used', kind: 'used' });
+});
+
+test('tripArgs asks again for the trip a result echoes, with a change', () => {
+  const trip = { origin: 'NYC', destination: 'LON', originAirports: ['JFK'], date: '2026-12-15', returnDate: '2026-12-20', flexDays: 2, flexIndependently: true, passengers: 2, cabin: 'business', maxStops: 1, airlines: [], excludeAirlines: ['VS'], maxPrice: 900 };
+  assert.deepEqual(tripArgs(trip), { origin: 'NYC', destination: 'LON', date: '2026-12-15', returnDate: '2026-12-20', flexDays: 2, flexIndependently: true, passengers: 2, cabin: 'business', maxStops: 1, excludeAirlines: ['VS'], maxPrice: 900 });
+  assert.deepEqual(tripArgs(trip, { date: '2026-12-14', returnDate: '2026-12-21', flexDays: 0 }), { origin: 'NYC', destination: 'LON', date: '2026-12-14', returnDate: '2026-12-21', passengers: 2, cabin: 'business', maxStops: 1, excludeAirlines: ['VS'], maxPrice: 900 });
+  assert.deepEqual(tripArgs(trip, withoutFilter('maxPrice')).maxPrice, undefined);
+  assert.deepEqual(tripArgs(trip, withoutFilter('excludeAirlines')).excludeAirlines, undefined);
+  const windows = tripArgs({ ...trip, departAfter: '08:00', departBefore: '12:00' }, withoutFilter('departAfter/departBefore'));
+  assert.equal(windows.departAfter ?? windows.departBefore, undefined);
+  assert.equal(tripArgs(trip, withoutFilter('maxStops')).maxStops, undefined);
 });

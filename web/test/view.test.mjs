@@ -69,7 +69,15 @@ async function withHost({ transport = 'stdio', era, exportDir = true, extension 
 
 const textOf = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 const ids = (cards) => cards.evaluateAll((els) => els.map((e) => e.dataset.flightId));
+const callsTo = (record, name) => record.calls.filter((c) => c.name === name);
+const shortDate = (ymd) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(Date.parse(`${ymd}T00:00:00Z`));
+const longDate = (ymd) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(Date.parse(`${ymd}T00:00:00Z`));
+const usd = (n) => `$${n.toLocaleString('en-US')}`;
+const minutes = (m) => `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+const stopsWords = (leg) => (leg.stops ? `${leg.stops} ${leg.stops === 1 ? 'stop' : 'stops'} via ${leg.via.join(', ')}` : 'nonstop');
+const legs = (f) => [f, ...(f.return ? [f.return] : [])];
 const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement);
+const focusedDay = (view) => view.locator('html').evaluate(() => document.activeElement?.dataset.date);
 const visible = (locator) => locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 
 // waitFor polls `check` until it returns something truthy (a host-side
@@ -85,17 +93,28 @@ async function waitFor(check, what) {
 }
 
 // assertPicks checks that the view shows the flights of `sc` in its order,
-// each with its flight numbers, local departure times and price.
+// each with its date, flight numbers, airlines, airports, local departure
+// times, connections and price.
 async function assertPicks(view, sc) {
-  const cards = view.locator('li.flight');
+  const cards = view.locator('li.flight.pick');
   await visible(cards.first());
   assert.deepEqual(await ids(cards), sc.flights.map((f) => f.id));
   for (const [i, f] of sc.flights.entries()) {
     const text = await cards.nth(i).innerText();
-    for (const s of f.segments) {
-      assert.ok(text.includes(s.flightNumber), `card ${i + 1} names ${s.flightNumber}: ${text}`);
-      // The airport's local time, as the server wrote it (no conversion).
-      assert.ok(text.includes(s.depart.slice(11, 16)), `card ${i + 1} shows ${s.from} departure ${s.depart}: ${text}`);
+    // The day it leaves, so the picks of a flexible search tell apart.
+    assert.equal(await cards.nth(i).locator('h3 .when').innerText(), shortDate(f.depart.slice(0, 10)));
+    for (const leg of legs(f)) {
+      for (const s of leg.segments) {
+        assert.ok(text.includes(s.flightNumber), `card ${i + 1} names ${s.flightNumber}: ${text}`);
+        assert.ok(text.includes(s.airlineName), `card ${i + 1} names the airline ${s.airlineName}: ${text}`);
+        // The airport's local time, as the server wrote it (no conversion).
+        assert.ok(text.includes(s.depart.slice(11, 16)), `card ${i + 1} shows ${s.from} departure ${s.depart}: ${text}`);
+        for (const code of [s.from, s.to]) {
+          const city = sc.airports[code].split(', ').at(-2);
+          assert.ok(text.includes(`${code} ${city}`), `card ${i + 1} shows ${code} with its city ${city}: ${text}`);
+        }
+      }
+      for (const l of leg.layovers ?? []) assert.ok(text.includes(`${minutes(l.minutes)} connection in ${l.airport}`), `card ${i + 1} shows the connection in ${l.airport}: ${text}`);
     }
     assert.ok(text.includes(`$${f.totalUSD.toLocaleString('en-US')}`), `card ${i + 1} shows $${f.totalUSD}: ${text}`);
     assert.ok(text.includes(f.reason), `card ${i + 1} gives the server's reason: ${text}`);
@@ -109,24 +128,48 @@ async function assertPicks(view, sc) {
   }
 }
 
-// assertLadder checks that every attempt of the ladder is shown, in order,
-// with its outcome and the server's one-line reason.
-async function assertLadder(view, sc) {
-  const rungs = view.locator('section.ladder li.attempt');
+// assertLadder checks the ladder's disclosure: one line, the attempts
+// hidden until the user opens it with the keyboard, then every attempt in
+// order with its outcome and the server's one-line reason.
+async function assertLadder(page, view, sc, line) {
+  const ladder = view.locator('details.ladder');
+  const rungs = ladder.locator('li.attempt');
+  assert.equal(await ladder.getAttribute('open'), null, 'the ladder starts closed');
+  assert.equal(await rungs.first().isVisible(), false, 'its attempts are hidden');
+  if (line) assert.match(await ladder.locator('summary .line').innerText(), line);
+  await ladder.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await visible(rungs.first());
   assert.equal(await rungs.count(), sc.attempts.length);
   for (const [i, a] of sc.attempts.entries()) {
     const text = await rungs.nth(i).innerText();
     const step = a.step ?? a.tier;
     assert.ok(text.includes(step), `rung ${i + 1} names ${step}: ${text}`);
-    assert.ok(text.includes(a.outcome), `rung ${i + 1} says ${a.outcome}: ${text}`);
+    assert.ok(text.includes(sc.candidates === 0 && a.outcome === 'used' && step !== 'view' ? 'nothing to rank' : a.outcome), `rung ${i + 1} says ${a.outcome}: ${text}`);
     assert.ok(text.includes(a.reason), `rung ${i + 1} gives the reason "${a.reason}": ${text}`);
   }
+}
+
+// optionsOf waits for the view's full list and returns what the server
+// listed for it (the view's listFlightOptions call).
+async function optionsOf(view, record) {
+  await visible(view.locator('section.all ol.options'));
+  const [call] = callsTo(record, 'listFlightOptions');
+  assert.notEqual(call.result.isError, true, textOf(call.result));
+  return call.result.structuredContent;
+}
+
+// rows are the full list's rows, all of them shown.
+async function allRows(view) {
+  const more = view.locator('#show-all');
+  if ((await more.count()) && (await more.getAttribute('aria-expanded')) === 'false') await more.click();
+  return view.locator('section.all li.flight.option');
 }
 
 // chooseAndHold picks flight `index` with the keyboard, fills in the
 // confirmation and submits it with Enter.
 async function chooseAndHold(page, view, index, { name = 'Ada Lovelace', seat = 'aisle' } = {}) {
-  const choose = view.locator('li.flight').nth(index).getByRole('button', { name: 'Choose this flight' });
+  const choose = view.locator('li.flight.pick').nth(index).getByRole('button', { name: 'Choose this flight' });
   await choose.focus();
   await page.keyboard.press('Enter');
   const passenger = view.getByLabel('Passenger name, as on their ID');
@@ -147,18 +190,22 @@ for (const transport of ['stdio', 'http']) {
           assert.equal(sc.ranked, true, JSON.stringify(sc.attempts));
 
           await assertPicks(view, sc);
-          assert.equal(await view.locator('#picks-h').innerText(), 'Ranked picks');
-          assert.match(await view.locator('.ranked-by').innerText(), new RegExp(`^Ranked by .*best ${sc.flights.length} of ${sc.found} flights found$`));
-          await assertLadder(view, sc);
+          // The counts are the summary's.
+          const heading = `Best ${sc.flights.length} of ${sc.candidates} flights`;
+          assert.equal(await view.locator('#picks-h').innerText(), heading);
+          assert.ok(sc.summary.startsWith(heading), `the summary says "${heading}" too: ${sc.summary}`);
+          assert.equal(await view.locator('.ranked-by').innerText(), `${sc.found} flights found; the ranking chose among ${sc.candidates} flights within your limits.`);
+          await assertLadder(page, view, sc, /^Ranked by the deterministic score \(price, stops and time\) — your assistant could not rank: client did not declare sampling$/);
+          assert.match(await view.locator('header.trip .synthetic').innerText(), /^Synthetic sample data/);
           // The arrow is hidden from screen readers, which hear "to".
           await visible(view.getByRole('heading', { level: 1, name: 'JFK to LHR', exact: true }));
 
           // Nothing is sent before the user confirms, and an empty name is
           // refused by the view. Then the user changes their mind.
-          await view.locator('li.flight').nth(0).getByRole('button', { name: 'Choose this flight' }).click();
+          await view.locator('li.flight.pick').nth(0).getByRole('button', { name: 'Choose this flight' }).click();
           await view.getByRole('button', { name: 'Hold this flight (simulation)' }).click();
           await visible(view.locator('#passenger-problem'));
-          assert.equal(record.calls.length, 0, 'no call before the user gave a name');
+          assert.equal(callsTo(record, 'bookFlight').length, 0, 'no call before the user gave a name');
 
           const choice = sc.flights[1];
           await chooseAndHold(page, view, 1);
@@ -166,8 +213,8 @@ for (const transport of ['stdio', 'http']) {
           assert.equal(await view.locator('li.flight.chosen').getAttribute('data-flight-id'), choice.id);
           const booked = view.locator('#booked-h');
           await visible(booked);
-          assert.equal(record.calls.length, 1);
-          const [book] = record.calls;
+          assert.equal(callsTo(record, 'bookFlight').length, 1);
+          const [book] = callsTo(record, 'bookFlight');
           assert.equal(book.name, 'bookFlight');
           assert.deepEqual(book.arguments, { flightId: choice.id, confirm: true, passengerName: 'Ada Lovelace', seat: 'aisle' });
           assert.notEqual(book.result.isError, true, textOf(book.result));
@@ -184,8 +231,8 @@ for (const transport of ['stdio', 'http']) {
 
           await view.getByRole('button', { name: 'Save to calendar (.ics)' }).click();
           await visible(view.locator('#saved'));
-          assert.equal(record.calls.length, 2);
-          const [, saveCall] = record.calls;
+          assert.deepEqual(record.calls.map((c) => c.name), ['listFlightOptions', 'bookFlight', 'saveItinerary']);
+          const [saveCall] = callsTo(record, 'saveItinerary');
           assert.equal(saveCall.name, 'saveItinerary');
           assert.deepEqual(saveCall.arguments, { bookingRef: ref, format: 'ics' });
           assert.notEqual(saveCall.result.isError, true, textOf(saveCall.result));
@@ -215,9 +262,12 @@ for (const era of ERAS) {
       assert.ok(sc.flights.length > 3, `a shortlist: ${sc.flights.length} flights`);
 
       await assertPicks(view, sc);
-      assert.equal(await view.locator('#picks-h').innerText(), 'Shortlist not ranked — choose with the user');
+      assert.equal(await view.locator('#picks-h').innerText(), `Shortlist: ${sc.flights.length} of ${sc.candidates} flights not ranked — choose with the user`);
+      // Said in the server's words, not "its own order".
+      const used = sc.attempts.find((a) => a.step === sc.method && a.outcome === 'used');
+      assert.equal(await view.locator('.ranked-by').innerText(), `Not ranked: ${used.reason}. Compare them and choose with your assistant.`);
       assert.equal(await view.locator('li.flight .rank').count(), 0, 'no pick numbers on an unranked list');
-      await assertLadder(view, sc);
+      await assertLadder(page, view, sc, /^Not ranked: a shortlist/);
       assert.equal(await view.locator('li.attempt.used', { hasText: sc.method }).count(), 1, 'the rung that made the shortlist is marked used');
       assert.deepEqual(errors, []);
     });
@@ -227,35 +277,36 @@ for (const era of ERAS) {
 test('the server\'s refusal of a name is shown as it said it, and a corrected name books', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
     const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
-    await visible(view.locator('li.flight').first());
+    await visible(view.locator('li.flight.pick').first());
     // The view checks only the length; which characters a name may hold is the server's rule.
     await chooseAndHold(page, view, 0, { name: 'R2-D2' });
-    const alert = view.getByRole('alert');
+    const alert = view.locator('section.action').getByRole('alert');
     await visible(alert);
-    assert.equal(record.calls.length, 1);
-    assert.equal(record.calls[0].result.isError, true);
-    assert.equal(await alert.innerText(), `Not held. The server said: ${textOf(record.calls[0].result)}`);
+    const books = () => callsTo(record, 'bookFlight');
+    assert.equal(books().length, 1);
+    assert.equal(books()[0].result.isError, true);
+    assert.equal(await alert.innerText(), `Not held. The server said: ${textOf(books()[0].result)}`);
     assert.ok(await isFocused(view.locator('#passenger')), 'focus back on the name to correct it');
 
     await view.locator('#passenger').fill('Grace Hopper');
     await view.locator('#passenger').press('Enter');
     await visible(view.locator('#booked-h'));
-    assert.equal(record.calls[1].arguments.passengerName, 'Grace Hopper');
-    assert.equal(record.calls[1].arguments.flightId, result.structuredContent.flights[0].id);
+    assert.equal(books()[1].arguments.passengerName, 'Grace Hopper');
+    assert.equal(books()[1].arguments.flightId, result.structuredContent.flights[0].id);
   });
 });
 
 test('saving on a server with nowhere to write shows the server\'s error', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28', exportDir: false }, async ({ page, session, view: source }) => {
     const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
-    await visible(view.locator('li.flight').first());
+    await visible(view.locator('li.flight.pick').first());
     await chooseAndHold(page, view, 0);
     await visible(view.locator('#booked-h'));
     await view.getByRole('button', { name: 'Save as Markdown' }).click();
-    const alert = view.getByRole('alert');
+    const alert = view.locator('section.action').getByRole('alert');
     await visible(alert);
-    const saveCall = record.calls[1];
-    assert.deepEqual(saveCall.arguments, { bookingRef: record.calls[0].result.structuredContent.reference, format: 'markdown' });
+    const [saveCall] = callsTo(record, 'saveItinerary');
+    assert.deepEqual(saveCall.arguments, { bookingRef: callsTo(record, 'bookFlight')[0].result.structuredContent.reference, format: 'markdown' });
     assert.equal(saveCall.result.isError, true);
     assert.equal(await alert.innerText(), `Not saved. The server said: ${textOf(saveCall.result)}`);
     // The hold stands; the user can still try the other format.
@@ -266,9 +317,14 @@ test('saving on a server with nowhere to write shows the server\'s error', { tim
 test('a host that lets the view call no tools gets no call, and the user is told to ask the assistant', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
     const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostCapabilities: {} });
-    await visible(view.locator('li.flight').first());
+    await visible(view.locator('li.flight.pick').first());
+    // The picks are whole without the other options, and the page says why those are missing.
+    assert.equal(
+      await view.locator('section.all').getByRole('alert').innerText(),
+      "The other options could not be shown. This host does not let the view call the server's tools. Ask your assistant to call listFlightOptions instead.",
+    );
     await chooseAndHold(page, view, 0);
-    const alert = view.getByRole('alert');
+    const alert = view.locator('section.action').getByRole('alert');
     await visible(alert);
     assert.match(await alert.innerText(), /does not let the view call the server's tools\. Ask your assistant to call bookFlight instead\./);
     assert.equal(record.calls.length, 0);
@@ -287,8 +343,8 @@ test('a failed search shows the server\'s error text', { timeout: TEST_TIMEOUT_M
 test('the view runs under the sandbox\'s CSP: it fetched nothing and can reach nothing', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
     pages.served.length = 0;
-    const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
-    await visible(view.locator('li.flight').first());
+    const { view, record } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    await optionsOf(view, record); // the view's own tool call went through the host, not the network
     assert.deepEqual([...pages.served].sort(), ['/host.html', '/host.js', '/sandbox.html', '/sandbox.js']);
     const frame = page.frames().find((f) => f.url() === 'about:srcdoc');
     assert.ok(frame, 'the view is the srcdoc frame');
@@ -298,44 +354,298 @@ test('the view runs under the sandbox\'s CSP: it fetched nothing and can reach n
   });
 });
 
+// The host's dark theme reaches every element, the fare calendar's
+// coloured days and the chips included.
 test('the view takes the host\'s dark theme', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
-    const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostContext: { theme: 'dark' } });
-    await visible(view.locator('li.flight').first());
+    const { view, record } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { ...TRIP, flexDays: 1 }, hostContext: { theme: 'dark' } });
+    await optionsOf(view, record);
     assert.equal(await view.locator('html').getAttribute('data-theme'), 'dark');
-    const [r, g, b] = (await view.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g).map(Number);
-    assert.ok(r + g + b < 120, `a dark background: rgb(${r}, ${g}, ${b})`);
+    for (const [what, el] of [
+      ['the page', view.locator('body')],
+      ['a day of the calendar', view.locator('button.day').first()],
+      ['a sort chip', view.locator('#sort-cheapest')],
+    ]) {
+      const { bg, fg } = await el.evaluate((e) => ({ bg: getComputedStyle(e).backgroundColor, fg: getComputedStyle(e).color }));
+      const sum = (c) => c.match(/\d+/g).slice(0, 3).map(Number).reduce((x, y) => x + y);
+      assert.ok(sum(bg) < 300, `${what}: a dark background: ${bg}`);
+      assert.ok(sum(fg) > 450, `${what}: light text: ${fg}`);
+    }
   });
 });
 
-// A round trip over flexible dates, as the server answers it: each option
-// has its return leg, and the strip shows the lowest fare of each day.
-test('a round trip and a flexible-dates strip render from the server\'s result', { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
-    const args = { ...TRIP, returnDate: day(37), flexDays: 1 };
-    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
-    assert.notEqual(result.isError, true, textOf(result));
+// A flexible one-way search: the calendar has a cell per day searched, the
+// days the limits leave empty empty (never "$0"), the lowest marked; each
+// card says the day it leaves; a day chosen by keyboard is asked of the
+// server and shown, the calendar staying as it was.
+test('the fare calendar: empty days, the lowest marked, and a day chosen by keyboard shown from the server', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
+    // A price limit between the days' lowest fares, read from the server,
+    // leaves some days empty.
+    const probe = (await session.client.callTool({ name: 'findBestFlight', arguments: { ...TRIP, flexDays: 3 } })).structuredContent;
+    const fares = probe.calendar.map((d) => d.lowestUSD).sort((x, y) => x - y);
+    const maxPrice = fares[Math.floor(fares.length / 2)];
+    const args = { ...TRIP, flexDays: 3, maxPrice };
+    const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
+    const sc = result.structuredContent;
+    const empty = sc.calendar.filter((d) => !d.bestId);
+    const priced = sc.calendar.filter((d) => d.bestId);
+    assert.ok(empty.length >= 1 && priced.length >= 2, `some days empty and some priced under $${maxPrice}: ${JSON.stringify(sc.calendar)}`);
+    assert.ok(empty.every((d) => d.lowestUSD === 0), 'the server writes 0 for an empty day');
+
+    const cal = view.locator('section.calendar');
+    await visible(cal);
+    assert.equal(await cal.locator('ol.strip > li').count(), sc.calendar.length);
+    assert.equal(await cal.locator('.day.empty').count(), empty.length);
+    assert.equal(await cal.locator('button.day').count(), priced.length);
+    assert.ok(!(await cal.innerText()).includes('$0'), 'no day reads $0');
+    for (const d of empty) {
+      assert.equal(await cal.getByRole('img', { name: `${longDate(d.date)}: nothing within your limits`, exact: true }).count(), 1, `${d.date} is empty`);
+    }
+    for (const d of priced) assert.equal(await cal.getByRole('button', { name: new RegExp(`^${longDate(d.date)}: from \\${usd(d.lowestUSD)}`) }).count(), 1);
+    const lowest = Math.min(...priced.map((d) => d.lowestUSD));
+    assert.match(await cal.locator('button.day.lowest').getAttribute('aria-label'), new RegExp(`from \\${usd(lowest)}, the lowest$`));
+    assert.equal(await cal.locator('button.day[aria-pressed="true"]').count(), 0, 'the picks span the days: none is "shown"');
+    await assertPicks(view, sc);
+
+    // Keyboard: arrows move between the priced days, Enter asks for one.
+    await cal.locator('button.day').first().focus();
+    await page.keyboard.press('ArrowRight');
+    const day = priced[1];
+    assert.equal(await focusedDay(view), day.date, 'ArrowRight passes over empty days to the next priced one');
+    await page.keyboard.press('End');
+    assert.equal(await focusedDay(view), priced.at(-1).date);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    const asked = await waitFor(() => callsTo(record, 'findBestFlight')[0]?.result && callsTo(record, 'findBestFlight')[0], 'the view asking for the day');
+    assert.deepEqual(asked.arguments, { origin: 'JFK', destination: 'LHR', date: day.date, passengers: 1, cabin: 'economy', maxStops: 2, maxPrice });
+    const daySc = asked.result.structuredContent;
+    await waitFor(async () => JSON.stringify(await ids(view.locator('li.flight.pick'))) === JSON.stringify(daySc.flights.map((f) => f.id)), 'the day\'s picks');
+    await assertPicks(view, daySc);
+    for (const f of daySc.flights) assert.equal(f.depart.slice(0, 10), day.date);
+    await waitFor(async () => (await view.locator(`button.day[data-date="${day.date}"]`).getAttribute('aria-pressed')) === 'true', 'the day pressed');
+    assert.equal(await cal.locator('ol.strip > li').count(), sc.calendar.length, 'the calendar stays');
+    assert.equal(await focusedDay(view), day.date, 'focus stays on the day');
+    assert.match(await view.locator('header.trip').innerText(), /± 3 days[\s\S]*one day of the flexible search/);
+    // The day's own options, and the model told what the user looks at.
+    await waitFor(() => callsTo(record, 'listFlightOptions').find((c) => c.arguments.date === day.date && !('flexDays' in c.arguments)), 'that day\'s options');
+    const told = await waitFor(() => record.contexts.find((c) => c.content[0].text.includes('now looking at')), 'the model told');
+    assert.ok(told.content[0].text.includes(daySc.flights[0].id), told.content[0].text);
+    const said = new RegExp(`^Flights on ${longDate(day.date)}: ${daySc.flights.length} ranked pick`);
+    await waitFor(async () => said.test(await view.locator('#status').innerText()), `the live region saying ${said}`);
+    assert.deepEqual(errors, []);
+  });
+});
+
+// A round trip whose dates move on their own: a grid of outbound by return
+// day from the server's fares per pair of days, a cell asked for by click,
+// and each card's facts for both ways.
+test('a round trip with independent dates: a depart x return grid, and a pair of days shown from the server', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ transport: 'http', era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    const args = { ...TRIP, returnDate: day(37), flexDays: 1, flexIndependently: true };
+    const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
+    const sc = result.structuredContent;
+    assert.equal(sc.trip.flexIndependently, true);
+    await assertPicks(view, sc);
+    const opts = await optionsOf(view, record);
+    const grid = view.locator('table.grid');
+    await visible(grid);
+    assert.equal(await grid.locator('tbody tr').count(), opts.calendar.length);
+    for (const [i, d] of opts.calendar.entries()) {
+      assert.equal(d.returns.length, 3);
+      const cells = grid.locator('tbody tr').nth(i).locator('td');
+      for (const [j, c] of d.returns.entries()) {
+        const text = await cells.nth(j).innerText();
+        assert.ok(c.bestId ? text.startsWith(usd(c.lowestUSD)) : text === '—', `${d.date} → ${c.date}: ${text}, want ${c.bestId ? usd(c.lowestUSD) : '—'}`);
+      }
+    }
+    assert.match(await view.locator('header.trip').innerText(), /± 1 day, each date on its own/);
+
+    // The round trip's facts say both ways.
+    const first = view.locator('li.flight.pick').first();
+    const f = sc.flights[0];
+    const facts = (leg) => `${stopsWords(leg)} · ${minutes(leg.durationMinutes)} · ${[...new Set(leg.segments.map((x) => x.airlineName))].join(', ')}`;
+    assert.deepEqual(await first.locator('p.facts span').allInnerTexts(), [`Out: ${facts(f)}`, `Back: ${facts(f.return)}`]);
+    assert.deepEqual(await first.locator('.leg h4').allInnerTexts().then((t) => t.map((x) => x.split(' · ')[0])), ['Outbound', 'Return']);
+
+    // Click the lowest pair of days.
+    const lowest = grid.locator('button.day.lowest');
+    const [date, returnDate] = [await lowest.getAttribute('data-date'), await lowest.getAttribute('data-return')];
+    await lowest.click();
+    const asked = await waitFor(() => callsTo(record, 'findBestFlight')[0]?.result && callsTo(record, 'findBestFlight')[0], 'the view asking for the pair of days');
+    assert.equal(asked.arguments.date, date);
+    assert.equal(asked.arguments.returnDate, returnDate);
+    assert.equal(asked.arguments.flexDays, undefined);
+    const pair = asked.result.structuredContent;
+    await waitFor(async () => JSON.stringify(await ids(view.locator('li.flight.pick'))) === JSON.stringify(pair.flights.map((x) => x.id)), 'the pair\'s picks');
+    for (const x of pair.flights) {
+      assert.equal(x.depart.slice(0, 10), date);
+      assert.equal(x.return.depart.slice(0, 10), returnDate);
+    }
+    assert.ok(pair.cheapest.priceUSD === opts.calendar.find((d) => d.date === date).returns.find((c) => c.date === returnDate).lowestUSD, 'the cell\'s fare is that pair\'s cheapest');
+    assert.equal(await grid.locator('button.day[aria-pressed="true"]').count(), 1);
+    assert.equal(await view.locator('table.grid').count(), 1, 'the grid stays');
+  });
+});
+
+// A connecting itinerary: each leg's timeline has a gap per connection,
+// labelled with its airport and length, overnight connections marked, and
+// a night band where the flight is in night hours. San Francisco-Delhi
+// has both on every day 20 to 59 days ahead in the synthetic timetable
+// (checked when the network grew real schedules; SFO-SIN no longer does).
+test('the timeline: layovers as labelled gaps, overnight connections marked, the night band', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { origin: 'SFO', destination: 'DEL', date: DATE } });
     const sc = result.structuredContent;
     await assertPicks(view, sc);
-    const first = view.locator('li.flight').first();
-    assert.deepEqual(await first.locator('.leg h4').allInnerTexts().then((t) => t.map((s) => s.split(' · ')[0])), ['Outbound', 'Return']);
-    const returnText = await first.locator('.leg').nth(1).innerText();
-    for (const s of sc.flights[0].return.segments) assert.ok(returnText.includes(s.flightNumber), returnText);
-    assert.match(await first.locator('.per').innerText(), /^round trip/);
-    assert.match(await view.locator('header.trip').innerText(), /back /);
+    const opts = await optionsOf(view, record);
+    const rows = await allRows(view);
+    assert.equal(await rows.count(), opts.options.length);
+    let overnight = 0;
+    let nightStart = 0;
+    for (const [i, o] of opts.options.entries()) {
+      const row = rows.nth(i);
+      const tl = row.locator('.timeline').first();
+      assert.equal(await tl.locator('.bar').count(), o.segments.length, `${o.id}: a bar per flight`);
+      assert.equal(await tl.locator('.gap').count(), o.segments.length - 1, `${o.id}: a gap per connection`);
+      const stops = await tl.locator('.ticks .stop').allInnerTexts();
+      const label = await tl.getAttribute('aria-label');
+      for (const [j, l] of (o.layovers ?? []).entries()) {
+        assert.ok(stops[j].startsWith(`${l.airport} ${minutes(l.minutes).replace(' ', '')}`), `${o.id}: the gap says ${l.airport} ${l.minutes} min: ${stops[j]}`);
+        assert.ok(label.includes(`then ${minutes(l.minutes)} in ${l.airport}`), label);
+        assert.equal(await tl.locator('.gap').nth(j).evaluate((e) => e.classList.contains('overnight')), l.overnight, `${o.id}: ${l.airport} overnight ${l.overnight}`);
+        if (l.overnight) {
+          overnight++;
+          assert.ok(label.includes('overnight'), label);
+        }
+      }
+      // Leaving in the night hours, the band starts at departure.
+      const hour = Number(o.depart.slice(11, 13));
+      if (hour >= 22 || hour < 6) {
+        nightStart++;
+        assert.equal(await tl.locator('.nights .night').first().evaluate((e) => parseFloat(e.style.left)), 0, `${o.id} leaves at ${o.depart}: night from the start`);
+        assert.ok(label.includes('partly at night'), label);
+      }
+    }
+    assert.ok(overnight > 0, 'the route has an overnight connection to show');
+    assert.ok(nightStart > 0, 'the route has a flight leaving at night to show');
+    // The picks name an overnight connection in words too.
+    for (const [i, f] of sc.flights.entries()) {
+      for (const l of f.layovers ?? []) {
+        const li = view.locator('li.flight.pick').nth(i).locator('li.layover', { hasText: `connection in ${l.airport}` });
+        assert.equal(await li.locator('.badge', { hasText: 'overnight' }).count(), l.overnight ? 1 : 0);
+      }
+    }
+  });
+});
 
-    // Three days, the one the best option leaves on highlighted.
-    const strip = view.locator('section.calendar li');
-    assert.equal(await strip.count(), 3);
-    assert.deepEqual(
-      sc.calendar.map((d) => d.date),
-      [day(29), DATE, day(31)],
-    );
-    const shown = sc.calendar.findIndex((d) => d.date === sc.flights[0].depart.slice(0, 10));
-    assert.ok(shown >= 0, `the best option leaves on a day of the strip: ${sc.flights[0].depart}`);
-    assert.equal(await strip.nth(shown).getAttribute('aria-current'), 'date');
-    assert.equal(await view.locator('section.calendar li[aria-current]').count(), 1);
-    assert.ok((await strip.nth(0).innerText()).includes(`$${sc.calendar[0].lowestUSD.toLocaleString('en-US')}`));
+// Every option, sorted and filtered in the page by keyboard, with no
+// further call: each order and filter checked against what the server
+// listed, focus kept on the chip, the count announced.
+test('every option: sort and filter chips, by keyboard, in the page', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    const opts = (await optionsOf(view, record)).options;
+    const calls = record.calls.length;
+    assert.equal(await view.locator('#all-h').innerText(), `All ${opts.length} options`);
+    const rows = await allRows(view);
+    const shownIds = () => ids(rows);
+    const total = (o) => o.durationMinutes + (o.return?.durationMinutes ?? 0);
+    const order = (by) => [...opts].sort((a, b) => by(a, b) || a.position - b.position).map((o) => o.id);
+    const press = async (id) => {
+      await view.locator(`#${id}`).focus();
+      await page.keyboard.press('Space');
+      assert.ok(await isFocused(view.locator(`#${id}`)), `focus stays on ${id}`);
+    };
+    assert.deepEqual(await shownIds(), order(() => 0), 'best first: the server\'s order');
+    for (const [chip, by] of [
+      ['sort-cheapest', (a, b) => a.priceUSD - b.priceUSD],
+      ['sort-fastest', (a, b) => total(a) - total(b)],
+      ['sort-departure', (a, b) => Date.parse(a.depart) - Date.parse(b.depart)],
+      ['sort-best', () => 0],
+    ]) {
+      await press(chip);
+      assert.equal(await view.locator(`#${chip}`).getAttribute('aria-pressed'), 'true');
+      assert.equal(await view.locator('section.all [id^="sort-"][aria-pressed="true"]').count(), 1, 'one order at a time');
+      assert.deepEqual(await shownIds(), order(by), chip);
+    }
+
+    const nonstop = (o) => o.stops === 0 && !o.return?.stops;
+    await press('filter-nonstop');
+    assert.deepEqual(await shownIds(), opts.filter(nonstop).map((o) => o.id));
+    assert.ok(opts.filter(nonstop).length > 0 && opts.filter(nonstop).length < opts.length, 'the route has some nonstops and some not');
+    assert.equal(await view.locator('#all-count').innerText(), `Showing all ${opts.filter(nonstop).length} of ${opts.length} options (filtered), best first, as the server ordered them (price, stops and time together).`);
+    await waitFor(async () => (await view.locator('#status').innerText()).startsWith(`Showing all ${opts.filter(nonstop).length} of`), 'the count announced');
+    await press('filter-nonstop');
+
+    const morning = (o) => Number(o.depart.slice(11, 13)) >= 5 && Number(o.depart.slice(11, 13)) < 12;
+    await press('filter-time-morning');
+    assert.deepEqual(await shownIds(), opts.filter(morning).map((o) => o.id));
+    await press('filter-time-morning');
+
+    // An airline chip: only options flown entirely by it.
+    const chip = view.locator('[id^="filter-airline-"]').first();
+    const code = (await chip.getAttribute('id')).slice('filter-airline-'.length);
+    const only = (o) => [...o.segments, ...(o.return?.segments ?? [])].every((x) => x.airline === code);
+    await press(`filter-airline-${code}`);
+    assert.deepEqual(await shownIds(), opts.filter(only).map((o) => o.id));
+    assert.ok(opts.filter(only).length > 0);
+    // Filters combine (an airline and a time of day); when nothing passes, the page says so.
+    const hourOf = (o) => Number(o.depart.slice(11, 13));
+    const times = { morning: (o) => hourOf(o) >= 5 && hourOf(o) < 12, afternoon: (o) => hourOf(o) >= 12 && hourOf(o) < 17, evening: (o) => hourOf(o) >= 17 && hourOf(o) < 22, night: (o) => hourOf(o) >= 22 || hourOf(o) < 5 };
+    const [t, inTime] = Object.entries(times).sort(([, a], [, b]) => opts.filter((o) => only(o) && a(o)).length - opts.filter((o) => only(o) && b(o)).length)[0];
+    await press(`filter-time-${t}`);
+    const both = opts.filter((o) => only(o) && inTime(o)).map((o) => o.id);
+    if (both.length === 0) assert.equal(await view.locator('section.all p.notice').innerText(), 'No option passes these filters. Turn one off to see more.');
+    else assert.deepEqual(await shownIds(), both);
+    assert.equal(record.calls.length, calls, 'sorting and filtering called nothing');
+  });
+});
+// The header names every limit of the trip: arrival windows and airlines
+// included.
+test('the header names every limit of the trip', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    const args = { origin: 'NYC', destination: 'LON', date: DATE, passengers: 4, cabin: 'business', maxStops: 1, departAfter: '08:00', arriveAfter: '06:00', arriveBefore: '23:00', airlines: ['BA', 'AA'], excludeAirlines: ['VS'], maxPrice: 5000 };
+    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
+    const t = result.structuredContent.trip;
+    const header = view.locator('header.trip');
+    await visible(header);
+    assert.equal(await header.locator('h1').innerText().then((x) => x.replace(/\s+/g, ' ')), `NYC (${t.originAirports.join(', ')}) ⇄ to LON (${t.destinationAirports.join(', ')})`.replace(' ⇄ to ', ' → to '));
+    const facts = await header.locator('ul.facts li').allInnerTexts();
+    for (const want of ['4 passengers', 'business', 'up to 1 stop', 'leaving after 08:00', 'arriving between 06:00 and 23:00', 'at most $5,000 per passenger']) {
+      assert.ok(facts.includes(want), `the header says "${want}": ${facts.join(' | ')}`);
+    }
+    assert.ok(facts.some((x) => /^only .*\bAA\b.*\bBA\b|^only .*\bBA\b.*\bAA\b/.test(x)), `the header names the airlines: ${facts.join(' | ')}`);
+    assert.ok(facts.some((x) => /^not .*\bVS\b/.test(x)), `the header names the airline left out: ${facts.join(' | ')}`);
+  });
+});
+
+// An empty result is not "ranked": it says nothing fits, what each limit
+// costs, and offers the search without one, which the server answers.
+test('an empty result: nothing within the limits, what each costs, and a search without one', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { ...TRIP, maxPrice: 1 } });
+    const sc = result.structuredContent;
+    assert.equal(sc.flights.length, 0);
+    assert.equal(sc.candidates, 0);
+    await visible(view.locator('#picks-h'));
+    assert.equal(await view.locator('#picks-h').innerText(), 'Nothing within your limits');
+    assert.equal(await view.locator('.ranked-by').innerText(), `${sc.found} flights found; none fits the trip's limits.`);
+    assert.ok(!/Ranked picks|Best \d/.test(await view.locator('main').innerText()));
+    await assertLadder(page, view, sc, new RegExp(`^Nothing to rank: none of the ${sc.found} flights found fits the trip's limits$`));
+    assert.equal(await view.locator('li.attempt.used', { hasText: 'deterministic' }).count(), 0, 'no ranking rung "used" on nothing');
+    const relaxed = view.locator('ul.relaxed li');
+    assert.equal(await relaxed.count(), sc.relaxed.length);
+    const x = sc.relaxed[0];
+    assert.ok((await relaxed.first().innerText()).startsWith(`Without ${x.filter} (${x.limit}): ${x.options} options; ${x.gives}.`));
+    assert.equal(callsTo(record, 'listFlightOptions').length, 0, 'no options to list');
+
+    await view.getByRole('button', { name: `Search without ${x.filter}` }).click();
+    const asked = await waitFor(() => callsTo(record, 'findBestFlight')[0]?.result && callsTo(record, 'findBestFlight')[0], 'the search without the filter');
+    assert.equal(asked.arguments[x.filter], undefined);
+    assert.equal(asked.arguments.date, DATE);
+    await assertPicks(view, asked.result.structuredContent);
   });
 });
 
@@ -381,10 +691,10 @@ for (const tc of [
         hostCapabilities: tc.capabilities,
         messageResult: tc.messageResult,
       });
-      await visible(view.locator('li.flight').first());
+      await visible(view.locator('li.flight.pick').first());
       await chooseAndHold(page, view, 0);
       await visible(view.locator('.told'));
-      const reference = record.calls[0].result.structuredContent.reference;
+      const reference = callsTo(record, 'bookFlight')[0].result.structuredContent.reference;
       const told = await view.locator('.told').innerText();
       assert.match(told, tc.told);
       if (tc.passesOn) assert.ok(told.includes(reference), `the user is given the reference to pass on: ${told}`);
@@ -404,7 +714,7 @@ test('without a host theme the view follows the system colour scheme', { timeout
   await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostContext: { theme: undefined } });
-    await visible(view.locator('li.flight').first());
+    await visible(view.locator('li.flight.pick').first());
     assert.equal(await view.locator('html').getAttribute('data-theme'), null);
     const brightness = async () =>
       (await view.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor))
@@ -424,6 +734,7 @@ for (const era of ERAS) {
   test(`stdio, protocol ${era}: a client without the extension gets no ui metadata`, { timeout: TEST_TIMEOUT_MS }, async () => {
     const session = await openSession({ bin: built.bin, transport: 'stdio', era, extension: false });
     try {
+      assert.equal(session.tools.find((t) => t.name === 'listFlightOptions'), undefined, 'the view\'s own tool is not listed');
       for (const tool of session.tools) {
         const meta = tool._meta ?? {};
         assert.equal(meta.ui, undefined, `${tool.name} has _meta.ui`);

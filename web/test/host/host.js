@@ -25,6 +25,7 @@ window.hostSend = (message) => frame.contentWindow.postMessage(message, sandboxU
 
 // The view reports its size (ui/notifications/size-changed); the host
 // fits the iframe to it, as a chat does for an inline view.
+// (The screenshots set holdSize to cut a long view at a height of theirs.)
 window.hostResize = ({ height }) => {
-  if (Number.isFinite(height)) frame.style.height = `${Math.ceil(height) + 2}px`;
+  if (Number.isFinite(height) && !window.holdSize) frame.style.height = `${Math.ceil(height) + 2}px`;
 };
