@@ -2,6 +2,7 @@ package flights
 
 import (
 	"context"
+	"runtime"
 	"testing"
 )
 
@@ -102,4 +103,49 @@ func BenchmarkFirstSearch(b *testing.B) {
 			planSeason(n, seasonOf(date))
 		}
 	})
+}
+
+// BenchmarkScheduleMemory measures what the schedule caches hold: b.N
+// busy pair-days (the pairs of BenchmarkSearch, on successive dates), each
+// built as the schedule cache keeps it (its page and its reserve's
+// candidates) and then with its reserve written as the reserve cache keeps
+// it, the live heap read after a collection before and after each. It
+// reports bytes per entry of each, and the itineraries they hold.
+func BenchmarkScheduleMemory(b *testing.B) {
+	c := mustCatalog(b)
+	p := NewSynthetic(c, now, 0)
+	pairs := [][2]string{{"JFK", "LHR"}, {"SFO", "NRT"}, {"FRA", "SIN"}, {"GRU", "MAD"}, {"SYD", "LAX"}, {"DXB", "JNB"}, {"ORD", "DEN"}, {"DEL", "CDG"}}
+	day := now().AddDate(0, 0, 30)
+	p.schedule(c.Airport("JFK"), c.Airport("LHR"), day, p.maxResults) // the network and the season's timetable, built once
+	live := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	b.ResetTimer()
+	start := live()
+	schedules := make([]*pairSchedule, b.N)
+	for i := range b.N {
+		pair := pairs[i%len(pairs)]
+		schedules[i] = p.schedule(c.Airport(pair[0]), c.Airport(pair[1]), day.AddDate(0, 0, i/len(pairs)), p.maxResults)
+	}
+	built := live()
+	reserves := make([][]itinerary, b.N)
+	for i, ps := range schedules {
+		reserves[i] = p.extra(ps)
+	}
+	written := live()
+	b.StopTimer()
+	var pages, kept int
+	for i := range b.N {
+		pages += len(schedules[i].page)
+		kept += len(reserves[i])
+	}
+	runtime.KeepAlive(schedules)
+	runtime.KeepAlive(reserves)
+	b.ReportMetric(float64(built-start)/float64(b.N), "schedule-B/entry")
+	b.ReportMetric(float64(written-built)/float64(b.N), "reserve-B/entry")
+	b.ReportMetric(float64(pages)/float64(b.N), "page-its/entry")
+	b.ReportMetric(float64(kept)/float64(b.N), "reserve-its/entry")
 }

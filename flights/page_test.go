@@ -554,3 +554,41 @@ func TestChooseTakesWhatThePageKeeps(t *testing.T) {
 }
 
 func sorted(s []int) []int { s = slices.Clone(s); slices.Sort(s); return s }
+
+// Filtered says whether the trip sets a limit Admits checks: false for a
+// trip with none (cabin and passengers are not limits), and then Admits
+// refuses no flight of any pair's page or reserve; true for each limit.
+func TestFilteredNamesEveryLimit(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	trip := tripFor(t, c, "JFK", "LHR", "2027-01-20")
+	trip.Cabin, trip.Passengers = PremiumEconomy, 3
+	if trip.Filtered() {
+		t.Fatalf("a trip with no limits is Filtered: %+v", trip)
+	}
+	for _, pair := range [][2]string{{"JFK", "LHR"}, {"SFO", "NRT"}, {"ORD", "DEN"}, {"FRA", "SIN"}} {
+		trip := tripFor(t, c, pair[0], pair[1], "2027-01-20")
+		o := c.Airport(pair[0])
+		q, _ := p.quote(trip, o)
+		for _, it := range pool(p, p.cached(o, c.Airport(pair[1]), trip.Date)) {
+			if f, _ := q.flight(it, nil); !trip.Admits(f) {
+				t.Errorf("%s: refused by a trip with no limits", f.ID)
+			}
+		}
+	}
+	limited := 0
+	for i, set := range searchFilters(t) {
+		limits := trip
+		set(&limits)
+		if limits.Cabin != trip.Cabin || limits.Passengers != trip.Passengers {
+			continue
+		}
+		limited++
+		if !limits.Filtered() {
+			t.Errorf("filter %d: not Filtered", i)
+		}
+	}
+	if limited < 10 {
+		t.Errorf("%d limits tried", limited)
+	}
+}
