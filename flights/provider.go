@@ -24,6 +24,36 @@ type Provider interface {
 	About() ProviderInfo
 }
 
+// Finder is a Provider that finds a flight again by its id. A provider
+// whose filtered searches fill their page (see Provider) shows flights
+// that no unfiltered search of that day shows, so finding one again by
+// searching, as Lookup does for other providers, would miss it.
+type Finder interface {
+	// Find is the flight with id among all that a search of trip (one day,
+	// one way) could show, whatever its filters, priced for trip; false if
+	// there is none.
+	Find(ctx context.Context, trip Trip, id string) (Flight, bool, error)
+}
+
+// Lookup finds the flight with id for trip, the one-day, one-way search of
+// the route and date the id names: by Find, if p is a Finder, else among
+// what p's Search of trip returns. False if there is no such flight.
+func Lookup(ctx context.Context, p Provider, trip Trip, id string) (Flight, bool, error) {
+	if f, ok := p.(Finder); ok {
+		return f.Find(ctx, trip, id)
+	}
+	found, err := p.Search(ctx, trip)
+	if err != nil {
+		return Flight{}, false, err
+	}
+	for _, f := range found {
+		if f.ID == id {
+			return f, true, nil
+		}
+	}
+	return Flight{}, false, nil
+}
+
 // ProviderInfo is what a result says about where its flights come from.
 type ProviderInfo struct {
 	Name string

@@ -41,11 +41,15 @@ const DefaultMaxResults = 47
 // hundred µs for a busy pair) and does not change during the day, so
 // schedules are kept in a bounded LRU cache; prices are computed on every
 // search because they depend on the cabin, the passengers and today's date.
+// A pair's schedule is its page (what an unfiltered search shows) and a
+// reserve of the options the page left out, from which a filtered search
+// fills its page (see Search and pairSchedule).
 type Synthetic struct {
 	catalog    *Catalog
 	now        func() time.Time
 	maxResults int
-	schedules  *lru.Cache[scheduleKey, []itinerary]
+	schedules  *lru.Cache[scheduleKey, *pairSchedule]
+	reserves   *lru.Cache[scheduleKey, []itinerary] // written (see extra)
 }
 
 type scheduleKey struct {
@@ -53,8 +57,16 @@ type scheduleKey struct {
 	date                time.Time
 }
 
-// scheduleCacheSize bounds the cache: about 10 KB a route, so a few MB.
-const scheduleCacheSize = 512
+// The caches' bounds, in pair-days: docs/BENCHMARKS.md states what an
+// entry and each cache hold at most. A pair's reserve is at most
+// reservePerPage times maxResults options beyond its page; written, it is
+// ten times the size of its candidates, so fewer are kept written (about
+// the pair-days of one filtered metro search with flexible dates).
+const (
+	scheduleCacheSize = 512
+	reserveCacheSize  = 64
+	reservePerPage    = 3
+)
 
 // minBookingLead is how soon before departure a flight stops being offered:
 // about when check-in closes.
@@ -70,30 +82,44 @@ func NewSynthetic(catalog *Catalog, now func() time.Time, maxResults int) *Synth
 	if maxResults <= 0 {
 		maxResults = DefaultMaxResults
 	}
-	cache, err := lru.New[scheduleKey, []itinerary](scheduleCacheSize)
+	schedules, err := lru.New[scheduleKey, *pairSchedule](scheduleCacheSize)
 	if err != nil { // only for a non-positive size
 		panic(err)
 	}
-	return &Synthetic{catalog: catalog, now: now, maxResults: maxResults, schedules: cache}
+	reserves, err := lru.New[scheduleKey, []itinerary](reserveCacheSize)
+	if err != nil {
+		panic(err)
+	}
+	return &Synthetic{catalog: catalog, now: now, maxResults: maxResults, schedules: schedules, reserves: reserves}
 }
 
 // Search implements Provider. It searches every pair of the trip's origin
 // and destination airports (skipping pairs closer than a flight) and merges
-// them: a single pair gives its whole schedule; several share maxResults,
-// the most attractive itineraries of any pair first, so NYC to LON is the
-// best of JFK-LHR, EWR-LGW and the rest rather than 15 times as many
-// flights. Each flight keeps its own pair's id, so ParseID and a search of
-// that one pair find it again.
+// them: a single pair gives its page; several share maxResults, the most
+// attractive itineraries of any pair first, so NYC to LON is the best of
+// JFK-LHR, EWR-LGW and the rest rather than 15 times as many flights. Each
+// flight keeps its own pair's id, so ParseID and Find find it again.
 //
 // A flight is offered in the trip's cabin only if the airline of its
 // longest leg sells that cabin there (see cabinOn): a first-class search
 // finds no IndiGo flights and no short hops at all. Its other legs fly the
 // best cabin they have up to the trip's, which each Segment.Cabin says.
+//
+// Filters come before the cut, as Provider asks. A flight is admitted if it
+// is offered and trip.Admits it. A search that admits every flight of a
+// pair's page gets that page, unchanged; one that admits less keeps what
+// it admits of the page and fills the rest from the pair's reserve, the
+// most attractive first, by the page's own rules (see choose); and a
+// search of several pairs keeps what it admits of their merged page and
+// fills the rest from all pairs' pages so built, the most attractive first.
+// So a filter never takes away a flight that the unfiltered search shows
+// and the filter admits; it only adds others in place of those it rejects,
+// up to the reserve.
 func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	var pairs [][]itinerary
+	var pairs []*pairSchedule
 	var from *Airport // the first origin, whose "today" prices the trip
 	for _, oc := range trip.Origins() {
 		o := s.catalog.Airport(oc)
@@ -114,25 +140,15 @@ func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("search: %s to %s: every pair of airports is closer than %d km, too close for a flight", trip.Origin, trip.Destination, minLegKm)
 	}
-	cabin := trip.Cabin
-	if cabin == "" {
-		cabin = Economy
+	q, err := s.quote(trip, from)
+	if err != nil {
+		return nil, err
 	}
-	ci := slices.Index(Cabins, cabin)
-	if ci < 0 {
-		return nil, fmt.Errorf("search: %q is not a cabin", cabin)
+	filtered := trip.Filtered()
+	admitted := func(it *itinerary) bool {
+		return q.offered(it) && (!filtered || trip.Admits(q.judged(it)))
 	}
-	// A validated trip is a traveller's search: nothing that has left, or
-	// leaves within minBookingLead, is offered. A trip built by hand from
-	// an id (no BookableFrom) finds the flight whatever the time, so that
-	// its caller can say it has left.
-	cutoff := time.Time{}
-	if !trip.BookableFrom.IsZero() {
-		cutoff = s.now().Add(minBookingLead)
-	}
-	offered := func(it *itinerary) bool { return it.sold[ci] && it.segments[0].Depart.After(cutoff) }
-	its := s.merge(pairs, offered)
-	advance := advanceFactor(trip.Date.Sub(s.today(from)).Hours() / 24)
+	its := s.merge(pairs, admitted)
 	// Copy the segments into one fresh block, so callers own what they get
 	// and the cached schedule cannot be changed through them.
 	total := 0
@@ -142,14 +158,112 @@ func (s *Synthetic) Search(ctx context.Context, trip Trip) ([]Flight, error) {
 	segs := make([]Segment, 0, total)
 	out := make([]Flight, len(its))
 	for i, it := range its {
-		price := it.price(ci, advance)
-		for k, seg := range it.segments {
-			seg.Cabin = Cabins[it.cabins[ci][k]]
-			segs = append(segs, seg)
-		}
-		out[i] = Flight{ID: it.id, Segments: segs[len(segs)-len(it.segments):], Cabin: trip.Cabin, PriceUSD: price, TotalUSD: price * trip.Passengers, Fare: it.fare(price)}
+		out[i], segs = q.flight(it, segs)
 	}
 	return out, nil
+}
+
+// Find implements Finder: the flight id names, among every flight a search
+// of trip could show whatever its filters (its pair's page and reserve),
+// priced as Search prices it for trip; false if no search of trip could
+// show it (another route or date, a cabin it is not sold in). It is found
+// whether or not it has left when trip is built from the id, without
+// BookableFrom, so that its caller can say it has.
+func (s *Synthetic) Find(ctx context.Context, trip Trip, id string) (Flight, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Flight{}, false, fmt.Errorf("find: %w", err)
+	}
+	oc, dc, date, err := ParseID(id)
+	if err != nil {
+		return Flight{}, false, err
+	}
+	if !date.Equal(trip.Date) || !slices.Contains(trip.Origins(), oc) || !slices.Contains(trip.Destinations(), dc) {
+		return Flight{}, false, nil
+	}
+	o, d, from := s.catalog.Airport(oc), s.catalog.Airport(dc), s.catalog.Airport(trip.Origins()[0])
+	if o == nil || d == nil || from == nil || o == d {
+		return Flight{}, false, fmt.Errorf("find: %s to %s is not a route between two known airports", oc, dc)
+	}
+	if DistanceKm(o, d) < minLegKm {
+		return Flight{}, false, nil
+	}
+	q, err := s.quote(trip, from)
+	if err != nil {
+		return Flight{}, false, err
+	}
+	ps := s.cached(o, d, date)
+	if f, ok := q.find(ps.page, id); ok {
+		return f, true, nil
+	}
+	f, ok := q.find(s.extra(ps), id) // the reserve is written only for an id the page has not
+	return f, ok, nil
+}
+
+// quote is how a search offers and prices its itineraries.
+type quote struct {
+	trip Trip
+	ci   int // the cabin, by index in Cabins
+	// cutoff is the earliest departure offered: nothing that has left, or
+	// leaves within minBookingLead, for a traveller's (validated) trip; no
+	// limit for a trip built by hand from an id (no BookableFrom), which
+	// finds the flight whatever the time, so that its caller can say it has
+	// left.
+	cutoff  time.Time
+	advance float64 // advanceFactor of booking today for the trip's date
+}
+
+// quote is how trip, from the first origin from, is offered and priced.
+func (s *Synthetic) quote(trip Trip, from *Airport) (quote, error) {
+	cabin := trip.Cabin
+	if cabin == "" {
+		cabin = Economy
+	}
+	q := quote{trip: trip, ci: slices.Index(Cabins, cabin), advance: advanceFactor(trip.Date.Sub(s.today(from)).Hours() / 24)}
+	if q.ci < 0 {
+		return quote{}, fmt.Errorf("search: %q is not a cabin", cabin)
+	}
+	if !trip.BookableFrom.IsZero() {
+		q.cutoff = s.now().Add(minBookingLead)
+	}
+	return q, nil
+}
+
+// offered reports whether the itinerary is sold in the trip's cabin and
+// leaves after the cutoff.
+func (q *quote) offered(it *itinerary) bool {
+	return it.sold[q.ci] && it.segments[0].Depart.After(q.cutoff)
+}
+
+// flight is the itinerary as a flight of the trip, priced, its segments
+// (with the cabin each flies) appended to segs, which it returns.
+func (q *quote) flight(it *itinerary, segs []Segment) (Flight, []Segment) {
+	price := it.price(q.ci, q.advance)
+	start := len(segs)
+	for k, seg := range it.segments {
+		seg.Cabin = Cabins[it.cabins[q.ci][k]]
+		segs = append(segs, seg)
+	}
+	return Flight{ID: it.id, Segments: segs[start:len(segs):len(segs)], Cabin: q.trip.Cabin, PriceUSD: price, TotalUSD: price * q.trip.Passengers, Fare: it.fare(price)}, segs
+}
+
+// judged is the itinerary as the flight trip.Admits judges: q.flight
+// without the copy. Its segments are the schedule's own, read and then
+// dropped, their Cabin not set: Admits reads stops, times, airlines and
+// the price, never a cabin or a fare.
+func (q *quote) judged(it *itinerary) Flight {
+	price := it.price(q.ci, q.advance)
+	return Flight{ID: it.id, Segments: it.segments, Cabin: q.trip.Cabin, PriceUSD: price, TotalUSD: price * q.trip.Passengers}
+}
+
+// find is the offered flight with id among its.
+func (q *quote) find(its []itinerary, id string) (Flight, bool) {
+	for i := range its {
+		if it := &its[i]; it.id == id && q.offered(it) {
+			f, _ := q.flight(it, nil)
+			return f, true
+		}
+	}
+	return Flight{}, false
 }
 
 // longCabinKm is the shortest leg with premium economy and first: the
@@ -167,49 +281,163 @@ func cabinOn(al *Airline, want Cabin, km float64) Cabin {
 	return Economy
 }
 
+// pairSchedule is one pair's schedule on one date, as the cache keeps it:
+// its page and its reserve.
+//
+// The page is the at most maxResults options choose picks of the pair's
+// candidates, written, in departure order: what an unfiltered search
+// returns. The reserve is the candidates choose left off, the most
+// attractive first, at most reservePerPage times maxResults of them: what
+// a filtered search fills its page from. Most searches need no reserve,
+// and writing an itinerary (exact times, id, fares) costs more than
+// finding it, so the reserve stays candidates (40 bytes each) until a
+// search or a Find needs it written (see extra).
+type pairSchedule struct {
+	key      scheduleKey
+	o, d     *Airport
+	page     []itinerary
+	reserve  []candidate
+	routings int32 // how many routings the candidates have (see choose)
+}
+
 // cached is the schedule of one pair on date, built once.
-func (s *Synthetic) cached(o, d *Airport, date time.Time) []itinerary {
+func (s *Synthetic) cached(o, d *Airport, date time.Time) *pairSchedule {
 	key := scheduleKey{o.Code, d.Code, date}
-	its, ok := s.schedules.Get(key)
+	ps, ok := s.schedules.Get(key)
 	if !ok {
-		its = s.schedule(o, d, date, s.maxResults)
-		s.schedules.Add(key, its)
+		ps = s.schedule(o, d, date, s.maxResults)
+		s.schedules.Add(key, ps)
 	}
+	return ps
+}
+
+// extra is the pair's reserve, written, the most attractive first; kept in
+// their own cache, as they are larger. Ids the page has are not given
+// again (see flightID), so the same reserve gets the same ids whenever it
+// is written.
+func (s *Synthetic) extra(ps *pairSchedule) []itinerary {
+	if len(ps.reserve) == 0 {
+		return nil
+	}
+	if its, ok := s.reserves.Get(ps.key); ok {
+		return its
+	}
+	p := s.planner(ps.o, ps.d, ps.key.date, 0)
+	seen := make(map[string]bool, len(ps.page)+len(ps.reserve))
+	for i := range ps.page {
+		seen[ps.page[i].id] = true
+	}
+	its := make([]itinerary, 0, len(ps.reserve))
+	for _, c := range ps.reserve {
+		if it, ok := s.write(p, c, seen); ok {
+			its = append(its, it)
+		}
+	}
+	s.reserves.Add(ps.key, its)
 	return its
 }
 
-// merge keeps the maxResults most attractive offered itineraries of one or
-// several pairs' schedules (by their routing's quality, then pair and
-// schedule order, so the choice is the same on every run), in departure
-// order.
-func (s *Synthetic) merge(pairs [][]itinerary, offered func(*itinerary) bool) []*itinerary {
+// pick is the pair's page for a search that admits what admitted reports:
+// the page itself if it admits all of it, in departure order; else what it
+// admits of the page, filled from what it admits of the reserve by
+// choose's rules, in the order choose picks them.
+func (s *Synthetic) pick(ps *pairSchedule, admitted func(*itinerary) bool) []*itinerary {
+	kept := make([]*itinerary, 0, len(ps.page))
+	for i := range ps.page {
+		if it := &ps.page[i]; admitted(it) {
+			kept = append(kept, it)
+		}
+	}
+	if len(kept) == len(ps.page) {
+		return kept // the page, in departure order
+	}
+	// What the page keeps counts first towards choose's rules; the
+	// reserve follows in order of attractiveness.
+	extra := s.extra(ps)
+	its := append(make([]*itinerary, 0, len(kept)+len(extra)), kept...)
+	for i := range extra {
+		if it := &extra[i]; admitted(it) {
+			its = append(its, it)
+		}
+	}
+	opts := make([]option, len(its))
+	for i, it := range its {
+		opts[i] = option{legs: int8(len(it.segments)), routing: it.routing}
+	}
+	picked := choose(opts, len(kept), ps.routings, s.maxResults)
+	out := make([]*itinerary, len(picked))
+	for i, k := range picked {
+		out[i] = its[k]
+	}
+	return out
+}
+
+// merge is the search's page over one or several pairs: a single pair's
+// pick; for several, the maxResults most attractive itineraries of their
+// pages (by their routing's quality, then pair and page order, so the
+// choice is the same on every run), in departure order. A search that
+// does not admit all of that merged page keeps what it admits of it and
+// fills the rest from the pairs' picks, the most attractive first.
+func (s *Synthetic) merge(pairs []*pairSchedule, admitted func(*itinerary) bool) []*itinerary {
+	if len(pairs) == 1 {
+		out := s.pick(pairs[0], admitted)
+		sortByDeparture(out)
+		return out
+	}
 	size := 0
-	for _, its := range pairs {
-		size += len(its)
+	for _, ps := range pairs {
+		size += len(ps.page)
 	}
 	all := make([]*itinerary, 0, size)
-	for p := range pairs {
-		for i := range pairs[p] {
-			if it := &pairs[p][i]; offered(it) {
+	for _, ps := range pairs {
+		for i := range ps.page {
+			all = append(all, &ps.page[i])
+		}
+	}
+	page := best(all, s.maxResults)
+	if !slices.ContainsFunc(page, func(it *itinerary) bool { return !admitted(it) }) {
+		return page
+	}
+	kept := make(map[*itinerary]bool, len(page))
+	out := slices.DeleteFunc(page, func(it *itinerary) bool {
+		kept[it] = admitted(it)
+		return !kept[it]
+	})
+	all = all[:0]
+	for _, ps := range pairs {
+		for _, it := range s.pick(ps, admitted) {
+			if !kept[it] {
 				all = append(all, it)
 			}
 		}
 	}
-	if len(pairs) == 1 {
-		return all // already in departure order, and at most maxResults
-	}
-	slices.SortStableFunc(all, func(a, b *itinerary) int { return cmp.Compare(a.quality, b.quality) })
-	all = all[:min(len(all), s.maxResults)]
-	slices.SortFunc(all, func(a, b *itinerary) int {
-		return cmp.Or(a.segments[0].Depart.Compare(b.segments[0].Depart), cmp.Compare(a.id, b.id))
-	})
-	return all
+	out = append(out, best(all, s.maxResults-len(out))...)
+	sortByDeparture(out)
+	return out
 }
 
-func sortByDeparture(its []itinerary) {
-	slices.SortFunc(its, func(a, b itinerary) int {
-		return cmp.Or(a.segments[0].Depart.Compare(b.segments[0].Depart), cmp.Compare(a.id, b.id))
-	})
+// best is the n most attractive of its (by quality, ties in the order
+// given), in departure order. It sorts positions, not the pointers
+// themselves, which is several times cheaper than a stable sort of them.
+func best(its []*itinerary, n int) []*itinerary {
+	order := make([]int32, len(its))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Or(cmp.Compare(its[a].quality, its[b].quality), cmp.Compare(a, b)) })
+	out := make([]*itinerary, min(len(its), n))
+	for i := range out {
+		out[i] = its[order[i]]
+	}
+	sortByDeparture(out)
+	return out
+}
+
+func sortByDeparture(its []*itinerary) { slices.SortFunc(its, departureOrder) }
+
+// departureOrder orders itineraries by departure, then id.
+func departureOrder(a, b *itinerary) int {
+	return cmp.Or(a.segments[0].Depart.Compare(b.segments[0].Depart), cmp.Compare(a.id, b.id))
 }
 
 func (s *Synthetic) today(a *Airport) time.Time {
@@ -222,10 +450,11 @@ type itinerary struct {
 	id       string
 	segments []Segment
 	legs     [MaxStopsLimit + 1]int32 // the route of each segment
+	routing  int32                    // its candidate's (see choose)
 	mainLeg  int                      // the longest segment: its airline sells the fare
 	carrier  *Airline
 	directKm float64
-	quality  float64 // lower is more attractive: what merge keeps first
+	quality  float64 // lower is more attractive: what choose and merge keep first
 	// fares are the fare per passenger in each cabin (by index in Cabins)
 	// before the booking date: basePrice times cabinFactor.
 	fares [4]float64
@@ -344,8 +573,9 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-// schedule builds up to limit itineraries for the route on date.
-func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinerary {
+// planner is a planner of the pair on date, with room for the candidates
+// of a page of limit.
+func (s *Synthetic) planner(o, d *Airport, date time.Time, limit int) *planner {
 	n := s.catalog.network()
 	ss := seasonOf(date)
 	p := &planner{n: n, tt: s.catalog.timetable(ss), date: date, o: n.index[o.Code], d: n.index[d.Code],
@@ -354,6 +584,13 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinera
 	for i := range p.offset {
 		p.offset[i] = unknownOffset
 	}
+	return p
+}
+
+// schedule builds the pair's schedule on date: a page of up to limit
+// itineraries, and the reserve.
+func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) *pairSchedule {
+	p := s.planner(o, d, date, limit)
 	p.nonstops()
 	p.connections(limit)
 	if len(p.cands) == 0 {
@@ -362,16 +599,31 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) []itinera
 		p.circuity = RemoteCircuity
 		p.connections(limit)
 	}
-	chosen := choose(p.cands, p.routing, limit)
-	its := make([]itinerary, 0, len(chosen))
+	slices.SortFunc(p.cands, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.quality, b.quality), cmp.Compare(a.routing, b.routing), cmp.Compare(a.dep[0], b.dep[0]))
+	})
+	opts := make([]option, len(p.cands))
+	for i, c := range p.cands {
+		opts[i] = option{legs: c.n, routing: c.routing}
+	}
+	picked := choose(opts, 0, p.routing, limit)
+	ps := &pairSchedule{key: scheduleKey{o.Code, d.Code, date}, o: o, d: d, page: make([]itinerary, 0, len(picked)),
+		reserve: make([]candidate, 0, min(len(p.cands)-len(picked), reservePerPage*limit)), routings: p.routing}
 	seen := map[string]bool{}
-	for _, c := range chosen {
-		if it, ok := s.write(p, c, seen); ok {
-			its = append(its, it)
+	onPage := make([]bool, len(p.cands))
+	for _, i := range picked {
+		onPage[i] = true
+		if it, ok := s.write(p, p.cands[i], seen); ok {
+			ps.page = append(ps.page, it)
 		}
 	}
-	sortByDeparture(its)
-	return its
+	slices.SortFunc(ps.page, func(a, b itinerary) int { return departureOrder(&a, &b) })
+	for i, c := range p.cands {
+		if !onPage[i] && len(ps.reserve) < cap(ps.reserve) {
+			ps.reserve = append(ps.reserve, c)
+		}
+	}
+	return ps
 }
 
 // connections schedules the most attractive one- and two-stop routings:
@@ -554,34 +806,47 @@ func (p *planner) add(c candidate, circuity float64, waited int) {
 	p.cands = append(p.cands, c)
 }
 
-// choose keeps the most attractive candidates, with the mix a real search
+// option is what choose knows of a candidate or an itinerary: its legs and
+// its routing.
+type option struct {
+	legs    int8
+	routing int32
+}
+
+// choose picks from opts, the most attractive first, the mix a real search
 // shows: every nonstop (up to half the page), a handful of two-stop
 // options, one-stop connections filling the rest, and no more than
-// perRouting departures of any one routing.
-func choose(cands []candidate, routings int32, limit int) []candidate {
-	slices.SortFunc(cands, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.quality, b.quality), cmp.Compare(a.routing, b.routing), cmp.Compare(a.dep[0], b.dep[0]))
-	})
+// perRouting1 departures of any one routing (numbered below routings), up
+// to limit. The first kept of opts are taken whatever the rules (what a
+// page keeps of itself) and count towards them. It returns the indexes of
+// those it picks, in the order it picks them.
+func choose(opts []option, kept int, routings int32, limit int) []int {
 	var quota, used [MaxStopsLimit + 2]int // by legs
 	quota[1], quota[3] = limit/2, limit/6
 	quota[2] = limit - quota[1] - quota[3]
 	perRouting := make([]uint8, routings+1)
-	taken := make([]bool, len(cands))
-	out := make([]candidate, 0, limit)
+	taken := make([]bool, len(opts))
+	out := make([]int, 0, limit)
+	take := func(i int) {
+		taken[i] = true
+		used[opts[i].legs]++
+		perRouting[opts[i].routing]++
+		out = append(out, i)
+	}
+	for i := range kept {
+		take(i)
+	}
 	for pass := 0; pass < 2 && len(out) < limit; pass++ {
-		for i, c := range cands {
+		for i, o := range opts {
 			if taken[i] || len(out) >= limit {
 				continue
 			}
 			// The first pass keeps to the quotas; the second gives what a
 			// pair lacks (few nonstops, no two-stops) to the others.
-			if (pass == 0 && used[c.n] >= quota[c.n]) || (c.n > 1 && perRouting[c.routing] >= perRouting1) {
+			if (pass == 0 && used[o.legs] >= quota[o.legs]) || (o.legs > 1 && perRouting[o.routing] >= perRouting1) {
 				continue
 			}
-			taken[i] = true
-			used[c.n]++
-			perRouting[c.routing]++
-			out = append(out, c)
+			take(i)
 		}
 	}
 	return out
@@ -624,7 +889,7 @@ func (s *Synthetic) write(p *planner, c candidate, seen map[string]bool) (itiner
 	}
 	it.segments = segs
 	it.carrier = &n.c.airlines[n.routes[c.legs[it.mainLeg]].airline]
-	it.quality = c.quality
+	it.quality, it.routing = c.quality, c.routing
 	it.id = flightID(n.airports[p.o].Code, n.airports[p.d].Code, p.date, segs, seen)
 	base := basePrice(n.c, Flight{Segments: segs}, p.direct, it.carrier, 0.93+0.15*unit(hash64(it.id), 0))
 	o, d := n.airports[p.o], n.airports[p.d]

@@ -389,7 +389,7 @@ func TestSyntheticPricing(t *testing.T) {
 	if inAll < 5 {
 		t.Errorf("%d ORD-CDG flights are sold in every cabin: too few to compare", inAll)
 	}
-	its := p.cached(c.Airport("ORD"), c.Airport("CDG"), trip.Date)
+	its := p.cached(c.Airport("ORD"), c.Airport("CDG"), trip.Date).page
 	if late, early := its[0].price(0, advanceFactor(1)), its[0].price(0, advanceFactor(60)); late <= early {
 		t.Errorf("a day ahead $%d, two months ahead $%d: want late dearer", late, early)
 	}

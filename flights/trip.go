@@ -277,6 +277,15 @@ func (t Trip) Admits(f Flight) bool {
 	return true
 }
 
+// Filtered reports whether the trip sets any of the limits Admits checks,
+// so that Admits can refuse a flight of MaxStopsLimit stops or fewer; a
+// provider need not ask Admits about each flight of a trip that sets none.
+// It must name every limit Admits checks.
+func (t Trip) Filtered() bool {
+	return t.MaxStops < MaxStopsLimit || t.DepartAfter != nil || t.DepartBefore != nil || t.ArriveAfter != nil || t.ArriveBefore != nil ||
+		t.MaxPriceUSD > 0 || len(t.Airlines) > 0 || len(t.ExcludeAirlines) > 0
+}
+
 func (t Trip) span(center, first time.Time) []time.Time {
 	var out []time.Time
 	for d := -t.FlexDays; d <= t.FlexDays; d++ {

@@ -39,8 +39,8 @@ func (r Relaxation) String() string {
 
 // Relax says, for each filter the trip sets, what the search would give
 // without it and with every other filter kept; outs and rets are what the
-// provider returned (rets nil for one way). It is for a trip whose
-// options are empty, and costs one pairing per filter set.
+// provider returned for the trip Unfiltered (rets nil for one way). It is
+// for a trip whose options are empty, and costs one pairing per filter set.
 func (w Weights) Relax(trip flights.Trip, outs, rets []flights.Flight) []Relaxation {
 	var out []Relaxation
 	for _, f := range filtersOf(trip) {
@@ -63,6 +63,17 @@ func (w Weights) Relax(trip flights.Trip, outs, rets []flights.Flight) []Relaxat
 		out = append(out, r)
 	}
 	return out
+}
+
+// Unfiltered is trip without any of the filters Relax names: the wider
+// search whose flights Relax is given when the filters leave nothing (a
+// provider applies them before its page's cut, so what it found for trip
+// holds nothing they reject).
+func Unfiltered(trip flights.Trip) flights.Trip {
+	for _, f := range filtersOf(trip) {
+		f.clear(&trip)
+	}
+	return trip
 }
 
 // filter is one of a trip's limits: how to name it, how to drop it, and

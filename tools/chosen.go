@@ -72,24 +72,23 @@ func (t *Toolset) lookupChosen(ctx context.Context, id string) (chosen, error) {
 }
 
 // lookupFlight finds a flight by the id findBestFlight gave: the id names the
-// route and date, and the provider is deterministic, so searching again
-// finds the same flight on any replica.
+// route and date, and the provider is deterministic, so looking it up
+// (flights.Lookup) finds the same flight on any replica, one a filter let
+// onto the page included.
 func (t *Toolset) lookupFlight(ctx context.Context, id string) (flights.Flight, error) {
 	o, d, date, err := flights.ParseID(id)
 	if err != nil {
 		return flights.Flight{}, errors.New(clean(err.Error(), 120))
 	}
-	found, err := t.provider.Search(ctx, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: flights.Economy, MaxStops: flights.MaxStopsLimit})
+	f, found, err := flights.Lookup(ctx, t.provider, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: flights.Economy, MaxStops: flights.MaxStopsLimit}, id)
 	if err != nil {
 		if ctx.Err() != nil {
 			return flights.Flight{}, fmt.Errorf("search for the flight: %w", ctx.Err())
 		}
 		return flights.Flight{}, fmt.Errorf("no flights from %s to %s: unknown airports in the id", o, d)
 	}
-	for _, f := range found {
-		if f.ID == id {
-			return f, nil
-		}
+	if found {
+		return f, nil
 	}
 	return flights.Flight{}, fmt.Errorf("%s is not a flight on %s to %s on %s", flights.Quote(id), o, d, date.Format(flights.DateLayout))
 }

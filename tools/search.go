@@ -159,8 +159,8 @@ func (t *Toolset) searchAnew(ctx context.Context, trip flights.Trip) (searched, 
 			s.calendar = ranking.Options{Trip: trip, Flights: cands}.Calendar(trip.Dates())
 		}
 		s.options.Flights = cands[:min(len(cands), maxOptions)]
-		if len(cands) == 0 && len(outs) > 0 {
-			s.relaxed = t.weights.Relax(trip, outs, nil)
+		if len(cands) == 0 {
+			return t.relax(ctx, s, trip)
 		}
 		return s, nil
 	}
@@ -174,7 +174,30 @@ func (t *Toolset) searchAnew(ctx context.Context, trip flights.Trip) (searched, 
 	if trip.FlexDays > 0 {
 		s.calendar = rt.Days
 	}
-	if rt.Feasible == 0 && len(outs) > 0 && len(rets) > 0 {
+	if rt.Feasible == 0 {
+		return t.relax(ctx, s, trip)
+	}
+	return s, nil
+}
+
+// relax is s, whose filters left nothing, with what the same days give
+// without them: how many flights (found) and what dropping each filter
+// would give (ranking.Relax). The provider applied the filters before its
+// page's cut, so only a search without them shows what they rejected.
+func (t *Toolset) relax(ctx context.Context, s searched, trip flights.Trip) (searched, error) {
+	wider := ranking.Unfiltered(trip)
+	outs, err := t.searchDays(ctx, trip.SearchDates(), wider.On)
+	if err != nil {
+		return searched{}, err
+	}
+	var rets []flights.Flight
+	if trip.IsRoundTrip() {
+		if rets, err = t.searchDays(ctx, trip.ReturnDates(), wider.Return); err != nil {
+			return searched{}, err
+		}
+	}
+	s.found = max(s.found, len(outs)+len(rets))
+	if len(outs) > 0 && (!trip.IsRoundTrip() || len(rets) > 0) {
 		s.relaxed = t.weights.Relax(trip, outs, rets)
 	}
 	return s, nil
