@@ -209,7 +209,19 @@ func TestRouterFullStillAnswers(t *testing.T) {
 		if id == "" {
 			t.Fatalf("session %d: %d %s", i, a.status, a.body)
 		}
-		if status, _ := holdStream(t, c.url, id, client); status != 200 {
+		// The router counts a request until it has finalised it, which
+		// can be just after its answer reached the client: at the limit,
+		// the initialize just answered may still count beside the stream
+		// that follows it. So a stream refused there is tried again, for
+		// a moment; one refused for longer is a real failure.
+		status := 0
+		for try := 0; try < 50; try++ {
+			if status, _ = holdStream(t, c.url, id, client); status != 429 || i < 1500-10 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if status != 200 {
 			t.Fatalf("stream %d: %d", i, status)
 		}
 	}
