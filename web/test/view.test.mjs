@@ -145,7 +145,7 @@ async function assertLadder(page, view, sc, line) {
     const text = await rungs.nth(i).innerText();
     const step = a.step ?? a.tier;
     assert.ok(text.includes(step), `rung ${i + 1} names ${step}: ${text}`);
-    assert.ok(text.includes(sc.candidates === 0 && a.outcome === 'used' && step !== 'view' ? 'nothing to rank' : a.outcome), `rung ${i + 1} says ${a.outcome}: ${text}`);
+    assert.ok(text.includes(a.outcome), `rung ${i + 1} says ${a.outcome}: ${text}`);
     assert.ok(text.includes(a.reason), `rung ${i + 1} gives the reason "${a.reason}": ${text}`);
   }
 }
@@ -381,9 +381,12 @@ test('the view takes the host\'s dark theme', { timeout: TEST_TIMEOUT_MS }, asyn
 test('the fare calendar: empty days, the lowest marked, and a day chosen by keyboard shown from the server', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
     // A price limit between the days' lowest fares, read from the server,
-    // leaves some days empty.
-    const probe = (await session.client.callTool({ name: 'findBestFlight', arguments: { ...TRIP, flexDays: 3 } })).structuredContent;
-    const fares = probe.calendar.map((d) => d.lowestUSD).sort((x, y) => x - y);
+    // leaves some days empty. The server fills a filtered page from what
+    // the unfiltered one left out, so a day's lowest under a limit can be
+    // below its unfiltered lowest: the fares are read under a limit every
+    // day meets (the highest unfiltered lowest), then cut between them.
+    const lowestFares = async (extra) => (await session.client.callTool({ name: 'findBestFlight', arguments: { ...TRIP, flexDays: 3, ...extra } })).structuredContent.calendar.map((d) => d.lowestUSD);
+    const fares = (await lowestFares({ maxPrice: Math.max(...(await lowestFares({}))) })).sort((x, y) => x - y);
     const maxPrice = fares[Math.floor(fares.length / 2)];
     const args = { ...TRIP, flexDays: 3, maxPrice };
     const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
