@@ -97,7 +97,14 @@ func (t *Toolset) climb(ctx context.Context, c *call, r rung, job ranking.Option
 			return skip(fallback.NoTime, "no time left in the call budget")
 		}
 	}
-	return r.run(ctx, c, job)
+	res := r.run(ctx, c, job)
+	// A rung that always answers (the score, the shortlist) still ends
+	// the ladder with nothing to rank, so the call gets its empty
+	// ranking; but it used nothing, and the attempt says so.
+	if !r.model && job.Len() == 0 && res.ranking != nil {
+		res.attempt = fallback.SkippedFor(step, fallback.NoCandidates, "no flight is within the trip's limits, so there was nothing to rank")
+	}
+	return res
 }
 
 // Steps is every step a call can record, in ladder order: the values of

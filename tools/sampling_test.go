@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -301,6 +302,52 @@ func TestSamplingSkipRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A search that leaves nothing within the trip's limits uses no ranking
+// rung: the rung that always answers (the score, or the shortlist) ends
+// the ladder with an empty ranking but records itself skipped for
+// no_candidates, as a model rung would be, so no attempt claims to have
+// ranked nothing. Every strategy that can end there, both eras.
+func TestNothingToRankUsesNoRung(t *testing.T) {
+	for _, era := range eras {
+		for _, tc := range []struct {
+			name, strategy string
+			cfg            func(*Config)
+			method         string
+		}{
+			{"auto", "auto", func(*Config) {}, "deterministic"},
+			{"auto, falling back to candidates", "auto", func(c *Config) { c.Fallback = ranking.Candidates }, "candidates"},
+			{"deterministic", "deterministic", func(*Config) {}, "deterministic"},
+			{"candidates", "candidates", func(*Config) {}, "candidates"},
+		} {
+			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
+				c := connect(t, newServer(t, tc.cfg), "inprocess", era.version)
+				res := callTool(t, c, FindBestFlightName, with(with(jfkLHR, "maxPrice", 1), "strategy", tc.strategy))
+				if res.IsError {
+					t.Fatalf("an empty result is an error: %+v", res.Content)
+				}
+				var r FindResult
+				decode(t, res, &r)
+				if r.Candidates != 0 || len(r.Flights) != 0 || r.Method != tc.method {
+					t.Fatalf("candidates %d, %d flights, method %s", r.Candidates, len(r.Flights), r.Method)
+				}
+				rungs := 0
+				for _, a := range r.Attempts {
+					if !slices.Contains([]string{"client_sampling", "server_llm", "deterministic", "candidates"}, a.Step) {
+						continue
+					}
+					rungs++
+					if a.Outcome != "skipped" || a.Reason == "" || (a.Step == tc.method && a.Why != "no_candidates") {
+						t.Errorf("%s: %s (%s) %q; want skipped, the last for no_candidates", a.Step, a.Outcome, a.Why, a.Reason)
+					}
+				}
+				if a, ok := attemptAt(r.Attempts, tc.method); !ok || rungs == 0 {
+					t.Errorf("no attempt of %s among %+v (%v)", tc.method, r.Attempts, a)
+				}
+			})
+		}
 	}
 }
 

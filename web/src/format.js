@@ -310,18 +310,6 @@ export function cityOf(code, airports) {
   return parts.length >= 3 ? parts.at(-2) : '';
 }
 
-// RANKING_STEPS are the ladder's rungs that rank (the others decide other
-// things: the trip details, the view).
-const RANKING_STEPS = new Set(['client_sampling', 'server_llm', 'deterministic', 'candidates']);
-
-// attemptOutcome is what the view says of an attempt: as the server said,
-// except that a ranking rung "used" on a search that left nothing to rank
-// ranked nothing.
-export function attemptOutcome(a, r) {
-  if (r.candidates === 0 && a.outcome === 'used' && RANKING_STEPS.has(a.step)) return { badge: 'nothing to rank', kind: 'skipped' };
-  return { badge: a.outcome, kind: a.outcome };
-}
-
 // ladderLine is the ladder in one line: who ranked, and why not the
 // client's model when it did not.
 export function ladderLine(r) {

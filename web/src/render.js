@@ -5,7 +5,6 @@
 import {
   SEATS,
   NAME_MAX,
-  attemptOutcome,
   cityOf,
   dayMark,
   duration,
@@ -551,11 +550,10 @@ export function ladderView(r, open) {
       'ol',
       {},
       r.attempts.map((a) => {
-        const { badge, kind } = attemptOutcome(a, r);
         return h(
           'li',
-          { class: `attempt ${kind}` },
-          h('span', { class: `badge ${kind}`, text: badge }),
+          { class: `attempt ${a.outcome}` },
+          h('span', { class: `badge ${a.outcome}`, text: a.outcome }),
           h('span', { class: 'step' }, h('strong', { text: capitalized(stepLabel(a.step)) }), ' ', h('code', { text: a.step })),
           h('span', { class: 'why', text: a.reason }),
           a.why && h('code', { class: 'code', title: 'reason code', text: a.why }),
