@@ -91,7 +91,7 @@ func TestFindAirports(t *testing.T) {
 }
 
 // A round trip returns pairs, each with its return flight on the return
-// date, through every rung.
+// date and a fare for the pair, through every rung.
 func TestRoundTripThroughEveryRung(t *testing.T) {
 	var logs serverbin.Log
 	_, withLLM := withEndpoint(t, fakemodel.Answers, &logs)
@@ -102,7 +102,7 @@ func TestRoundTripThroughEveryRung(t *testing.T) {
 		}
 		for _, f := range r.Flights {
 			if f.Return == nil || !strings.HasPrefix(f.Return.Depart, "2026-12-22") || !strings.HasPrefix(f.Depart, "2026-12-15") ||
-				f.ID != f.FlightID+"_"+f.Return.FlightID || f.PriceUSD != f.Return.PriceUSD+(f.PriceUSD-f.Return.PriceUSD) {
+				f.ID != f.FlightID+"_"+f.Return.FlightID || f.Return.PriceUSD <= 0 || f.PriceUSD <= 0 || f.TotalUSD != f.PriceUSD*r.Trip.Passengers {
 				t.Errorf("pick %s: out %s, return %+v", f.ID, f.Depart, f.Return)
 			}
 			if f.Segments[0].From == "" || f.Return.Segments[len(f.Return.Segments)-1].To == "" {
