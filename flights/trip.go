@@ -423,9 +423,9 @@ func (v Validator) Validate(r Request) (Trip, error) {
 				fmt.Sprintf("a whole number from %d to %d", MinPassengers, MaxPassengers))
 		}
 	}
-	if c := strings.TrimSpace(strings.ToLower(r.Cabin)); c != "" {
-		t.Cabin = Cabin(c)
-		if !validCabin(t.Cabin) {
+	if strings.TrimSpace(r.Cabin) != "" {
+		var ok bool
+		if t.Cabin, ok = ParseCabin(r.Cabin); !ok {
 			add("cabin", fmt.Sprintf("%s is not a cabin", Quote(r.Cabin)), OneOf(Cabins))
 		}
 	}
@@ -648,6 +648,17 @@ func Quote(s string) string {
 }
 
 func validCabin(c Cabin) bool { return slices.Contains(Cabins, c) }
+
+// ParseCabin reads a cabin as a caller wrote it (any case, spaces
+// around): Economy for an empty string, false for a word that is none of
+// Cabins.
+func ParseCabin(raw string) (Cabin, bool) {
+	c := Cabin(strings.TrimSpace(strings.ToLower(raw)))
+	if c == "" {
+		return Economy, true
+	}
+	return c, validCabin(c)
+}
 
 // OneOf is a Problem's Accepted for a choice among fixed values ("one of
 // a, b, c"), worded the same for every such argument: the cabin here, and

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/fakeclient"
 )
 
@@ -351,5 +353,74 @@ func TestTripDetailsWithNoTimeToAsk(t *testing.T) {
 				t.Errorf("%d forms shown with no time to wait for them", n)
 			}
 		})
+	}
+}
+
+// A flight is held in the cabin the search used, at the fare that search
+// showed (per passenger, both flights for a round trip); economy when no
+// cabin is given. A cabin that is no cabin is refused by name, and a flight
+// whose airline does not sell the cabin is refused as not sold in it, not
+// as an unknown flight.
+func TestBookFlightInTheCabinSearched(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125)
+	book := func(id, cabin string) (BookResult, *mcp.CallToolResult) {
+		args := map[string]any{"flightId": id, "confirm": true, "passengerName": "Ada Lovelace"}
+		if cabin != "" {
+			args["cabin"] = cabin
+		}
+		res := callTool(t, c, BookFlightName, args)
+		var r BookResult
+		if !res.IsError {
+			decodeWith(t, bookOutputSchema, res, &r)
+		}
+		return r, res
+	}
+	for _, tc := range []struct {
+		name  string
+		trip  map[string]any
+		cabin string
+	}{
+		{"one way, economy by default", jfkLHR, ""},
+		{"one way in business", with(with(jfkLHR, "cabin", "business"), "passengers", 3), "business"},
+		{"round trip in premium economy", with(roundTrip, "cabin", "premium_economy"), "premium_economy"},
+		{"written as a person would", with(jfkLHR, "cabin", "business"), " Business "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var found FindResult
+			decode(t, callTool(t, c, FindBestFlightName, tc.trip), &found)
+			for _, pick := range found.Flights {
+				b, res := book(pick.ID, tc.cabin)
+				if res.IsError {
+					t.Fatalf("%s: %s", pick.ID, text(res))
+				}
+				if b.Cabin != found.Trip.Cabin || b.PriceUSD != pick.PriceUSD || !strings.Contains(b.Summary, cabinWords(flights.Cabin(found.Trip.Cabin))) {
+					t.Errorf("%s held in %s at $%d (%s); the search showed %s at $%d", pick.ID, b.Cabin, b.PriceUSD, b.Summary, found.Trip.Cabin, pick.PriceUSD)
+				}
+			}
+		})
+	}
+	economy := aFlight(t)
+	if _, res := book(economy, "sleeper"); !res.IsError || !strings.Contains(text(res), `cabin: "sleeper" is not a cabin`) {
+		t.Errorf("a cabin that is none: %s", text(res))
+	}
+	// A flight of an airline that sells no first class, booked in first.
+	cat, err := flights.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found FindResult
+	decode(t, callTool(t, c, FindBestFlightName, with(jfkLHR, "strategy", "candidates")), &found)
+	var noFirst string
+	for _, f := range found.Flights {
+		if !slices.ContainsFunc(f.Airlines, func(code string) bool { return cat.Airline(code).Sells(flights.First) }) {
+			noFirst = f.ID
+			break
+		}
+	}
+	if noFirst == "" {
+		t.Fatalf("no flight of an airline without first among %d", len(found.Flights))
+	}
+	if _, res := book(noFirst, "first"); !res.IsError || !strings.Contains(text(res), "is not sold in first") {
+		t.Errorf("%s in first: %s", noFirst, text(res))
 	}
 }

@@ -39,13 +39,14 @@ type BookArgs struct {
 	FlightID      string `json:"flightId" jsonschema:"a flight or round-trip id from findBestFlight (a round trip holds both flights)"`
 	PassengerName string `json:"passengerName,omitempty" jsonschema:"the passenger's name as it appears on their ID (needed when your client cannot show the server's confirmation form)"`
 	Seat          string `json:"seat,omitempty" jsonschema:"seat preference"`
+	Cabin         string `json:"cabin,omitempty" jsonschema:"the cabin findBestFlight searched (default economy): the fare held is that cabin's"`
 	Confirm       bool   `json:"confirm,omitempty" jsonschema:"true only after the user explicitly approved this booking (needed when your client cannot show the server's confirmation form)"`
 }
 
 func (a *BookArgs) fields() map[string]argField {
 	return map[string]argField{
 		"flightId": stringArg(&a.FlightID), "passengerName": stringArg(&a.PassengerName),
-		"seat": stringArg(&a.Seat), "confirm": boolArg(&a.Confirm),
+		"seat": stringArg(&a.Seat), "cabin": stringArg(&a.Cabin), "confirm": boolArg(&a.Confirm),
 	}
 }
 
@@ -56,7 +57,8 @@ type BookResult struct {
 	FlightID      string `json:"flightId"`
 	PassengerName string `json:"passengerName"`
 	Seat          string `json:"seat"`
-	PriceUSD      int    `json:"priceUSD"`
+	Cabin         string `json:"cabin" jsonschema:"the cabin the fare is for"`
+	PriceUSD      int    `json:"priceUSD" jsonschema:"fare per passenger in that cabin (both flights, for a round trip)"`
 	// Attempts say how the user's approval reached the server.
 	Attempts []AttemptOut `json:"attempts" jsonschema:"how the booking was confirmed: confirm_form (the user confirmed in the server's form) or confirm_arguments (the call carried confirm: true), and why the other was not used"`
 	Summary  string       `json:"summary"`
@@ -65,6 +67,7 @@ type BookResult struct {
 const bookDescription = `SIMULATION: "books" (holds) a flight found by findBestFlight. Nothing is charged, sent or booked anywhere.
 If your client can show forms (elicitation), the server asks the user to confirm, pick a seat and give the passenger name.
 Otherwise, or when the user closed that form without answering, get the user's explicit approval in the conversation first, then call with confirm: true and passengerName as on their ID. A user who declined the form has declined.
+Pass the cabin the search used (findBestFlight's trip.cabin), so that the fare held is that cabin's.
 Never ask the user for payment details, passwords or keys for this tool.`
 
 func bookFlightTool() (mcp.Tool, error) {
@@ -78,6 +81,7 @@ func bookFlightTool() (mcp.Tool, error) {
 		"flightId":      pattern(optionIDPattern),
 		"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
 		"seat":          enum(seatValues...),
+		"cabin":         enum(flights.Cabins...),
 	}, nil, hints{})
 }
 
@@ -136,10 +140,14 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 	if args.Seat != "" && !validSeat(args.Seat) {
 		ps = append(ps, flights.Problem{Field: "seat", Problem: fmt.Sprintf("%s is not a seat preference", flights.Quote(args.Seat)), Accepted: "no_preference, window, aisle or middle"})
 	}
+	cabin, ok := flights.ParseCabin(args.Cabin)
+	if !ok {
+		ps = append(ps, flights.Problem{Field: "cabin", Problem: fmt.Sprintf("%s is not a cabin", flights.Quote(args.Cabin)), Accepted: flights.OneOf(flights.Cabins)})
+	}
 	if len(ps) > 0 {
 		return c.invalidArguments(ps)
 	}
-	f, res := t.findChosen(ctx, c, strings.TrimSpace(args.FlightID))
+	f, res := t.findChosen(ctx, c, strings.TrimSpace(args.FlightID), cabin)
 	if res != nil {
 		return res
 	}
@@ -249,16 +257,16 @@ func formFailureText(a asked) string {
 func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams {
 	return mcp.ElicitationParams{
 		Mode: mcp.ElicitationModeForm,
-		Message: fmt.Sprintf("Book %s, $%d per passenger? This is a simulation: nothing is charged or sent anywhere.",
-			legsText(f), f.priceUSD()),
+		Message: fmt.Sprintf("Book %s, %s, $%d per passenger? This is a simulation: nothing is charged or sent anywhere.",
+			legsText(f), cabinWords(f.cabin), f.priceUSD()),
 		RequestedSchema: confirmationSchema(prefill),
 	}
 }
 
 func (t *Toolset) book(c *call, f chosen, name, seat string) *mcp.CallToolResult {
-	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat), FlightID: f.id, PassengerName: name, Seat: seat, PriceUSD: f.priceUSD(),
-		Attempts: attemptsOut(c.attempts)}
-	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, seat, f.priceUSD())
+	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat), FlightID: f.id, PassengerName: name, Seat: seat,
+		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: attemptsOut(c.attempts)}
+	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, cabinWords(f.cabin), seat, f.priceUSD())
 	c.log.Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }

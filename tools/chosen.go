@@ -15,8 +15,9 @@ import (
 // chosen is what an id from findBestFlight names: one flight, or a round
 // trip's two, in order. bookFlight and saveItinerary accept either.
 type chosen struct {
-	id   string
-	legs []flights.Flight
+	id    string
+	cabin flights.Cabin
+	legs  []flights.Flight
 }
 
 // priceUSD is the fare per passenger, every leg included.
@@ -33,8 +34,8 @@ func (c chosen) depart() time.Time { return c.legs[0].Depart() }
 
 // findChosen is lookupChosen for a tool: the flights, or the isError that
 // says truthfully why there are none (a bad id, or the call ended first).
-func (t *Toolset) findChosen(ctx context.Context, c *call, id string) (chosen, *mcp.CallToolResult) {
-	ch, err := t.lookupChosen(ctx, id)
+func (t *Toolset) findChosen(ctx context.Context, c *call, id string, cabin flights.Cabin) (chosen, *mcp.CallToolResult) {
+	ch, err := t.lookupChosen(ctx, id, cabin)
 	switch {
 	case err == nil:
 		return ch, nil
@@ -44,22 +45,22 @@ func (t *Toolset) findChosen(ctx context.Context, c *call, id string) (chosen, *
 	return chosen{}, c.invalidArguments(flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}})
 }
 
-// lookupChosen finds the flights an id names; a round trip's legs must
-// still fit together.
-func (t *Toolset) lookupChosen(ctx context.Context, id string) (chosen, error) {
+// lookupChosen finds the flights an id names, priced in cabin; a round
+// trip's legs must still fit together.
+func (t *Toolset) lookupChosen(ctx context.Context, id string, cabin flights.Cabin) (chosen, error) {
 	if !flights.IsRoundTripID(id) {
-		f, err := t.lookupFlight(ctx, id)
-		return chosen{id: id, legs: []flights.Flight{f}}, err
+		f, err := t.lookupFlight(ctx, id, cabin)
+		return chosen{id: id, cabin: cabin, legs: []flights.Flight{f}}, err
 	}
 	outID, retID, err := flights.ParseRoundTripID(id)
 	if err != nil {
 		return chosen{}, errors.New(clean(err.Error(), 120))
 	}
-	out, err := t.lookupFlight(ctx, outID)
+	out, err := t.lookupFlight(ctx, outID, cabin)
 	if err != nil {
 		return chosen{}, err
 	}
-	ret, err := t.lookupFlight(ctx, retID)
+	ret, err := t.lookupFlight(ctx, retID, cabin)
 	if err != nil {
 		return chosen{}, err
 	}
@@ -68,19 +69,23 @@ func (t *Toolset) lookupChosen(ctx context.Context, id string) (chosen, error) {
 		return chosen{}, fmt.Errorf("%s is not a round trip findBestFlight could offer: %s", flights.Quote(id), clean(err.Error(), 120))
 	}
 	// The legs priced as a round trip, as findBestFlight quoted them.
-	return chosen{id: id, legs: []flights.Flight{rt.Out, rt.Return}}, nil
+	return chosen{id: id, cabin: cabin, legs: []flights.Flight{rt.Out, rt.Return}}, nil
 }
 
-// lookupFlight finds a flight by the id findBestFlight gave: the id names the
-// route and date, and the provider is deterministic, so looking it up
-// (flights.Lookup) finds the same flight on any replica, one a filter let
-// onto the page included.
-func (t *Toolset) lookupFlight(ctx context.Context, id string) (flights.Flight, error) {
+// lookupFlight finds a flight by the id findBestFlight gave, priced in
+// cabin: the id names the route and date, and the provider is
+// deterministic, so looking it up (flights.Lookup) finds the same flight on
+// any replica, one a filter let onto the page included. A flight that
+// exists but is not sold in cabin is refused as such.
+func (t *Toolset) lookupFlight(ctx context.Context, id string, cabin flights.Cabin) (flights.Flight, error) {
 	o, d, date, err := flights.ParseID(id)
 	if err != nil {
 		return flights.Flight{}, errors.New(clean(err.Error(), 120))
 	}
-	f, found, err := flights.Lookup(ctx, t.provider, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: flights.Economy, MaxStops: flights.MaxStopsLimit}, id)
+	find := func(cabin flights.Cabin) (flights.Flight, bool, error) {
+		return flights.Lookup(ctx, t.provider, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: cabin, MaxStops: flights.MaxStopsLimit}, id)
+	}
+	f, found, err := find(cabin)
 	if err != nil {
 		if ctx.Err() != nil {
 			return flights.Flight{}, fmt.Errorf("search for the flight: %w", ctx.Err())
@@ -90,8 +95,17 @@ func (t *Toolset) lookupFlight(ctx context.Context, id string) (flights.Flight, 
 	if found {
 		return f, nil
 	}
+	if cabin != flights.Economy {
+		if f, found, _ := find(flights.Economy); found {
+			return flights.Flight{}, fmt.Errorf("%s is not sold in %s (%s): book it in a cabin its airlines sell, or search again in %s",
+				flights.Quote(id), cabinWords(cabin), strings.Join(f.FlightNumbers(), "+"), cabinWords(cabin))
+		}
+	}
 	return flights.Flight{}, fmt.Errorf("%s is not a flight on %s to %s on %s", flights.Quote(id), o, d, date.Format(flights.DateLayout))
 }
+
+// cabinWords is a cabin as people write it: "premium economy".
+func cabinWords(c flights.Cabin) string { return strings.ReplaceAll(string(c), "_", " ") }
 
 // legsText names a choice's flights for people: "BA117 Tue 15 Dec JFK → LHR
 // 08:05, back BA112 Tue 22 Dec LHR → JFK 11:20".

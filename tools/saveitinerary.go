@@ -118,7 +118,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 	if len(ps) > 0 {
 		return c.invalidArguments(ps)
 	}
-	ch, res := t.findChosen(ctx, c, id)
+	ch, res := t.findChosen(ctx, c, id, flights.Economy) // the file holds no fare
 	if res != nil {
 		return res
 	}

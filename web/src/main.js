@@ -420,6 +420,7 @@ async function hold(e) {
     confirm: true,
     passengerName: name,
     seat: state.seat,
+    cabin: state.result.trip.cabin || undefined,
   });
   if (error || typeof value.reference !== 'string') {
     Object.assign(state, { phase: 'confirm', error: error ?? 'bookFlight gave no booking reference.' });

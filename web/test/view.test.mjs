@@ -216,7 +216,7 @@ for (const transport of ['stdio', 'http']) {
           assert.equal(callsTo(record, 'bookFlight').length, 1);
           const [book] = callsTo(record, 'bookFlight');
           assert.equal(book.name, 'bookFlight');
-          assert.deepEqual(book.arguments, { flightId: choice.id, confirm: true, passengerName: 'Ada Lovelace', seat: 'aisle' });
+          assert.deepEqual(book.arguments, { flightId: choice.id, confirm: true, passengerName: 'Ada Lovelace', seat: 'aisle', cabin: sc.trip.cabin });
           assert.notEqual(book.result.isError, true, textOf(book.result));
           const ref = book.result.structuredContent.reference;
           assert.equal(book.result.structuredContent.attempts.find((a) => a.outcome === 'used')?.step, 'confirm_arguments');
@@ -606,11 +606,11 @@ test('every option: sort and filter chips, by keyboard, in the page', { timeout:
   });
 });
 // The header names every limit of the trip: arrival windows and airlines
-// included.
+// included; a pick held is held in the cabin searched.
 test('the header names every limit of the trip', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
     const args = { origin: 'NYC', destination: 'LON', date: DATE, passengers: 4, cabin: 'business', maxStops: 1, departAfter: '08:00', arriveAfter: '06:00', arriveBefore: '23:00', airlines: ['BA', 'AA'], excludeAirlines: ['VS'], maxPrice: 5000 };
-    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
+    const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
     const t = result.structuredContent.trip;
     const header = view.locator('header.trip');
     await visible(header);
@@ -621,6 +621,14 @@ test('the header names every limit of the trip', { timeout: TEST_TIMEOUT_MS }, a
     }
     assert.ok(facts.some((x) => /^only .*\bAA\b.*\bBA\b|^only .*\bBA\b.*\bAA\b/.test(x)), `the header names the airlines: ${facts.join(' | ')}`);
     assert.ok(facts.some((x) => /^not .*\bVS\b/.test(x)), `the header names the airline left out: ${facts.join(' | ')}`);
+    // Holding a pick holds it in the cabin searched, at the fare shown.
+    const pick = result.structuredContent.flights[0];
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('#booked-h'));
+    const [book] = callsTo(record, 'bookFlight');
+    assert.equal(book.arguments.cabin, 'business');
+    assert.equal(book.result.structuredContent.cabin, 'business');
+    assert.equal(book.result.structuredContent.priceUSD, pick.priceUSD, 'the fare held is the business fare the pick showed');
   });
 });
 
