@@ -89,7 +89,7 @@ try {
     upTo: 'section.picks',
   });
   // Connections: the timeline's layovers, an overnight one, night hours.
-  await shoot('view-connecting.png', { origin: 'SFO', destination: 'SIN', date: DATE }, {
+  await shoot('view-connecting.png', { origin: 'SFO', destination: 'DEL', date: DATE }, {
     // The picks, the ladder opened, and the first rows of every option sorted by time.
     act: async (view) => {
       await view.locator('section.all ol.options').waitFor();
