@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/tools"
 )
 
@@ -383,7 +384,7 @@ func idKey(raw json.RawMessage) (string, bool) {
 // no longer answer.
 func closedAnswer(id json.RawMessage) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id,
-		"error": map[string]any{"code": codeRefused, "message": "no answer can come: the client closed its end of stdin"}})
+		"error": map[string]any{"code": httpguard.CodeRefused, "message": "no answer can come: the client closed its end of stdin"}})
 	return append(b, '\n')
 }
 
