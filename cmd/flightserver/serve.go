@@ -80,7 +80,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 		}
 	}
 	httpSrv := &http.Server{
-		// Slow-loris protection for the headers; readBody bounds the body.
+		// Slow-loris protection for the headers; httpguard.ReadBody bounds the body.
 		// There is deliberately no ReadTimeout or WriteTimeout: they would
 		// cut off the SSE streams that long calls answer on.
 		ReadHeaderTimeout: cfg.readHeader,
