@@ -325,7 +325,7 @@ func TestRouterInFrontOfThreeReplicas(t *testing.T) {
 			}
 			if m == nil {
 				t.Fatalf("session id %q names no replica. The router finds a session's pod by the name in its id: "+
-					"the server must issue fs-<its --served-by name>-<32 hex digits> (cmd/flightserver/sessions.go; see deploy/README.md, "+
+					"the server must issue fs-<its --served-by name>-<32 hex digits> (internal/httpguard/sessions.go; see deploy/README.md, "+
 					"\"Routing 2025-11-25 sessions\"). Until it does, every request after initialize goes to any replica.", id)
 			}
 			if initErr != nil {

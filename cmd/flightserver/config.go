@@ -16,6 +16,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/tools"
@@ -530,7 +531,7 @@ func (c *config) check(fs *flag.FlagSet, given map[string]bool, getenv func(stri
 			c.previousKeys = append(c.previousKeys, key)
 		}
 	}
-	if c.transport == "http" && c.authToken == "" && !c.allowUnauthenticated && !loopback(c.addr) {
+	if c.transport == "http" && c.authToken == "" && !c.allowUnauthenticated && !httpguard.Loopback(c.addr) {
 		return fmt.Errorf("%s is reachable from other machines and no --auth-token is set: set a token (FLIGHTSERVER_AUTH_TOKEN), "+
 			"listen on 127.0.0.1, or pass --allow-unauthenticated if a proxy in front authenticates", at("addr", c.addr))
 	}
@@ -576,7 +577,7 @@ func (c *config) check(fs *flag.FlagSet, given map[string]bool, getenv func(stri
 			return fmt.Errorf("%s: must differ from --addr, so metrics never share the MCP listener", at("metrics-addr", c.metricsAddr))
 		}
 	}
-	if c.debugAddr != "" && !loopback(c.debugAddr) {
+	if c.debugAddr != "" && !httpguard.Loopback(c.debugAddr) {
 		return fmt.Errorf("%s: must be a loopback address such as 127.0.0.1:6060", at("debug-addr", c.debugAddr))
 	}
 	if err := positive("session-idle-ttl", c.sessionIdleTTL, "30m"); err != nil {
@@ -629,25 +630,3 @@ func expandHome(dir string, getenv func(string) string) string {
 type usageError struct{ error }
 
 func (u usageError) Unwrap() error { return u.error }
-
-// loopback reports whether addr (host:port) listens on the loopback
-// interface only. A wildcard or an empty host listens everywhere; a name
-// other than localhost could resolve anywhere, so it counts as reachable.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	return err == nil && loopbackHost(host)
-}
-
-// loopbackHost reports whether host (a Host header: a name or an address,
-// with or without a port and brackets) names the loopback interface.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}

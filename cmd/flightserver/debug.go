@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/telemetry"
 )
 
@@ -58,7 +59,7 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 	}
 	// The same Host and Origin rules as /mcp: only numbers here, but a page
 	// on another site has no business reading even those.
-	srv := &http.Server{Handler: checkHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: httpguard.CheckHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
@@ -82,7 +83,7 @@ func serveMetrics(addr string, m *telemetry.Metrics, log zerolog.Logger) (func()
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	srv := &http.Server{Handler: checkHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: httpguard.CheckHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
 	log.Info().Str("addr", ln.Addr().String()).Msg("metrics at /metrics")
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -68,7 +69,7 @@ func TestDrainOnSIGTERM(t *testing.T) {
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": map[string]any{"name": "findBestFlight", "arguments": deterministic,
 		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}}}})
 	r := send(t, base+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "findBestFlight"}, string(body))
-	if code, msg := rpcError(t, r); r.status != 503 || code != codeBusy || !strings.Contains(msg, "shutting down") || r.header.Get("Retry-After") == "" {
+	if code, msg := rpcError(t, r); r.status != 503 || code != httpguard.CodeBusy || !strings.Contains(msg, "shutting down") || r.header.Get("Retry-After") == "" {
 		t.Errorf("a new call while draining: %d %d %q", r.status, code, msg)
 	}
 	if status, _, err := get(base + "/healthz"); status != 200 {

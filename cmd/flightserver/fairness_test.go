@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -110,7 +111,7 @@ func TestInflightSlotsAreSharedFairly(t *testing.T) {
 	r := send(t, url, map[string]string{"X-Real-IP": hostile, "Mcp-Session-Id": second, "MCP-Protocol-Version": "2025-11-25"},
 		`{"jsonrpc":"2.0","id":30,"method":"tools/list"}`)
 	code, msg := rpcError(t, r)
-	if r.status != 429 || code != codeSlowDown || !strings.Contains(msg, "--max-inflight-per-client") || !strings.Contains(msg, hostile) || r.header.Get("Retry-After") == "" {
+	if r.status != 429 || code != httpguard.CodeSlowDown || !strings.Contains(msg, "--max-inflight-per-client") || !strings.Contains(msg, hostile) || r.header.Get("Retry-After") == "" {
 		t.Errorf("the client past its share: %d %d %q", r.status, code, msg)
 	}
 	// Another client is served, in either era.

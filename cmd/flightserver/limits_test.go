@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -259,27 +258,6 @@ func TestLegacySessionOnAnotherReplica(t *testing.T) {
 	}
 }
 
-func TestReadMessage(t *testing.T) {
-	for body, want := range map[string]message{
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`:                                  {request: true},
-		`{"jsonrpc":"2.0","id":"a","method":"ping"}`:                                      {request: true},
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`:                      {request: true, initialize: true},
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`:                          {},
-		`{"jsonrpc":"2.0","id":null,"method":"x"}`:                                        {},
-		`{"jsonrpc":"2.0","id":7,"result":{"action":"accept"}}`:                           {},
-		`{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"rejected"}}`:               {},
-		`[{"jsonrpc":"2.0","id":7,"result":{}},{"jsonrpc":"2.0","id":8,"method":"ping"}]`: {request: true},
-		`[{"jsonrpc":"2.0","id":7,"result":{}}]`:                                          {},
-		`[{"jsonrpc":"2.0","id":1,"method":"initialize"}]`:                                {request: true},
-		`not json`: {request: true},
-		``:         {request: true},
-	} {
-		if got := readMessage([]byte(body)); got != want {
-			t.Errorf("readMessage(%s) = %+v, want %+v", body, got, want)
-		}
-	}
-}
-
 // --load-test-tools adds the noop baseline; --debug-addr serves the numbers
 // a load test watches, and never the command line.
 func TestLoadTestToolsAndDebugVars(t *testing.T) {
@@ -307,38 +285,6 @@ func TestLoadTestToolsAndDebugVars(t *testing.T) {
 	if r := send(t, plain.url+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"},
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`); strings.Contains(r.body, `"name":"noop"`) {
 		t.Error("noop listed without --load-test-tools")
-	}
-}
-
-// A client is an address; an IPv6 one counts as its /64, so that changing
-// the address's last half does not make a new client. Loopback stays
-// loopback, and so exempt unless --limit-loopback.
-func TestClientKey(t *testing.T) {
-	for _, tc := range []struct {
-		remote, header, want string
-		limited              bool
-	}{
-		{"198.51.100.7:5000", "", "198.51.100.7", true},
-		{"[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:5000", "", "2001:db8:1:2::/64", true},
-		{"[2001:db8:1:2::1]:5000", "", "2001:db8:1:2::/64", true},
-		{"[2001:db8:1:3::1]:5000", "", "2001:db8:1:3::/64", true},
-		{"[::ffff:198.51.100.7]:5000", "", "198.51.100.7", true},
-		{"[fe80::1%eth0]:5000", "", "fe80::/64", true},
-		{"127.0.0.1:5000", "", "127.0.0.1", false},
-		{"[::1]:5000", "", "::1", false},
-		{"127.0.0.1:5000", "2001:db8::9", "2001:db8::/64", true},
-		{"127.0.0.1:5000", "203.0.113.1, 2001:db8:5::9", "2001:db8:5::/64", true},
-		{"127.0.0.1:5000", "not-an-address", "not-an-address", true},
-	} {
-		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
-		r.RemoteAddr = tc.remote
-		if tc.header != "" {
-			r.Header.Set("X-Real-IP", tc.header)
-		}
-		who := clients{ipHeader: "X-Real-IP"}
-		if got := who.addr(r); got != tc.want || who.limited(got) != tc.limited {
-			t.Errorf("%s (X-Real-IP %q): client %q limited %v, want %q %v", tc.remote, tc.header, got, who.limited(got), tc.want, tc.limited)
-		}
 	}
 }
 

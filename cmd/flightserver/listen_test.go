@@ -116,60 +116,6 @@ func TestListenIsAcknowledgedFirst(t *testing.T) {
 	})
 }
 
-// acknowledgedFirst signals once the acknowledgement, and nothing before
-// it, has been written; the stream still flushes; other requests get no
-// signal.
-func TestAcknowledgedFirstSignalsTheAcknowledgement(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		body   string
-		signal bool
-	}{
-		{"a listen request", listenRequest(3), true},
-		{"a tool call", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findAirports"}}`, false},
-		{"a listen notification (no id)", `{"jsonrpc":"2.0","method":"subscriptions/listen"}`, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var steps []string
-			h := acknowledgedFirst(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				signal, ok := tools.AckSignalFrom(r.Context())
-				if ok != tc.signal {
-					t.Fatalf("signal given: %v, want %v", ok, tc.signal)
-				}
-				if !ok {
-					return
-				}
-				written := signal(3)
-				state := func() string {
-					select {
-					case <-written:
-						return "signalled"
-					default:
-						return "waiting"
-					}
-				}
-				_, _ = io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n")
-				steps = append(steps, state())
-				_, _ = io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\"}\n\n")
-				steps = append(steps, state())
-				w.(http.Flusher).Flush()
-			}))
-			rec := httptest.NewRecorder()
-			r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(tc.body))
-			h.ServeHTTP(rec, withBody(r, readMessage([]byte(tc.body))))
-			if !tc.signal {
-				return
-			}
-			if want := "waiting signalled"; strings.Join(steps, " ") != want {
-				t.Errorf("signal after each write: %v, want %s", steps, want)
-			}
-			if !rec.Flushed {
-				t.Error("the stream was not flushed through the writer")
-			}
-		})
-	}
-}
-
 // The HTTP handler that run serves puts the signal in a listen request's
 // context, and it reaches mcp-go's hooks: what TestListenIsAcknowledgedFirst
 // shows over HTTP only when the race happens.

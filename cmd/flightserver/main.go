@@ -22,6 +22,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/telemetry"
 )
 
@@ -107,7 +108,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		_, _ = io.WriteString(stderr, terminalNotice)
 	}
 	log := newLogger(cfg, stderr)
-	if cfg.transport == "http" && cfg.stateKey == nil && !loopback(cfg.addr) {
+	if cfg.transport == "http" && cfg.stateKey == nil && !httpguard.Loopback(cfg.addr) {
 		// Over stdio, or on loopback, one process serves the clients of
 		// this machine and every round of a call comes back to it: a key
 		// of its own is right. Reachable from elsewhere, it may be one of
@@ -153,7 +154,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if err != nil {
 			return fmt.Errorf("listen on --metrics-addr %s: %w", cfg.metricsAddr, err)
 		}
-		if !loopback(cfg.metricsAddr) {
+		if !httpguard.Loopback(cfg.metricsAddr) {
 			// As --addr warns: /metrics has no authentication.
 			log.Warn().Str("addr", cfg.metricsAddr).Msg("metrics listen beyond loopback WITHOUT authentication: anyone who can reach this port can read them " +
 				"(call and refusal rates, the runtime's figures); let only the scraper reach it (the shipped NetworkPolicy admits the monitoring namespace alone)")

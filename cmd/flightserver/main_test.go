@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/tools"
 )
@@ -264,11 +265,12 @@ func firstFlightID(t *testing.T, ctx context.Context, c *client.Client, origin, 
 // tests that call it in process.
 func shippedHandler(tb testing.TB, cfg config, srv *server.MCPServer, log zerolog.Logger) http.Handler {
 	tb.Helper()
-	sess, err := newSessions(cfg, log)
+	sess, streams, err := newSessions(cfg, log)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, newInflight(cfg), nil, log)
+	calls := httpguard.NewInflight(cfg.maxInflight, cfg.maxInflightPerClient, cfg.clients())
+	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, streams, calls, nil, log)
 	if err != nil {
 		tb.Fatal(err)
 	}

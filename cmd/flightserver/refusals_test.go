@@ -19,6 +19,7 @@ import (
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -57,8 +58,8 @@ func TestRateLimitDefaultsSpareALocalClient(t *testing.T) {
 	if last.status != 429 || last.header.Get("Retry-After") == "" {
 		t.Fatalf("--limit-loopback: 300 quick requests never got 429 (last %d)", last.status)
 	}
-	if code, msg := rpcError(t, last); code != codeSlowDown || !strings.Contains(msg, "slow down") {
-		t.Errorf("429 body: code %d %q, want %d saying slow down", code, msg, codeSlowDown)
+	if code, msg := rpcError(t, last); code != httpguard.CodeSlowDown || !strings.Contains(msg, "slow down") {
+		t.Errorf("429 body: code %d %q, want %d saying slow down", code, msg, httpguard.CodeSlowDown)
 	}
 }
 
@@ -89,11 +90,11 @@ func TestRefusalCodes(t *testing.T) {
 		code    int
 		says    string
 	}{
-		{"no token", map[string]string{"X-Real-IP": "198.51.100.2"}, initialize, 401, codeUnauthorized, "bearer token"},
-		{"foreign origin", with(map[string]string{"Origin": "https://evil.example", "X-Real-IP": "198.51.100.3"}), initialize, 403, codeRefused, "forbidden origin"},
-		{"unknown session", with(map[string]string{"Mcp-Session-Id": "fs-nope", "MCP-Protocol-Version": "2025-11-25", "X-Real-IP": "198.51.100.4"}), `{"jsonrpc":"2.0","id":2,"method":"ping"}`, 404, codeSessionNotFound, "Initialize again"},
-		{"body too large", with(map[string]string{"X-Real-IP": "198.51.100.5"}), `{"pad":"` + strings.Repeat("x", 3000) + `"}`, 413, codeTooLarge, "--max-body-bytes"},
-		{"sessions full", with(map[string]string{"X-Real-IP": "198.51.100.6"}), initialize, 503, codeBusy, "--max-sessions"},
+		{"no token", map[string]string{"X-Real-IP": "198.51.100.2"}, initialize, 401, httpguard.CodeUnauthorized, "bearer token"},
+		{"foreign origin", with(map[string]string{"Origin": "https://evil.example", "X-Real-IP": "198.51.100.3"}), initialize, 403, httpguard.CodeRefused, "forbidden origin"},
+		{"unknown session", with(map[string]string{"Mcp-Session-Id": "fs-nope", "MCP-Protocol-Version": "2025-11-25", "X-Real-IP": "198.51.100.4"}), `{"jsonrpc":"2.0","id":2,"method":"ping"}`, 404, httpguard.CodeSessionNotFound, "Initialize again"},
+		{"body too large", with(map[string]string{"X-Real-IP": "198.51.100.5"}), `{"pad":"` + strings.Repeat("x", 3000) + `"}`, 413, httpguard.CodeTooLarge, "--max-body-bytes"},
+		{"sessions full", with(map[string]string{"X-Real-IP": "198.51.100.6"}), initialize, 503, httpguard.CodeBusy, "--max-sessions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := send(t, h.url+"/mcp", tc.headers, tc.body)
@@ -106,7 +107,7 @@ func TestRefusalCodes(t *testing.T) {
 	for i := range 10 {
 		r := send(t, h.url+"/mcp", with(map[string]string{"X-Real-IP": "198.51.100.7"}), `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 		if r.status == 429 {
-			if code, _ := rpcError(t, r); code != codeSlowDown {
+			if code, _ := rpcError(t, r); code != httpguard.CodeSlowDown {
 				t.Errorf("429 code %d", code)
 			}
 			break

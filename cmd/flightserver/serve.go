@@ -6,9 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -16,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/telemetry"
 	"github.com/flightserver/flightserver/tools"
 )
@@ -61,9 +59,6 @@ func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, op
 // noopTool is registered by --load-test-tools.
 const noopTool = "noop"
 
-// refusalLogBurst is how many refusal lines a second reach the log.
-const refusalLogBurst = 20
-
 // getStreamHeartbeat is how often a quiet 2025-11-25 GET stream carries a
 // ping. Proxies close a response that says nothing for a while (the shipped
 // router and ingress after 120 s); a sampling or roots request sent while
@@ -85,19 +80,19 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 		}
 	}
 	httpSrv := &http.Server{
-		// Slow-loris protection for the headers; readBody bounds the body.
+		// Slow-loris protection for the headers; httpguard.ReadBody bounds the body.
 		// There is deliberately no ReadTimeout or WriteTimeout: they would
 		// cut off the SSE streams that long calls answer on.
 		ReadHeaderTimeout: cfg.readHeader,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          tools.StdLogger(log),
 	}
-	sess, err := newSessions(cfg, log)
+	sess, streams, err := newSessions(cfg, log)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	metrics.ObserveSessions(sess.Live)
-	metrics.ObserveStreams(sess.streams.Count)
+	metrics.ObserveStreams(streams.Count)
 	mcpHTTP := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPServer(httpSrv),
@@ -106,14 +101,14 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
 		server.WithHeartbeatInterval(getStreamHeartbeat),
 	)
-	calls := newInflight(cfg)
-	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, calls, metrics, log); err != nil {
+	calls := httpguard.NewInflight(cfg.maxInflight, cfg.maxInflightPerClient, cfg.clients())
+	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, streams, calls, metrics, log); err != nil {
 		return err
 	}
 	switch {
 	case cfg.authToken != "":
 		log.Info().Msg("bearer token required on /mcp")
-	case !loopback(cfg.addr):
+	case !httpguard.Loopback(cfg.addr):
 		log.Warn().Str("addr", cfg.addr).Msg("listening beyond loopback WITHOUT authentication (--allow-unauthenticated): anyone who can reach this port can call the tools; put an authenticating proxy in front or set --auth-token")
 	}
 	log.Info().Str("addr", ln.Addr().String()).Str("endpoint", "http://"+ln.Addr().String()+"/mcp").Msg("listening")
@@ -135,7 +130,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 //     question (a legacy form or sampling answer, a new POST) still reaches
 //     the call waiting for it;
 //  4. then the listener closes and the process ends.
-func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, shutdown func(context.Context) error, calls *inflight, cfg config, log zerolog.Logger) error {
+func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, shutdown func(context.Context) error, calls *httpguard.Inflight, cfg config, log zerolog.Logger) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
 	select {
@@ -143,13 +138,13 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 		return fmt.Errorf("http: %w", err)
 	case <-ctx.Done():
 	}
-	calls.drain()
+	calls.Drain()
 	log.Info().Dur("drainDelay_ms", cfg.drainDelay).Dur("grace_ms", cfg.shutdownGrace).Msg("draining: /readyz answers 503")
 	time.Sleep(cfg.drainDelay)
 	graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownGrace)
 	defer cancel()
-	log.Info().Int("inflight", calls.count()).Msg("refusing new requests; letting in-flight calls finish")
-	left := calls.stop(graceCtx)
+	log.Info().Int("inflight", calls.Count()).Msg("refusing new requests; letting in-flight calls finish")
+	left := calls.Stop(graceCtx)
 	if left > 0 {
 		log.Warn().Int("inflight", left).Dur("grace_ms", cfg.shutdownGrace).Msg("calls still in flight at the end of the grace are cut off")
 	}
@@ -170,34 +165,62 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 	return nil
 }
 
-// newHandler routes /mcp through the protections and serves /healthz and
-// /readyz (open: probes carry no token). From the outside in, each layer
-// refuses as cheaply as it can before the next does more work: a foreign
-// Host or Origin, a client over its rate (which also slows token guessing),
-// a missing token (all three before reading the body), a body too large or
-// too slow, a full house or a draining one, a session that lives elsewhere
-// or one too many, a GET stream beyond the limit.
-func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *inflight, metrics *telemetry.Metrics, log zerolog.Logger) (http.Handler, error) {
+// newSessions is the table of 2025-11-25 sessions for cfg's limits
+// (--max-sessions, --max-sessions-per-client, --served-by), and the
+// tracker of their GET streams (--max-streams) it ends with each session.
+func newSessions(cfg config, log zerolog.Logger) (*httpguard.Sessions, *tools.GETStreams, error) {
+	var streams *tools.GETStreams
+	sess, err := httpguard.NewSessions(httpguard.SessionLimits{
+		Max: cfg.maxSessions, MaxPerClient: cfg.maxSessionsPerClient, MaxStreams: cfg.maxStreams,
+		ServedBy: cfg.servedBy, Who: cfg.clients(),
+	}, log, func(b httpguard.StreamBounds) httpguard.Streams {
+		streams = tools.NewGETStreams(tools.StreamLimits{Max: cfg.maxStreams, Live: b.Live, Full: b.Full})
+		return streams
+	})
+	return sess, streams, err
+}
+
+// clients is who cfg says a request is from: one idea of it for every
+// per-client limit.
+func (c config) clients() httpguard.Clients {
+	return httpguard.Clients{IPHeader: c.clientIPHeader, LimitLoopback: c.limitLoopback}
+}
+
+// withAckSignal hands the HTTP layer's acknowledgement signal to tools'
+// subscriptions/listen hook.
+func withAckSignal(ctx context.Context, written func(id any) <-chan struct{}) context.Context {
+	return tools.WithAckSignal(ctx, written)
+}
+
+// newHandler routes /mcp through the protections (package httpguard) and
+// serves /healthz and /readyz (open: probes carry no token). From the
+// outside in, each layer refuses as cheaply as it can before the next does
+// more work: a foreign Host or Origin, a client over its rate (which also
+// slows token guessing), a missing token (all three before reading the
+// body), a body too large or too slow, a full house or a draining one, a
+// session that lives elsewhere or one too many, a GET stream beyond the
+// limit.
+func newHandler(mcpHTTP http.Handler, cfg config, sess *httpguard.Sessions, streams *tools.GETStreams, calls *httpguard.Inflight, metrics *telemetry.Metrics, log zerolog.Logger) (http.Handler, error) {
 	// The layers in front of mcp-go log only what they refuse, which
 	// flightserver_http_refusals_total counts anyway: their lines are
 	// sampled, so a client sending bad requests cannot decide how much the
 	// server logs.
-	log = log.Sample(&zerolog.BurstSampler{Burst: refusalLogBurst, Period: time.Second})
-	h := sess.handler(log, sess.streams.Handler(acknowledgedFirst(mcpHTTP)))
-	h = calls.wrap(log, h)
-	h = readBody(cfg.maxBodyBytes, cfg.readBody, log, h)
+	log = httpguard.RefusalLog(log)
+	h := sess.Handler(log, streams.Handler(httpguard.AcknowledgedFirst(withAckSignal, mcpHTTP)))
+	h = calls.Wrap(log, h)
+	h = httpguard.ReadBody(cfg.maxBodyBytes, cfg.readBody, log, h)
 	if cfg.authToken != "" {
-		h = requireToken(cfg.authToken, log, h)
+		h = httpguard.RequireToken(cfg.authToken, log, h)
 	}
 	if cfg.rateLimit > 0 {
-		limiter, err := newRateLimiter(cfg.rateLimit, cfg.rateBurst, sess.who) // one idea of who a client is, for every per-client limit
+		limiter, err := httpguard.NewRateLimiter(cfg.rateLimit, cfg.rateBurst, cfg.clients())
 		if err != nil {
 			return nil, err
 		}
-		h = limiter.wrap(log, h)
+		h = limiter.Wrap(log, h)
 	}
-	h = checkHostOrigin(cfg.allowedOrigins, log, h)
-	h = countRefusals(metrics, h)
+	h = httpguard.CheckHostOrigin(cfg.allowedOrigins, log, h)
+	h = httpguard.CountRefusals(metrics, h)
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
@@ -207,7 +230,7 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *infligh
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		if calls.draining() {
+		if calls.Draining() {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			_, _ = io.WriteString(w, `{"status":"draining"}`)
 			return
@@ -215,47 +238,7 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *sessions, calls *infligh
 		_, _ = io.WriteString(w, `{"status":"ready"}`)
 	})
 	if cfg.servedBy != "" {
-		return servedBy(cfg.servedBy, mux), nil
+		return httpguard.ServedBy(cfg.servedBy, mux), nil
 	}
 	return mux, nil
-}
-
-// checkHostOrigin refuses what a browser page on another site could send
-// (DNS rebinding, a hostile page posting to a local server), as the MCP
-// transport spec requires, on every method, the GET stream included
-// (net/http's CrossOriginProtection checks only unsafe methods):
-//
-//   - Host: a request that reached a loopback address must name a loopback
-//     host (localhost, 127.0.0.1, [::1]); a page whose own name was rebound
-//     to 127.0.0.1 sends its own name. (mcp-go checks the same, with a
-//     plain-text 403; this answers first, in JSON-RPC.)
-//   - Origin: a request without one is not from a browser page and passes;
-//     one whose Origin is the server's own host, or listed in
-//     --allowed-origins, passes; any other gets 403.
-func checkHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && loopback(local.String()) && !loopbackHost(r.Host) {
-			log.Warn().Str("host", truncate(r.Host, 100)).Str("remote", r.RemoteAddr).Msg("refused a request for a foreign Host on loopback")
-			writeError(w, r, refusedHost, "forbidden Host: on loopback this server answers only requests for localhost, 127.0.0.1 or [::1] (DNS rebinding protection)")
-			return
-		}
-		origin := r.Header.Get("Origin")
-		if origin == "" || slices.Contains(allowed, strings.TrimSuffix(origin, "/")) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		if u, err := url.Parse(origin); err == nil && (u.Scheme == "http" || u.Scheme == "https") && strings.EqualFold(u.Host, r.Host) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		log.Warn().Str("origin", truncate(origin, 100)).Str("remote", r.RemoteAddr).Msg("refused cross-origin request")
-		writeError(w, r, refusedOrigin, "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins")
-	})
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
 }

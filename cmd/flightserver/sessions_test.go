@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -43,7 +44,7 @@ func TestSessionLimits(t *testing.T) {
 	}
 	r := initializeFrom(t, h.url, "198.51.100.1")
 	code, msg := rpcError(t, r)
-	if r.status != 429 || code != codeSlowDown || !strings.Contains(msg, "--max-sessions-per-client") || !strings.Contains(msg, "DELETE") || r.header.Get("Retry-After") == "" {
+	if r.status != 429 || code != httpguard.CodeSlowDown || !strings.Contains(msg, "--max-sessions-per-client") || !strings.Contains(msg, "DELETE") || r.header.Get("Retry-After") == "" {
 		t.Errorf("a third session for one client: %d %d %q", r.status, code, msg)
 	}
 	// Another client has its own allowance; loopback clients are exempt
@@ -56,7 +57,7 @@ func TestSessionLimits(t *testing.T) {
 	}
 	r = initializeFrom(t, h.url, "198.51.100.3")
 	code, msg = rpcError(t, r)
-	if r.status != 503 || code != codeBusy || !strings.Contains(msg, "--max-sessions") || !strings.Contains(msg, "2026-07-28") {
+	if r.status != 503 || code != httpguard.CodeBusy || !strings.Contains(msg, "--max-sessions") || !strings.Contains(msg, "2026-07-28") {
 		t.Errorf("beyond --max-sessions: %d %d %q", r.status, code, msg)
 	}
 	// An initialize that carries a live session's id starts a session
@@ -129,7 +130,7 @@ func TestGETStreamWithoutSession(t *testing.T) {
 	// says to initialize (mcp-go alone answered 404 in plain text).
 	r := send(t, h.url+"/mcp", map[string]string{"MCP-Protocol-Version": "2025-11-25"},
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"findAirports","arguments":{"query":"paris"}}}`)
-	if code, msg := rpcError(t, r); r.status != 400 || code != codeRefused || !strings.Contains(msg, "initialize first") {
+	if code, msg := rpcError(t, r); r.status != 400 || code != httpguard.CodeRefused || !strings.Contains(msg, "initialize first") {
 		t.Errorf("legacy tools/call without a session: %d %d %q", r.status, code, msg)
 	}
 }
@@ -171,7 +172,7 @@ func TestDebugVarsHostAndOrigin(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if code, msg := rpcError(t, reply{status: resp.StatusCode, body: string(b)}); resp.StatusCode != 403 || code != codeRefused || !strings.Contains(msg, "DNS rebinding") {
+	if code, msg := rpcError(t, reply{status: resp.StatusCode, body: string(b)}); resp.StatusCode != 403 || code != httpguard.CodeRefused || !strings.Contains(msg, "DNS rebinding") {
 		t.Errorf("/mcp with a rebound Host: %d %d %q", resp.StatusCode, code, msg)
 	}
 }
@@ -183,7 +184,7 @@ func TestRefusalLogsAreBounded(t *testing.T) {
 	for range 200 {
 		send(t, h.url+"/mcp", map[string]string{"Origin": "https://evil.example"}, initialize)
 	}
-	if n := strings.Count(h.stderr.String(), "refused cross-origin request"); n == 0 || n > 2*refusalLogBurst {
-		t.Errorf("200 refused requests in well under a few seconds logged %d lines; want some, at most %d", n, 2*refusalLogBurst)
+	if n := strings.Count(h.stderr.String(), "refused cross-origin request"); n == 0 || n > 2*httpguard.RefusalLogBurst {
+		t.Errorf("200 refused requests in well under a few seconds logged %d lines; want some, at most %d", n, 2*httpguard.RefusalLogBurst)
 	}
 }

@@ -397,33 +397,6 @@ func openPTY(t *testing.T) (*os.File, *os.File) {
 	return ptm, pts
 }
 
-// What track reads of the messages mcp-go writes: the id and the method,
-// in any key order, stopping at a response's result only once its id is
-// known.
-func TestReadHead(t *testing.T) {
-	for _, tc := range []struct {
-		line, id, method string
-		ok               bool
-	}{
-		{`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}],"id":"not this one"}}`, "7", "", true},
-		{`{"jsonrpc":"2.0","result":{"id":"not this one"},"id":"a"}`, `"a"`, "", true},
-		{`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad"}}`, "3", "", true},
-		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"id":1}]}}`, "9", "sampling/createMessage", true},
-		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`, "", "notifications/progress", true},
-		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}`, "null", "", true},
-		{`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", "1", "", true},
-		{`[{"jsonrpc":"2.0","id":1}]`, "", "", false},
-		{`{"jsonrpc":"2.0","method":`, "", "", false},
-		{`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"arguments":{"origin":"JF`, "12", "tools/call", false}, // cut short: what came first
-		{`not json`, "", "", false},
-	} {
-		id, method, ok := readHead([]byte(tc.line))
-		if string(id) != tc.id || method != tc.method || ok != tc.ok {
-			t.Errorf("readHead(%s) = %s, %q, %v; want %s, %q, %v", tc.line, id, method, ok, tc.id, tc.method, tc.ok)
-		}
-	}
-}
-
 // Messages mcp-go never answers do not count as calls in flight when stdin
 // closes: one that carries a result (an answer, whatever its method says)
 // and a request whose id is not a number or a string, written with spaces

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/internal/serverbin"
 )
 
@@ -140,7 +141,7 @@ func TestGETStreamsAreBounded(t *testing.T) {
 	s3 := legacySession(t, url, "", `{}`)
 	refused := getStream(t, url, s3)
 	code, msg := rpcError(t, reply{status: refused.status, body: refused.body})
-	if refused.status != 503 || code != codeBusy || !strings.Contains(msg, "--max-streams") || refused.header.Get("Retry-After") == "" {
+	if refused.status != 503 || code != httpguard.CodeBusy || !strings.Contains(msg, "--max-streams") || refused.header.Get("Retry-After") == "" {
 		t.Errorf("a stream beyond --max-streams: %d %d %q (Retry-After %q)", refused.status, code, msg, refused.header.Get("Retry-After"))
 	}
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`

@@ -1,4 +1,4 @@
-package main
+package httpguard
 
 import (
 	"crypto/rand"
@@ -9,27 +9,24 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
-
-	"github.com/flightserver/flightserver/tools"
 )
 
 // A 2025-11-25 session lives in the process that initialized it: its
 // capabilities, its GET stream, the server's questions in flight. mcp-go's
 // default session ids are not checked at all, so a request that a load
 // balancer sends to another replica is served with silently empty
-// capabilities. sessions knows which ids this process issued, and a request
+// capabilities. Sessions knows which ids this process issued, and a request
 // carrying any other id is refused with a message that says why and what
 // to do (sticky sessions, or the stateless 2026-07-28 era).
 //
 // A session also costs memory until it is deleted or idles out
-// (--session-idle-ttl), about 12 KB each (docs/BENCHMARKS.md), so a client
-// that initializes in a loop could hold gigabytes. sessions bounds how many
+// (--session-idle-ttl; docs/BENCHMARKS.md measures how much), so a client
+// that initializes in a loop could hold gigabytes. Sessions bounds how many
 // are live at once, in all (--max-sessions) and per client address
 // (--max-sessions-per-client). mcp-go's SessionIdManager.Generate cannot
 // refuse, so the bound is enforced here, at the HTTP layer, on the
@@ -39,11 +36,12 @@ import (
 //
 // A session's GET stream is its own, too: at most one (a reconnect
 // replaces it), at most --max-streams in all, and closed when the session
-// ends (tools.GETStreams). mcp-go leaves it open after DELETE and after the
-// sweep, still sending heartbeats for a session nobody can use. So a
-// client's streams are bounded by its sessions. (A session whose stream is
-// open is in use: mcp-go counts each heartbeat as activity, so it does not
-// idle out until the stream closes; the bounds above cap how many.)
+// ends (the tracker NewSessions is given, tools.GETStreams in the server).
+// mcp-go leaves it open after DELETE and after the sweep, still sending
+// heartbeats for a session nobody can use. So a client's streams are
+// bounded by its sessions. (A session whose stream is open is in use:
+// mcp-go counts each heartbeat as activity, so it does not idle out until
+// the stream closes; the bounds above cap how many.)
 
 // sessionPrefix marks ids this server issues.
 const sessionPrefix = "fs-"
@@ -52,16 +50,51 @@ const sessionPrefix = "fs-"
 // from "never issued here".
 const endedSessions = 10_000
 
-type sessions struct {
+// SessionLimits bound the 2025-11-25 sessions a Sessions table admits.
+type SessionLimits struct {
+	// Max is the most sessions live at once (--max-sessions; 0: no limit).
+	Max int
+	// MaxPerClient is the most one limited client may hold
+	// (--max-sessions-per-client; 0: no limit).
+	MaxPerClient int
+	// MaxStreams is the GET stream tracker's limit (--max-streams), named
+	// in the refusal of a stream beyond it.
+	MaxStreams int
+	// ServedBy is the replica's name (--served-by): when it is a DNS
+	// label, every id issued carries it, so that a router can send each
+	// session's requests to the pod that holds it (deploy/README.md).
+	ServedBy string
+	// Who says which client a request is from.
+	Who Clients
+}
+
+// Streams is the tracker of the sessions' GET streams (tools.GETStreams in
+// the server): a session's stream is closed when the session ends.
+type Streams interface {
+	CloseSession(id string)
+}
+
+// StreamBounds is what the GET stream tracker needs of the session table.
+type StreamBounds struct {
+	// Live reports whether a session is live: a stream that opens while
+	// its session ends must be closed at once.
+	Live func(id string) bool
+	// Full refuses a stream beyond SessionLimits.MaxStreams: 503 with
+	// Retry-After and what to do instead.
+	Full http.HandlerFunc
+}
+
+// Sessions is the table of the 2025-11-25 sessions this process issued:
+// mcp-go's SessionIdManager, and (Handler) the layer that enforces it.
+type Sessions struct {
 	max, maxPerClient int // 0: no limit
-	who               clients
-	// prefix starts every id issued: "fs-", or "fs-<replica>-" when the
-	// replica's name (--served-by) is a DNS label, so that a router can send
-	// each session's requests to the pod that holds it (deploy/README.md).
+	who               Clients
+	// prefix starts every id issued: "fs-", or "fs-<replica>-" (see
+	// SessionLimits.ServedBy).
 	prefix string
 
 	// streams are the sessions' GET streams.
-	streams *tools.GETStreams
+	streams Streams
 
 	mu        sync.Mutex
 	live      map[string]string // id -> the client it was issued to ("" until attributed)
@@ -74,37 +107,37 @@ type sessions struct {
 // a Kubernetes pod's name is.
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
-// newSessions is the session table for cfg's limits (--max-sessions,
-// --max-sessions-per-client, --max-streams); log gets its refusals of
-// GET streams.
-func newSessions(cfg config, log zerolog.Logger) (*sessions, error) {
+// NewSessions is the session table for limits. newStreams builds the
+// tracker of the sessions' GET streams from the table's bounds on them
+// (in the server: tools.NewGETStreams); log gets the refusals of streams,
+// sampled as RefusalLog samples.
+func NewSessions(limits SessionLimits, log zerolog.Logger, newStreams func(StreamBounds) Streams) (*Sessions, error) {
 	ended, err := lru.New[string, struct{}](endedSessions)
 	if err != nil {
 		return nil, err
 	}
 	prefix := sessionPrefix
-	if dnsLabel.MatchString(cfg.servedBy) {
-		prefix += cfg.servedBy + "-"
+	if dnsLabel.MatchString(limits.ServedBy) {
+		prefix += limits.ServedBy + "-"
 	}
-	s := &sessions{max: cfg.maxSessions, maxPerClient: cfg.maxSessionsPerClient, who: cfg.clients(), prefix: prefix,
+	s := &Sessions{max: limits.Max, maxPerClient: limits.MaxPerClient, who: limits.Who, prefix: prefix,
 		live: map[string]string{}, perClient: map[string]int{}, ended: ended}
-	log = log.Sample(&zerolog.BurstSampler{Burst: refusalLogBurst, Period: time.Second})
-	s.streams = tools.NewGETStreams(tools.StreamLimits{
-		Max:  cfg.maxStreams,
+	log = RefusalLog(log)
+	s.streams = newStreams(StreamBounds{
 		Live: s.isLive,
 		Full: func(w http.ResponseWriter, r *http.Request) {
-			log.Warn().Int("maxStreams", cfg.maxStreams).Msg("refused a GET stream: streams full")
+			log.Warn().Int("maxStreams", limits.MaxStreams).Msg("refused a GET stream: streams full")
 			w.Header().Set("Retry-After", "60")
 			writeError(w, r, refusedStreams, fmt.Sprintf(
 				"the server holds its limit of %d GET streams (--max-streams): this session is served without one, so the server cannot ask "+
-					"for sampling or roots over it; retry the stream in a minute, or use protocol 2026-07-28, which needs none", cfg.maxStreams))
+					"for sampling or roots over it; retry the stream in a minute, or use protocol 2026-07-28, which needs none", limits.MaxStreams))
 		},
 	})
 	return s, nil
 }
 
 // isLive reports whether id is a live session.
-func (s *sessions) isLive(id string) bool {
+func (s *Sessions) isLive(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.live[id]
@@ -112,7 +145,7 @@ func (s *sessions) isLive(id string) bool {
 }
 
 // Generate implements server.SessionIdManager: 128 random bits.
-func (s *sessions) Generate() string {
+func (s *Sessions) Generate() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // never fails (crypto/rand documents it)
 	id := s.prefix + hex.EncodeToString(b)
@@ -130,7 +163,7 @@ func (s *sessions) Generate() string {
 var errUnknownSession = errors.New("session not known to this server process")
 
 // Validate implements server.SessionIdManager.
-func (s *sessions) Validate(id string) (isTerminated bool, err error) {
+func (s *Sessions) Validate(id string) (isTerminated bool, err error) {
 	s.mu.Lock()
 	_, ok := s.live[id]
 	s.mu.Unlock()
@@ -147,7 +180,7 @@ func (s *sessions) Validate(id string) (isTerminated bool, err error) {
 // shutdown): the session's place is free again, and its GET stream, if it
 // has one, is closed. (The stream is closed after the session leaves
 // s.live, so that one opening meanwhile is closed by one or the other.)
-func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
+func (s *Sessions) Terminate(id string) (isNotAllowed bool, err error) {
 	s.mu.Lock()
 	client, ok := s.live[id]
 	if ok {
@@ -163,7 +196,7 @@ func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
 }
 
 // release gives back one of client's places; s.mu is held.
-func (s *sessions) release(client string) {
+func (s *Sessions) release(client string) {
 	if client == "" {
 		return
 	}
@@ -173,21 +206,21 @@ func (s *sessions) release(client string) {
 }
 
 // Live is the number of live sessions.
-func (s *sessions) Live() int {
+func (s *Sessions) Live() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.live)
 }
 
-var _ server.SessionIdManager = (*sessions)(nil)
+var _ server.SessionIdManager = (*Sessions)(nil)
 
-// handler refuses what would start a session beyond the bounds, attributes
+// Handler refuses what would start a session beyond the bounds, attributes
 // each issued session to its client, and refuses a legacy request whose
 // Mcp-Session-Id this process did not issue (or has ended) with 404, which
 // tells a 2025-11-25 client to initialize again, and a message for the
 // person reading the client's log. 2026-07-28 requests carry no session
 // and pass.
-func (s *sessions) handler(log zerolog.Logger, next http.Handler) http.Handler {
+func (s *Sessions) Handler(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(server.HeaderKeySessionID)
 		modern := mcp.IsModernProtocol(r.Header.Get("MCP-Protocol-Version"))
@@ -217,7 +250,7 @@ func (s *sessions) handler(log zerolog.Logger, next http.Handler) http.Handler {
 
 // initialize admits a legacy initialize if there is room, and attributes
 // the session it starts to the client.
-func (s *sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http.Request, next http.Handler) {
+func (s *Sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http.Request, next http.Handler) {
 	client := s.who.addr(r)
 	counted := s.maxPerClient > 0 && s.who.limited(client)
 	s.mu.Lock()
@@ -262,7 +295,7 @@ func (s *sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http
 	}
 }
 
-func (s *sessions) requireKnown(log zerolog.Logger, id string, w http.ResponseWriter, r *http.Request, next http.Handler) {
+func (s *Sessions) requireKnown(log zerolog.Logger, id string, w http.ResponseWriter, r *http.Request, next http.Handler) {
 	switch terminated, err := s.Validate(id); {
 	case err != nil:
 		log.Warn().Str("session", truncate(id, 48)).Str("remote", r.RemoteAddr).Msg("refused a legacy request for a session this process never issued")

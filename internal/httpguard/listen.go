@@ -1,22 +1,28 @@
-package main
+package httpguard
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/flightserver/flightserver/tools"
 )
 
-// acknowledgedFirst gives a subscriptions/listen request the AckSignal
-// that tools' hook waits on before mcp-go writes the result (see
-// tools/listen.go for the race it closes). A 2026-07-28 HTTP request is
-// its own stream, so the acknowledgement is written on this response, in
-// one Write of its own (mcp-go writes each SSE event whole): the signal
-// fires after that Write returns. Other requests pass through untouched.
-func acknowledgedFirst(next http.Handler) http.Handler {
+// AckContext returns ctx carrying written, the signal the engine's
+// subscriptions/listen hook waits on before mcp-go writes the result
+// (tools.WithAckSignal in the server; see tools/listen.go for the race it
+// closes).
+type AckContext func(ctx context.Context, written func(id any) <-chan struct{}) context.Context
+
+// AcknowledgedFirst gives a subscriptions/listen request the signal that
+// the engine's hook waits on, through withSignal. A 2026-07-28 HTTP
+// request is its own stream, so the acknowledgement is written on this
+// response, in one Write of its own (mcp-go writes each SSE event whole):
+// the signal fires after that Write returns. Other requests pass through
+// untouched. It reads what ReadBody found in the body, so it serves behind
+// ReadBody.
+func AcknowledgedFirst(withSignal AckContext, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !messageOf(r).listen {
 			next.ServeHTTP(w, r)
@@ -24,7 +30,7 @@ func acknowledgedFirst(next http.Handler) http.Handler {
 		}
 		aw := &ackWriter{ResponseWriter: w, written: make(chan struct{})}
 		signal := func(any) <-chan struct{} { return aw.written }
-		next.ServeHTTP(aw, r.WithContext(tools.WithAckSignal(r.Context(), signal)))
+		next.ServeHTTP(aw, r.WithContext(withSignal(r.Context(), signal)))
 	})
 }
 

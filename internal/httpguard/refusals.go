@@ -1,4 +1,4 @@
-package main
+package httpguard
 
 import (
 	"context"
@@ -29,13 +29,13 @@ import (
 // message says what to do. -32002 is skipped: earlier MCP revisions use it
 // for "resource not found".
 const (
-	codeRefused         = -32000 // 403, 400: a request this transport does not serve (a foreign Origin or Host, a GET stream naming no session)
-	codeSessionNotFound = -32001 // 404: a 2025-11-25 session this process does not hold
-	codeUnauthorized    = -32003 // 401: no bearer token, or the wrong one
-	codeTooLarge        = -32004 // 413: a body over --max-body-bytes
-	codeTooSlow         = -32005 // 408: a body not sent within --read-body-timeout
-	codeSlowDown        = -32006 // 429: one client over its rate, its sessions or its share of the requests in flight
-	codeBusy            = -32007 // 503: the server at its limit of requests in flight, sessions or GET streams
+	CodeRefused         = -32000 // 403, 400: a request this transport does not serve (a foreign Origin or Host, a GET stream naming no session)
+	CodeSessionNotFound = -32001 // 404: a 2025-11-25 session this process does not hold
+	CodeUnauthorized    = -32003 // 401: no bearer token, or the wrong one
+	CodeTooLarge        = -32004 // 413: a body over --max-body-bytes
+	CodeTooSlow         = -32005 // 408: a body not sent within --read-body-timeout
+	CodeSlowDown        = -32006 // 429: one client over its rate, its sessions or its share of the requests in flight
+	CodeBusy            = -32007 // 503: the server at its limit of requests in flight, sessions or GET streams
 )
 
 // refusal is one way the HTTP layer refuses a request: its status, its
@@ -48,29 +48,31 @@ type refusal struct {
 
 // The refusals, each with the one status and code it answers with.
 var (
-	refusedHost           = refusal{http.StatusForbidden, codeRefused, telemetry.RefusedOrigin}
-	refusedOrigin         = refusal{http.StatusForbidden, codeRefused, telemetry.RefusedOrigin}
-	refusedNoSession      = refusal{http.StatusBadRequest, codeRefused, ""}
+	refusedHost           = refusal{http.StatusForbidden, CodeRefused, telemetry.RefusedOrigin}
+	refusedOrigin         = refusal{http.StatusForbidden, CodeRefused, telemetry.RefusedOrigin}
+	refusedNoSession      = refusal{http.StatusBadRequest, CodeRefused, ""}
 	refusedUnreadable     = refusal{http.StatusBadRequest, mcp.PARSE_ERROR, ""}
-	refusedUnknownSession = refusal{http.StatusNotFound, codeSessionNotFound, ""}
-	refusedAuth           = refusal{http.StatusUnauthorized, codeUnauthorized, telemetry.RefusedAuth}
-	refusedTooLarge       = refusal{http.StatusRequestEntityTooLarge, codeTooLarge, telemetry.RefusedBodySize}
-	refusedTooSlow        = refusal{http.StatusRequestTimeout, codeTooSlow, telemetry.RefusedBodySize}
-	refusedRate           = refusal{http.StatusTooManyRequests, codeSlowDown, telemetry.RefusedRate}
-	refusedClientSessions = refusal{http.StatusTooManyRequests, codeSlowDown, telemetry.RefusedSessions}
-	refusedSessions       = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedSessions}
-	refusedInflight       = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedInflight}
-	refusedClientInflight = refusal{http.StatusTooManyRequests, codeSlowDown, telemetry.RefusedInflight}
-	refusedStreams        = refusal{http.StatusServiceUnavailable, codeBusy, telemetry.RefusedStreams}
-	refusedDraining       = refusal{http.StatusServiceUnavailable, codeBusy, ""}
+	refusedUnknownSession = refusal{http.StatusNotFound, CodeSessionNotFound, ""}
+	refusedAuth           = refusal{http.StatusUnauthorized, CodeUnauthorized, telemetry.RefusedAuth}
+	refusedTooLarge       = refusal{http.StatusRequestEntityTooLarge, CodeTooLarge, telemetry.RefusedBodySize}
+	refusedTooSlow        = refusal{http.StatusRequestTimeout, CodeTooSlow, telemetry.RefusedBodySize}
+	refusedRate           = refusal{http.StatusTooManyRequests, CodeSlowDown, telemetry.RefusedRate}
+	refusedClientSessions = refusal{http.StatusTooManyRequests, CodeSlowDown, telemetry.RefusedSessions}
+	refusedSessions       = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedSessions}
+	refusedInflight       = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedInflight}
+	refusedClientInflight = refusal{http.StatusTooManyRequests, CodeSlowDown, telemetry.RefusedInflight}
+	refusedStreams        = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedStreams}
+	refusedDraining       = refusal{http.StatusServiceUnavailable, CodeBusy, ""}
 )
 
 // metricsKey carries the metrics in a request's context, so that every
 // refusal, wherever it happens, is counted by writeError.
 type metricsKey struct{}
 
-// countRefusals makes the metrics available to writeError for every request.
-func countRefusals(m *telemetry.Metrics, next http.Handler) http.Handler {
+// CountRefusals makes the metrics available to every refusal of the
+// requests it serves (the layers behind it), which counts itself in
+// flightserver_http_refusals_total. m nil: nothing is counted.
+func CountRefusals(m *telemetry.Metrics, next http.Handler) http.Handler {
 	if m == nil {
 		return next
 	}
@@ -79,14 +81,14 @@ func countRefusals(m *telemetry.Metrics, next http.Handler) http.Handler {
 	})
 }
 
-// bodyReadKey marks a request whose body readBody has read in full.
+// bodyReadKey marks a request whose body ReadBody has read in full.
 type bodyReadKey struct{}
 
 // writeError answers r with the refusal's status and a JSON-RPC error, and
 // counts it.
 //
 // When the request's body has not been read in full (a refusal before
-// readBody, or readBody's own), the connection is not reused: net/http
+// ReadBody, or ReadBody's own), the connection is not reused: net/http
 // would otherwise read the rest of the body first, to find the next request
 // on the connection, and a client that sends its body slowly, or never,
 // would hold back the refusal (without Connection: close) or the
@@ -121,7 +123,7 @@ func withBody(r *http.Request, m message) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), bodyReadKey{}, m))
 }
 
-// messageOf is what readBody found in r's body. A body nobody read counts
+// messageOf is what ReadBody found in r's body. A body nobody read counts
 // as a request, like one that is not JSON.
 func messageOf(r *http.Request) message {
 	m, ok := r.Context().Value(bodyReadKey{}).(message)

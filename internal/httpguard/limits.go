@@ -1,4 +1,4 @@
-package main
+package httpguard
 
 import (
 	"context"
@@ -28,12 +28,12 @@ func bearer(header string) (string, bool) {
 	return strings.TrimSpace(token), true
 }
 
-// requireToken lets a request through only with Authorization: Bearer
+// RequireToken lets a request through only with Authorization: Bearer
 // <token>. The comparison is of SHA-256 digests in constant time, so
 // neither the token's length nor how much of a guess was right leaks
 // through timing. A refusal says how to authenticate, as RFC 6750 asks,
 // and never echoes what was sent.
-func requireToken(token string, log zerolog.Logger, next http.Handler) http.Handler {
+func RequireToken(token string, log zerolog.Logger, next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got, ok := bearer(r.Header.Get("Authorization"))
@@ -61,9 +61,10 @@ func requireToken(token string, log zerolog.Logger, next http.Handler) http.Hand
 // so a flood of addresses cannot grow memory.
 const maxClients = 10_000
 
-// clients says who a request is from, for the limits that apply per
+// Clients says who a request is from, for the limits that apply per
 // client (--rate-limit, --max-sessions-per-client,
-// --max-inflight-per-client), and whether those limits apply to it.
+// --max-inflight-per-client), and whether those limits apply to it. Give
+// every layer the same Clients: there is one idea of who a client is.
 //
 // A client is an address, on both eras and every method: the connection's,
 // or behind a trusted proxy the one the proxy reports (--client-ip-header;
@@ -77,23 +78,22 @@ const maxClients = 10_000
 // a few questions waiting for the client at once, tools/ask.go). On stdio
 // there is one client, the process at the other end of the pipe, and only
 // the per-session bounds apply.
-type clients struct {
-	ipHeader      string
-	limitLoopback bool
-}
-
-// clients is who cfg says a request is from.
-func (c config) clients() clients {
-	return clients{ipHeader: c.clientIPHeader, limitLoopback: c.limitLoopback}
+type Clients struct {
+	// IPHeader is the header a trusted proxy reports the client's address
+	// in (--client-ip-header); "": the connection's address.
+	IPHeader string
+	// LimitLoopback applies the per-client limits to clients on this
+	// machine too (--limit-loopback).
+	LimitLoopback bool
 }
 
 // addr is the client's address (an IPv6 one as its /64): the
 // connection's, or, behind a trusted proxy, the last address in
 // --client-ip-header (the one the proxy itself appended; earlier ones came
 // from the client and prove nothing).
-func (c clients) addr(r *http.Request) string {
-	if c.ipHeader != "" {
-		if v := r.Header.Get(c.ipHeader); v != "" {
+func (c Clients) addr(r *http.Request) string {
+	if c.IPHeader != "" {
+		if v := r.Header.Get(c.IPHeader); v != "" {
 			parts := strings.Split(v, ",")
 			if ip := strings.TrimSpace(parts[len(parts)-1]); ip != "" && len(ip) <= 64 {
 				return clientKey(ip)
@@ -134,33 +134,37 @@ func clientKey(s string) string {
 // is limited. Behind a proxy on the same machine without
 // --client-ip-header every client looks like the proxy, so none would be
 // limited: set the header.
-func (c clients) limited(addr string) bool {
-	if c.limitLoopback {
+func (c Clients) limited(addr string) bool {
+	if c.LimitLoopback {
 		return true
 	}
 	ip := net.ParseIP(addr)
 	return ip == nil || !ip.IsLoopback()
 }
 
-// rateLimiter gives every client address its own token bucket
+// RateLimiter gives every client address its own token bucket
 // (golang.org/x/time/rate): --rate-limit requests a second, --rate-burst at
 // once. Over the limit, 429 with Retry-After in whole seconds.
-type rateLimiter struct {
+type RateLimiter struct {
 	limit   rate.Limit
 	burst   int
-	who     clients
+	who     Clients
 	buckets *lru.Cache[string, *rate.Limiter]
 }
 
-func newRateLimiter(perSecond float64, burst int, who clients) (*rateLimiter, error) {
+// NewRateLimiter allows each client perSecond requests a second, burst at
+// once.
+func NewRateLimiter(perSecond float64, burst int, who Clients) (*RateLimiter, error) {
 	buckets, err := lru.New[string, *rate.Limiter](maxClients)
 	if err != nil {
 		return nil, fmt.Errorf("rate limiter cache: %w", err)
 	}
-	return &rateLimiter{limit: rate.Limit(perSecond), burst: burst, who: who, buckets: buckets}, nil
+	return &RateLimiter{limit: rate.Limit(perSecond), burst: burst, who: who, buckets: buckets}, nil
 }
 
-func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
+// Wrap refuses a limited client's request over its rate with 429, logging
+// the refusal to log, and passes the rest to next.
+func (l *RateLimiter) Wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := l.who.addr(r)
 		if !l.who.limited(key) {
@@ -185,7 +189,7 @@ func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	})
 }
 
-// inflight counts the JSON-RPC requests being served, for two reasons: to
+// Inflight counts the JSON-RPC requests being served, for two reasons: to
 // serve at most max at once (--max-inflight; 0: no limit) and answer the
 // rest 503 with Retry-After, so a burst queues in clients instead of in
 // this process's memory; and to drain on shutdown, refusing new requests
@@ -195,7 +199,7 @@ func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 // very call holding a slot, or the one a shutdown waits for. GET (the
 // long-lived legacy stream) and DELETE do not count either.
 //
-// The slots are shared fairly: a client (see clients) beyond loopback may
+// The slots are shared fairly: a client (see Clients) beyond loopback may
 // hold at most perClient of them (--max-inflight-per-client), and its next
 // request gets 429, so one client cannot take every slot and leave the
 // others 503. A legacy call waiting for the client's own answer (a form,
@@ -203,9 +207,9 @@ func (l *rateLimiter) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 // answer comes or the question times out: a client that never answers
 // uses up its own share, nobody else's, and tools/ask.go bounds how many
 // questions one session may have waiting at once.
-type inflight struct {
+type Inflight struct {
 	max, perClient int
-	who            clients
+	who            Clients
 
 	mu       sync.Mutex
 	n        int
@@ -215,34 +219,39 @@ type inflight struct {
 	idle     chan struct{}  // closed when stopping and n is 0
 }
 
-// newInflight counts for cfg's --max-inflight and --max-inflight-per-client.
-func newInflight(cfg config) *inflight {
-	return &inflight{max: cfg.maxInflight, perClient: cfg.maxInflightPerClient, who: cfg.clients(),
+// NewInflight serves at most max requests at once (--max-inflight; 0: no
+// limit) and at most perClient of them for one limited client
+// (--max-inflight-per-client; 0: no limit).
+func NewInflight(max, perClient int, who Clients) *Inflight {
+	return &Inflight{max: max, perClient: perClient, who: who,
 		clients: map[string]int{}, idle: make(chan struct{})}
 }
 
-// drain makes /readyz answer 503; requests are still served.
-func (f *inflight) drain() {
+// Drain makes Draining true (/readyz answers 503); requests are still
+// served.
+func (f *Inflight) Drain() {
 	f.mu.Lock()
 	f.isDrain = true
 	f.mu.Unlock()
 }
 
-func (f *inflight) draining() bool {
+// Draining reports whether Drain or Stop has been called.
+func (f *Inflight) Draining() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.isDrain
 }
 
-func (f *inflight) count() int {
+// Count is the number of requests in flight.
+func (f *Inflight) Count() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.n
 }
 
-// stop refuses new requests and waits until those in flight have finished
+// Stop refuses new requests and waits until those in flight have finished
 // or ctx ends, and returns how many are left.
-func (f *inflight) stop(ctx context.Context) int {
+func (f *Inflight) Stop(ctx context.Context) int {
 	f.mu.Lock()
 	f.isDrain = true
 	if !f.stopping {
@@ -256,10 +265,12 @@ func (f *inflight) stop(ctx context.Context) int {
 	case <-f.idle:
 	case <-ctx.Done():
 	}
-	return f.count()
+	return f.Count()
 }
 
-func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
+// Wrap counts the requests next serves, and refuses those beyond the
+// bounds (429 or 503, with Retry-After), or all once Stop is called.
+func (f *Inflight) Wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		starts := r.Method == http.MethodPost && messageOf(r).request
 		if !starts && r.Method != http.MethodGet {
@@ -321,9 +332,9 @@ func (f *inflight) wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	})
 }
 
-// servedBy names the replica in every response, so an operator (and the
+// ServedBy names the replica in every response, so an operator (and the
 // load-balancer test) can see which one answered.
-func servedBy(name string, next http.Handler) http.Handler {
+func ServedBy(name string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Served-By", name)
 		next.ServeHTTP(w, r)

@@ -1,4 +1,4 @@
-package main
+package httpguard
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// readBody reads a POST's whole body, at most max bytes, within timeout of
+// ReadBody reads a POST's whole body, at most max bytes, within timeout of
 // its headers, before any other layer sees the request: a client that
 // announces 4000 bytes and sends one, or trickles a body byte by byte, is
 // cut off with 408 instead of holding a connection and a goroutine for as
@@ -31,7 +31,7 @@ import (
 //
 // A body over max is refused with 413 at once when the client announced
 // its length, and as soon as the read passes max when it did not.
-func readBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Handler) http.Handler {
+func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
@@ -76,9 +76,9 @@ func readBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 }
 
 // message is what the layers in front of mcp-go need to know of a POST's
-// JSON-RPC body, decoded once here: the in-flight gate counts requests,
-// and the session table counts initializes. (Each layer decoding the body
-// for its own question was a twentieth of a no-op call's time.)
+// JSON-RPC body, decoded once here: Inflight counts requests, and Sessions
+// counts initializes. (Each layer decoding the body for its own question
+// was a twentieth of a no-op call's time.)
 type message struct {
 	// request: the body holds a request (a method and an id) rather than
 	// only responses or notifications. A body that is not JSON counts as a
@@ -87,7 +87,7 @@ type message struct {
 	// initialize: the body is an initialize request.
 	initialize bool
 	// listen: the body is a subscriptions/listen request, whose result
-	// must wait for its acknowledgement (acknowledgedFirst).
+	// must wait for its acknowledgement (AcknowledgedFirst).
 	listen bool
 }
 

@@ -1,0 +1,39 @@
+package httpguard
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// A client is an address; an IPv6 one counts as its /64, so that changing
+// the address's last half does not make a new client. Loopback stays
+// loopback, and so exempt unless --limit-loopback.
+func TestClientKey(t *testing.T) {
+	for _, tc := range []struct {
+		remote, header, want string
+		limited              bool
+	}{
+		{"198.51.100.7:5000", "", "198.51.100.7", true},
+		{"[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:5000", "", "2001:db8:1:2::/64", true},
+		{"[2001:db8:1:2::1]:5000", "", "2001:db8:1:2::/64", true},
+		{"[2001:db8:1:3::1]:5000", "", "2001:db8:1:3::/64", true},
+		{"[::ffff:198.51.100.7]:5000", "", "198.51.100.7", true},
+		{"[fe80::1%eth0]:5000", "", "fe80::/64", true},
+		{"127.0.0.1:5000", "", "127.0.0.1", false},
+		{"[::1]:5000", "", "::1", false},
+		{"127.0.0.1:5000", "2001:db8::9", "2001:db8::/64", true},
+		{"127.0.0.1:5000", "203.0.113.1, 2001:db8:5::9", "2001:db8:5::/64", true},
+		{"127.0.0.1:5000", "not-an-address", "not-an-address", true},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		r.RemoteAddr = tc.remote
+		if tc.header != "" {
+			r.Header.Set("X-Real-IP", tc.header)
+		}
+		who := Clients{IPHeader: "X-Real-IP"}
+		if got := who.addr(r); got != tc.want || who.limited(got) != tc.limited {
+			t.Errorf("%s (X-Real-IP %q): client %q limited %v, want %q %v", tc.remote, tc.header, got, who.limited(got), tc.want, tc.limited)
+		}
+	}
+}
