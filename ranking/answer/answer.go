@@ -1,4 +1,4 @@
-package ranking
+package answer
 
 import (
 	"cmp"
@@ -11,29 +11,29 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/untrusted"
 )
 
-// LLMPick is one flight an LLM chose, with its reason as given (already
+// Pick is one flight an LLM chose, with its reason as given (already
 // cleaned).
-type LLMPick struct {
+type Pick struct {
 	ID, Reason string
 }
 
-// AnswerError says why an LLM answer cannot be used, in words a person
+// Error says why an LLM answer cannot be used, in words a person
 // understands; the tools package shows Reason in the attempts list.
-type AnswerError struct {
+type Error struct {
 	Reason string
 }
 
 // Error returns the Reason.
-func (e *AnswerError) Error() string { return e.Reason }
+func (e *Error) Error() string { return e.Reason }
 
-func answerErr(format string, args ...any) *AnswerError {
-	return &AnswerError{Reason: fmt.Sprintf(format, args...)}
+func answerErr(format string, args ...any) *Error {
+	return &Error{Reason: fmt.Sprintf(format, args...)}
 }
 
-// Bounds on what ParseAnswer reads: the answer is hostile input.
+// Bounds on what Parse reads: the answer is hostile input.
 const (
 	// maxAnswerBytes is the longest answer examined. The answer asked for is
 	// well under 1 KB.
@@ -41,15 +41,15 @@ const (
 	// maxPicksRead is how many entries of the answer's list are read and
 	// checked; later ones are ignored unread.
 	maxPicksRead = 10
-	// maxDecodeAttempts bounds the places ParseAnswer tries to decode JSON
+	// maxDecodeAttempts bounds the places Parse tries to decode JSON
 	// from, so text full of '{' costs at most this many passes over at most
 	// maxAnswerBytes each (a few milliseconds in all).
 	maxDecodeAttempts = 50
 	// maxFences bounds the code fences looked into.
 	maxFences = 5
-	// maxReasonRunes is the longest reason kept, ellipsis included.
-	maxReasonRunes = 160
-	// maxUnknownListed is how many unknown ids an AnswerError names.
+	// MaxReasonRunes is the longest reason kept, ellipsis included.
+	MaxReasonRunes = 160
+	// maxUnknownListed is how many unknown ids an Error names.
 	maxUnknownListed = 5
 	// maxEntries bounds the entries kept from any one list, so that a list
 	// of thousands costs no more than a list of a thousand. Only the first
@@ -75,12 +75,12 @@ const (
 	maxTokenBytes = 256
 )
 
-// ParseAnswer reads a model's answer to the ranking prompt (see NewPrompt)
+// Parse reads a model's answer to the ranking prompt (see NewPrompt)
 // and returns the flights it picked, best first, with their reasons. The
 // prompt asks for one JSON object, {"picks":[{"id":...,"reason":...}]};
 // models often write something else, and an answer whose meaning is clear
 // counts however it is written. An answer that does not count gets an
-// *AnswerError whose Reason says why in one short line, and the next tier
+// *Error whose Reason says why in one short line, and the next tier
 // runs. Everything below is tested on a corpus of real answer shapes
 // (testdata/answers).
 //
@@ -190,20 +190,10 @@ const (
 // reasons in lists, and a placeholder reason is none. A pick's Reason may
 // be empty; FromAnswer then uses the flight's facts.
 //
-// ParseAnswer does not panic on any input, and its work grows linearly
+// Parse does not panic on any input, and its work grows linearly
 // with the answer: at most 50 decodes and one pass over the lines, a few
 // milliseconds for 64 KB of the worst text (BenchmarkParseAnswer).
-func ParseAnswer(text string, candidates []flights.Flight) ([]LLMPick, error) {
-	ids := make([]string, len(candidates))
-	for i, f := range candidates {
-		ids[i] = f.ID
-	}
-	return ParseAnswerIDs(text, ids)
-}
-
-// ParseAnswerIDs is ParseAnswer for candidates given by their ids, in the
-// order the prompt showed them: one-way flights or round trips alike.
-func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
+func Parse(text string, ids []string) ([]Pick, error) {
 	if len(text) > maxAnswerBytes {
 		return nil, answerErr("answer too long (%d KB; at most %d KB is read)", (len(text)+1023)/1024, maxAnswerBytes>>10)
 	}
@@ -239,12 +229,12 @@ func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
 	return p.resolve(r)
 }
 
-// ParseAnswerInputs reads a structured answer: the inputs of a model's
+// ParseInputs reads a structured answer: the inputs of a model's
 // calls to the answer tool (AnswerTool), as decoded JSON, in the order it
 // made them, against the options' ids in the order the prompt showed them.
 // The input asked for is AnswerSchema's object, {"picks":[{"id":…,
 // "reason":…}]}; it is read as a JSON value in a text answer is (see
-// ParseAnswer: other keys, one entry, a wrapper), and a string that holds
+// Parse: other keys, one entry, a wrapper), and a string that holds
 // the object encoded once more counts as the object (tool arguments often
 // arrive so). The inputs of several calls are read like several values in
 // one text: keyed lists must agree, single entries are taken in turn.
@@ -253,9 +243,9 @@ func ParseAnswerIDs(text string, ids []string) ([]LLMPick, error) {
 // empty list, an entry without an id, an id that is no candidate's,
 // placeholders, a list of most of the candidates (listing is not
 // choosing), more than 10 calls, or inputs of more than 64 KB in all (as
-// JSON) refuse the whole answer with an *AnswerError. It does not panic on
-// any input, and its work is bounded like ParseAnswer's.
-func ParseAnswerInputs(inputs []any, ids []string) ([]LLMPick, error) {
+// JSON) refuse the whole answer with an *Error. It does not panic on
+// any input, and its work is bounded like Parse's.
+func ParseInputs(inputs []any, ids []string) ([]Pick, error) {
 	if len(inputs) > maxPicksRead {
 		return nil, answerErr("answer tool was called %d times; one call is the answer, and at most %d are read", len(inputs), maxPicksRead)
 	}
@@ -288,75 +278,6 @@ func ParseAnswerInputs(inputs []any, ids []string) ([]LLMPick, error) {
 // in it: no JSON at all, no echo, no placeholder, no repeated data block.
 func (p *parser) onlyProse(body string) bool {
 	return !strings.Contains(body, "{") && p.echoed == 0 && p.placeholder == "" && !p.flightsBlock
-}
-
-// FromAnswer turns validated picks into a Ranking of n flights for tier: the
-// model's picks first, in its order, with its reasons; if it picked fewer
-// than n, the rest are completed from the deterministic order (w.Order over
-// candidates, skipping picked ones) and their reason says so, e.g. "added
-// from the deterministic order (the model picked only 1): $412, nonstop,
-// 7h05m". Ranked=true, Method=tier, Considered=len(candidates). It does not
-// set Model.
-//
-// Picks beyond the first n are dropped. Picks not from ParseAnswer are
-// handled safely: reasons are cleaned again, an empty reason becomes the
-// flight's facts (Describe), and a pick naming no candidate, or one already
-// picked, is skipped. The candidates slice is not changed.
-func (w Weights) FromAnswer(tier Tier, candidates []flights.Flight, picks []LLMPick, n int) Ranking {
-	ordered := slices.Clone(candidates)
-	w.Order(ordered)
-	return fromAnswer(tier, len(ordered), func(i int) string { return ordered[i].ID }, func(i int) Pick {
-		return Pick{Flight: ordered[i], Reason: Describe(ordered[i])}
-	}, picks, n)
-}
-
-// fromAnswer is FromAnswer over any options, the i-th in the deterministic
-// order: id(i) is its id, and pick(i) its pick with the facts as the
-// reason (written only for the options a ranking shows).
-func fromAnswer(tier Tier, count int, id func(i int) string, pick func(i int) Pick, picks []LLMPick, n int) Ranking {
-	r := Ranking{Method: tier, Ranked: true, Considered: count}
-	if n <= 0 {
-		return r
-	}
-	byID := make(map[string]int, count)
-	for i := range count {
-		if _, dup := byID[id(i)]; !dup {
-			byID[id(i)] = i
-		}
-	}
-	picked := make(map[int]bool, n)
-	for _, p := range picks {
-		if len(r.Picks) == n {
-			break
-		}
-		i, ok := byID[p.ID]
-		if !ok || picked[i] {
-			continue
-		}
-		picked[i] = true
-		chosen := pick(i)
-		if reason := cleanReason(p.Reason); reason != "" {
-			chosen.Reason = reason
-		}
-		r.Picks = append(r.Picks, chosen)
-	}
-	if len(r.Picks) == n || len(r.Picks) == count {
-		return r
-	}
-	byModel := "the model picked none"
-	if k := len(r.Picks); k > 0 {
-		byModel = fmt.Sprintf("the model picked only %d", k)
-	}
-	for i := 0; i < count && len(r.Picks) < n; i++ {
-		if picked[i] {
-			continue
-		}
-		picked[i] = true
-		added := pick(i)
-		added.Reason = fmt.Sprintf("added from the deterministic order (%s): %s", byModel, added.Reason)
-		r.Picks = append(r.Picks, added)
-	}
-	return r
 }
 
 // A reading is one list of picks found in the answer, before it is checked
@@ -407,13 +328,13 @@ type parser struct {
 // resolve checks a reading against the candidates: the first maxPicksRead
 // entries are read; each must carry an id; an id no candidate has refuses
 // the whole answer; a flight named again is dropped.
-func (p *parser) resolve(r reading) ([]LLMPick, error) {
+func (p *parser) resolve(r reading) ([]Pick, error) {
 	if len(r.entries) == 0 {
 		return nil, answerErr("answer named no flights")
 	}
 	seen := make(map[int]bool)
 	var (
-		picks   []LLMPick
+		picks   []Pick
 		unknown []string
 	)
 	for k, e := range r.entries[:min(len(r.entries), maxPicksRead)] {
@@ -426,11 +347,11 @@ func (p *parser) resolve(r reading) ([]LLMPick, error) {
 			unknown = append(unknown, e.id)
 		case !seen[i]:
 			seen[i] = true
-			reason := cleanReason(e.reason)
+			reason := CleanReason(e.reason)
 			if isPlaceholder(reason) {
 				reason = ""
 			}
-			picks = append(picks, LLMPick{ID: p.ids[i], Reason: reason})
+			picks = append(picks, Pick{ID: p.ids[i], Reason: reason})
 		}
 	}
 	if len(unknown) > 0 {
@@ -579,7 +500,7 @@ func sigAt(sig []string, k int) string {
 	case sig[k] == "":
 		return "without an id"
 	}
-	return flights.Quote(sig[k])
+	return untrusted.Quote(sig[k])
 }
 
 // signature is what two readings must share to agree: the flights their
@@ -605,16 +526,16 @@ func (p *parser) signature(r reading) []string {
 
 // nothing is the error for an answer in which no list of picks was found:
 // the most specific reason that fits.
-func (p *parser) nothing(body string) *AnswerError {
+func (p *parser) nothing(body string) *Error {
 	switch {
 	case p.unclosed != "":
 		return answerErr("answer's %s reasoning never ends, so no answer follows it", p.unclosed)
 	case p.echoed > 0:
 		return answerErr("answer lists %d of the %d flights instead of choosing up to three", p.echoed, len(p.ids))
 	case p.flightsBlock:
-		return answerErr("answer repeats the %s table from the prompt instead of choosing flights", dataOpen)
+		return answerErr("answer repeats the %s table from the prompt instead of choosing flights", DataOpen)
 	case p.placeholder != "":
-		return answerErr("answer copies the example from the prompt (%s) instead of naming flights", flights.Quote(p.placeholder))
+		return answerErr("answer copies the example from the prompt (%s) instead of naming flights", untrusted.Quote(p.placeholder))
 	case strings.Contains(asciiLower(body), "flight id exactly as given"):
 		return answerErr("answer copies the example from the prompt instead of naming flights")
 	}
@@ -652,7 +573,7 @@ func (p *parser) mentioned(text string) []string {
 func listIDs(ids []string) string {
 	listed := make([]string, 0, maxUnknownListed)
 	for _, id := range ids[:min(len(ids), maxUnknownListed)] {
-		listed = append(listed, flights.Quote(id))
+		listed = append(listed, untrusted.Quote(id))
 	}
 	s := strings.Join(listed, ", ")
 	if more := len(ids) - len(listed); more > 0 {
@@ -678,7 +599,7 @@ func isPlaceholder(s string) bool {
 // the prompt's own data block if the model repeats it.
 var (
 	reasoningTags = []string{"think", "thinking", "reasoning"}
-	dataTags      = []string{strings.Trim(dataOpen, "<>")}
+	dataTags      = []string{strings.Trim(DataOpen, "<>")}
 )
 
 // cutBlocks removes from text every block that opens with <tag> and closes
@@ -753,7 +674,7 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// Keys ParseAnswer knows, normalised by normKey ("Flight ID", "flight_id"
+// Keys Parse knows, normalised by normKey ("Flight ID", "flight_id"
 // and "flightId" are all "flightid"), each list in the order tried.
 var (
 	// listKeys hold the list of picks, or the one best pick.
@@ -1879,7 +1800,7 @@ var emphasis = strings.NewReplacer("**", "", "__", "", "`", "")
 // punctuation already, as long as it could still show.
 func joinReason(reason, more string) string {
 	switch {
-	case more == "" || len(reason) > 4*maxReasonRunes:
+	case more == "" || len(reason) > 4*MaxReasonRunes:
 		return reason
 	case reason == "":
 		return more
@@ -2004,32 +1925,32 @@ func (x idIndex) lookup(id string) (int, bool) {
 
 // looseKey is an id as the prompt shows it, in lower case.
 func looseKey(id string) string {
-	return strings.ToLower(cleanField(strings.TrimSpace(id), maxIDRunes))
+	return strings.ToLower(CleanField(strings.TrimSpace(id), MaxIDRunes))
 }
 
 // unknownIDs is the error for ids that name no candidate: at most
 // maxUnknownListed of them, each quoted and shortened by flights.Quote.
-func unknownIDs(ids []string) *AnswerError {
+func unknownIDs(ids []string) *Error {
 	if len(ids) == 1 {
-		return answerErr("answer named an unknown flight id: %s", flights.Quote(ids[0]))
+		return answerErr("answer named an unknown flight id: %s", untrusted.Quote(ids[0]))
 	}
 	return answerErr("answer named unknown flight ids: %s", listIDs(ids))
 }
 
 // cleanReason makes a model's reason fit one line for people: control and
 // format characters dropped, white space runs (newlines included) made one
-// space, trimmed, and cut to maxReasonRunes with an ellipsis. Invalid UTF-8
+// space, trimmed, and cut to MaxReasonRunes with an ellipsis. Invalid UTF-8
 // becomes U+FFFD.
-func cleanReason(s string) string {
+func CleanReason(s string) string {
 	s = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || unicode.IsGraphic(r) {
 			return r
 		}
 		return -1
 	}, s)), " ")
-	if utf8.RuneCountInString(s) <= maxReasonRunes {
+	if utf8.RuneCountInString(s) <= MaxReasonRunes {
 		return s
 	}
-	r := []rune(s)[:maxReasonRunes-1]
+	r := []rune(s)[:MaxReasonRunes-1]
 	return strings.TrimRightFunc(string(r), unicode.IsSpace) + "…"
 }

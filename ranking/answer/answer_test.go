@@ -1,4 +1,4 @@
-package ranking
+package answer
 
 import (
 	"encoding/json"
@@ -14,19 +14,41 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/golden"
 )
 
-// answerCandidates are twelve flights with real-looking ids, id(0)..id(11),
-// in no particular order of merit.
-func answerCandidates() []flights.Flight {
-	var fs []flights.Flight
-	for i := range 12 {
-		fs = append(fs, flight(id(i), fmt.Sprintf("%02d:15", 6+i), 7+float64(i%4), i%3, 350+25*((i*7)%12)))
+// jfkLHRPrompt is the user message of the prompt for a real search (JFK to
+// LHR on 2026-12-15, as the LLM tiers send it) and the ids it shows, in its
+// order. It is ranking's golden prompt, which TestPromptGolden keeps equal to
+// what ranking.NewPrompt writes, so the corpus is read against the prompt
+// the server sends without this package importing the one that writes it.
+func jfkLHRPrompt(t testing.TB) (user string, ids []string) {
+	t.Helper()
+	const sep = "\n----- user -----\n"
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "prompt.golden"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return fs
+	_, user, ok := strings.Cut(string(data), sep)
+	if !ok {
+		t.Fatalf("ranking's prompt.golden has no %q line", strings.TrimSpace(sep))
+	}
+	user = strings.TrimSuffix(user, "\n")
+	if ids = fakemodel.IDs(user); len(ids) < 20 {
+		t.Fatalf("ranking's prompt.golden shows %d flights, want the whole search", len(ids))
+	}
+	return user, ids
+}
+
+// answerCandidates are the ids of twelve flights, real-looking,
+// id(0)..id(11), in no particular order of merit.
+func answerCandidates() []string {
+	var ids []string
+	for i := range 12 {
+		ids = append(ids, id(i))
+	}
+	return ids
 }
 
 func id(i int) string { return fmt.Sprintf("JFK-LHR-261215-K%04d", i) }
@@ -43,7 +65,7 @@ func answer(ids ...string) string {
 
 // show writes picks as "id:reason id:reason", ids shortened to their last
 // five characters.
-func show(picks []LLMPick) string {
+func show(picks []Pick) string {
 	var out []string
 	for _, p := range picks {
 		out = append(out, p.ID[len(p.ID)-5:]+":"+p.Reason)
@@ -56,7 +78,7 @@ func TestParseAnswer(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
 		want       string // picks as show writes them, or
-		err        string // the whole AnswerError reason
+		err        string // the whole Error reason
 	}{
 		// Good answers, however wrapped.
 		{name: "plain", text: two, want: "K0003:r1 K0000:r2"},
@@ -93,7 +115,7 @@ func TestParseAnswer(t *testing.T) {
 		{name: "twice in other case", text: answer(id(1), strings.ToLower(id(1))), want: "K0001:r1"},
 		{name: "stray braces cost no tries", text: strings.Repeat("{ ", maxDecodeAttempts) + two, want: "K0003:r1 K0000:r2"},
 
-		// The boundaries ParseAnswer's doc states.
+		// The boundaries Parse's doc states.
 		{name: "ranks order the entries", text: `{"picks":[{"id":"` + id(1) + `","rank":2},{"id":"` + id(2) + `","rank":"#1"}]}`, want: "K0002: K0001:"},
 		{name: "equal ranks keep their order", text: `{"picks":[{"id":"` + id(1) + `","rank":1},{"id":"` + id(2) + `","rank":1}]}`, want: "K0001: K0002:"},
 		{name: "ranks on some only: the answer's order", text: `{"picks":[{"id":"` + id(1) + `","rank":2},{"id":"` + id(2) + `"}]}`, want: "K0001: K0002:"},
@@ -181,11 +203,11 @@ func TestParseAnswer(t *testing.T) {
 		{name: "a sentence beside a broken object", text: "I'd go with " + id(2) + ` {"picks":[`, err: notJSON},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			picks, err := ParseAnswer(tc.text, answerCandidates())
+			picks, err := Parse(tc.text, answerCandidates())
 			if tc.err != "" {
-				var ae *AnswerError
+				var ae *Error
 				if !errors.As(err, &ae) || ae.Reason != tc.err || err.Error() != tc.err {
-					t.Errorf("got %q, %v\nwant AnswerError %q", show(picks), err, tc.err)
+					t.Errorf("got %q, %v\nwant Error %q", show(picks), err, tc.err)
 				}
 				if picks != nil {
 					t.Errorf("an error came with picks %q", show(picks))
@@ -209,7 +231,7 @@ func jsonString(s string) string {
 
 func TestParseAnswerIDsAreTheCandidates(t *testing.T) {
 	cs := answerCandidates()
-	picks, err := ParseAnswer(answer(strings.ToLower(id(3)), " "+id(5)), cs)
+	picks, err := Parse(answer(strings.ToLower(id(3)), " "+id(5)), cs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,23 +239,23 @@ func TestParseAnswerIDsAreTheCandidates(t *testing.T) {
 		t.Errorf("picks carry ids %q, %q; want the candidates' own", picks[0].ID, picks[1].ID)
 	}
 	// When ids differ only in case, only the exact one matches.
-	cs[1].ID = strings.ToLower(cs[0].ID)
-	if _, err := ParseAnswer(answer(strings.ToUpper(id(0)[:5])+strings.ToLower(id(0)[5:])), cs); err == nil {
+	cs[1] = strings.ToLower(cs[0])
+	if _, err := Parse(answer(strings.ToUpper(id(0)[:5])+strings.ToLower(id(0)[5:])), cs); err == nil {
 		t.Error("an id matching two candidates loosely was accepted")
 	}
-	if picks, err := ParseAnswer(answer(cs[1].ID, cs[0].ID), cs); err != nil || picks[0].ID != cs[1].ID || picks[1].ID != cs[0].ID {
+	if picks, err := Parse(answer(cs[1], cs[0]), cs); err != nil || picks[0].ID != cs[1] || picks[1].ID != cs[0] {
 		t.Errorf("exact ids gave %+v, %v", picks, err)
 	}
 }
 
 func TestParseAnswerLongReason(t *testing.T) {
 	long := strings.Repeat("très ", 100)
-	picks, err := ParseAnswer(`{"picks":[{"id":"`+id(1)+`","reason":"`+long+`"}]}`, answerCandidates())
+	picks, err := Parse(`{"picks":[{"id":"`+id(1)+`","reason":"`+long+`"}]}`, answerCandidates())
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := picks[0].Reason
-	if n := utf8.RuneCountInString(r); n > maxReasonRunes || n < maxReasonRunes-5 || !strings.HasSuffix(r, "…") || !strings.HasPrefix(r, "très très") {
+	if n := utf8.RuneCountInString(r); n > MaxReasonRunes || n < MaxReasonRunes-5 || !strings.HasSuffix(r, "…") || !strings.HasPrefix(r, "très très") {
 		t.Errorf("reason of %d runes: %q", n, r)
 	}
 	if strings.Contains(r, " …") {
@@ -242,7 +264,7 @@ func TestParseAnswerLongReason(t *testing.T) {
 }
 
 // hostileAnswers are answers of about maxAnswerBytes shaped to make
-// ParseAnswer work hard; none of them counts.
+// Parse work hard; none of them counts.
 func hostileAnswers() map[string]string {
 	n := maxAnswerBytes
 	fake := "JFK-LHR-261215-XXXXX"
@@ -294,7 +316,7 @@ func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
 			t.Fatalf("%s: %d bytes, more than is read", name, len(text))
 		}
 		start := time.Now()
-		picks, err := ParseAnswer(text, answerCandidates())
+		picks, err := Parse(text, answerCandidates())
 		if err == nil {
 			t.Errorf("%s: accepted, %+v", name, picks)
 			continue
@@ -308,13 +330,13 @@ func TestParseAnswerHostileShapesAreCheap(t *testing.T) {
 	}
 }
 
-// BenchmarkParseAnswer measures ParseAnswer on the answer asked for, on two
+// BenchmarkParseAnswer measures Parse on the answer asked for, on two
 // corpus shapes, and on each hostile answer of about 64 KB.
 func BenchmarkParseAnswer(b *testing.B) {
 	p, fs := jfkLHRPrompt(b)
-	cases := map[string]string{"asked for": answer(fs[2].ID, fs[0].ID, fs[1].ID)}
+	cases := map[string]string{"asked for": answer(fs[2], fs[0], fs[1])}
 	for _, name := range []string{"positive/numbered-list", "positive/think-then-json"} {
-		cases["corpus "+name] = corpusText(b, filepath.Join("testdata", "answers", name+".txt"), p, fs)
+		cases["corpus "+name] = corpusText(b, filepath.Join("testdata", "answers", name+".txt"), p)
 	}
 	maps.Copy(cases, hostileAnswers())
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
@@ -322,89 +344,9 @@ func BenchmarkParseAnswer(b *testing.B) {
 			b.SetBytes(int64(len(cases[name])))
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = ParseAnswer(cases[name], fs)
+				_, _ = Parse(cases[name], fs)
 			}
 		})
-	}
-}
-
-func TestFromAnswer(t *testing.T) {
-	a, b, c, d := flight("A", "08:00", 7, 0, 600), flight("B", "09:00", 11, 1, 470), flight("C", "10:00", 16, 2, 380), flight("D", "11:00", 7.5, 0, 650)
-	cs := []flights.Flight{a, b, c, d} // deterministic order: A B D C (scores 740 765 800 850)
-	for _, tc := range []struct {
-		name  string
-		picks []LLMPick
-		n     int
-		want  []string // "id: reason"
-	}{
-		{"model picks all", []LLMPick{{"C", "cheapest"}, {"B", "one stop"}, {"A", "fast"}}, 3,
-			[]string{"C: cheapest", "B: one stop", "A: fast"}},
-		{"model picks more than n", []LLMPick{{"C", "1"}, {"B", "2"}, {"A", "3"}, {"D", "4"}}, 2,
-			[]string{"C: 1", "B: 2"}},
-		{"completed in the deterministic order", []LLMPick{{"A", "nonstop"}}, 3, []string{
-			"A: nonstop",
-			"B: added from the deterministic order (the model picked only 1): $470, 1 stop (HBA), 11h00m",
-			"D: added from the deterministic order (the model picked only 1): $650, nonstop, 7h30m"}},
-		{"completion skips picked ones", []LLMPick{{"D", "x"}, {"B", "y"}}, 4, []string{
-			"D: x", "B: y",
-			"A: added from the deterministic order (the model picked only 2): $600, nonstop, 7h00m",
-			"C: added from the deterministic order (the model picked only 2): $380, 2 stops (HBA, HBB), 16h00m"}},
-		{"no picks", nil, 2, []string{
-			"A: added from the deterministic order (the model picked none): $600, nonstop, 7h00m",
-			"B: added from the deterministic order (the model picked none): $470, 1 stop (HBA), 11h00m"}},
-		{"n beyond the candidates", []LLMPick{{"C", "z"}}, 10, []string{"C: z",
-			"A: added from the deterministic order (the model picked only 1): $600, nonstop, 7h00m",
-			"B: added from the deterministic order (the model picked only 1): $470, 1 stop (HBA), 11h00m",
-			"D: added from the deterministic order (the model picked only 1): $650, nonstop, 7h30m"}},
-		{"n zero", []LLMPick{{"C", "z"}}, 0, nil},
-		{"empty reason is the facts", []LLMPick{{"B", " \n "}}, 1, []string{"B: $470, 1 stop (HBA), 11h00m"}},
-		{"reasons cleaned", []LLMPick{{"B", "one\nstop\x07,\tcheap"}}, 1, []string{"B: one stop, cheap"}},
-		{"unknown and repeated picks skipped", []LLMPick{{"Q", "?"}, {"B", "b"}, {"B", "again"}, {"b", "case"}}, 2, []string{"B: b",
-			"A: added from the deterministic order (the model picked only 1): $600, nonstop, 7h00m"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			before := slices.Clone(cs)
-			r := DefaultWeights.FromAnswer(ClientSampling, cs, tc.picks, tc.n)
-			var got []string
-			for _, p := range r.Picks {
-				got = append(got, p.Flight.ID+": "+p.Reason)
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("picks\n got %q\nwant %q", got, tc.want)
-			}
-			if r.Method != ClientSampling || !r.Ranked || r.Considered != 4 || r.Model != "" {
-				t.Errorf("method %s ranked %v considered %d model %q", r.Method, r.Ranked, r.Considered, r.Model)
-			}
-			if !slices.EqualFunc(cs, before, func(x, y flights.Flight) bool { return x.ID == y.ID }) {
-				t.Error("FromAnswer reordered the candidates")
-			}
-		})
-	}
-}
-
-func TestFromAnswerTruncatesReasons(t *testing.T) {
-	cs := answerCandidates()
-	r := DefaultWeights.FromAnswer(ClientSampling, cs, []LLMPick{{id(2), strings.Repeat("ab ", 200)}}, 1)
-	if got := r.Picks[0].Reason; utf8.RuneCountInString(got) > maxReasonRunes || !strings.HasSuffix(got, "b…") {
-		t.Errorf("reason %q", got)
-	}
-}
-
-// ParseAnswer and FromAnswer together on a real search: what the model
-// names comes first, and the rest is the deterministic ranker's.
-func TestAnswerOnARealSearch(t *testing.T) {
-	_, fs := jfkLHRPrompt(t)
-	last := fs[len(fs)-1]
-	picks, err := ParseAnswer("```json\n"+answer(last.ID)+"\n```", fs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := DefaultWeights.FromAnswer(ClientSampling, fs, picks, 3)
-	if len(r.Picks) != 3 || r.Picks[0].Flight.ID != last.ID || r.Picks[1].Flight.ID != fs[0].ID || r.Picks[2].Flight.ID != fs[1].ID {
-		t.Errorf("got %s, want %s %s %s", ids(r.Picks), last.ID, fs[0].ID, fs[1].ID)
-	}
-	if r.Considered != len(fs) {
-		t.Errorf("considered %d, want %d", r.Considered, len(fs))
 	}
 }
 
@@ -415,7 +357,7 @@ func TestAnswerOnARealSearch(t *testing.T) {
 // order the prompt lists them (see jfkLHRPrompt), so they read like real
 // answers and stay right if the synthetic data changes; {{lower N}} is that
 // id in lower case, and {{flights}} the prompt's whole data block.
-// Regenerate the .want files with: go test ./ranking -run Corpus -update,
+// Regenerate the .want files with: go test ./ranking/answer -run Corpus -update,
 // and review the diff.
 
 // corpusMinimum is how many shapes each half of the corpus must have, so a
@@ -436,8 +378,8 @@ func corpusFiles(t testing.TB, half string) []string {
 }
 
 // corpusText reads a corpus file with its placeholders filled in from the
-// prompt p for candidates fs.
-func corpusText(t testing.TB, path string, p Prompt, _ []flights.Flight) string {
+// prompt p (its user message).
+func corpusText(t testing.TB, path, p string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -445,20 +387,20 @@ func corpusText(t testing.TB, path string, p Prompt, _ []flights.Flight) string 
 	}
 	// The same filling the tools tests use to send the corpus through both
 	// LLM rungs.
-	text, err := fakemodel.Fill(string(data), p.User)
+	text, err := fakemodel.Fill(string(data), p)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return text
 }
 
-// corpusResult writes what ParseAnswer returned as a .want file holds it:
+// corpusResult writes what Parse returned as a .want file holds it:
 // one line a pick, "{{id N}}: reason", or "error: " and the reason, with
 // candidates' ids written as {{id N}} again.
-func corpusResult(picks []LLMPick, err error, fs []flights.Flight) string {
+func corpusResult(picks []Pick, err error, fs []string) string {
 	var pairs []string
 	for i, f := range fs {
-		pairs = append(pairs, f.ID, fmt.Sprintf("{{id %d}}", i+1))
+		pairs = append(pairs, f, fmt.Sprintf("{{id %d}}", i+1))
 	}
 	back := strings.NewReplacer(pairs...)
 	if err != nil {
@@ -477,15 +419,15 @@ func TestParseAnswerCorpus(t *testing.T) {
 		for _, path := range corpusFiles(t, half) {
 			name := strings.TrimSuffix(filepath.Base(path), ".txt")
 			t.Run(half+"/"+name, func(t *testing.T) {
-				picks, err := ParseAnswer(corpusText(t, path, p, fs), fs)
-				var ae *AnswerError
+				picks, err := Parse(corpusText(t, path, p), fs)
+				var ae *Error
 				switch {
 				case half == "positive" && err != nil:
 					t.Errorf("refused: %v", err)
 				case half == "negative" && err == nil:
 					t.Errorf("accepted: %+v", picks)
 				case err != nil && !errors.As(err, &ae):
-					t.Errorf("error %T, want *AnswerError", err)
+					t.Errorf("error %T, want *Error", err)
 				}
 				golden.Check(t, filepath.Join("answers", half, name+".want"), []byte(corpusResult(picks, err, fs)))
 			})
@@ -494,7 +436,7 @@ func TestParseAnswerCorpus(t *testing.T) {
 }
 
 // FuzzParseAnswer: no input panics; the same input reads the same way
-// twice; an error is an AnswerError of one short line; picks are
+// twice; an error is an Error of one short line; picks are
 // candidates, at most ten, none twice, with clean reasons.
 // Each input is read against two sets of candidates: the twelve of
 // answerCandidates and the real search the corpus uses. Seeds are below,
@@ -511,10 +453,10 @@ func FuzzParseAnswer(f *testing.F) {
 	}
 	for _, half := range []string{"positive", "negative"} {
 		for _, path := range corpusFiles(f, half) {
-			f.Add(corpusText(f, path, prompt, real))
+			f.Add(corpusText(f, path, prompt))
 		}
 	}
-	sets := [][]flights.Flight{small, real}
+	sets := [][]string{small, real}
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, cs := range sets {
 			checkAnswer(t, text, cs)
@@ -524,16 +466,16 @@ func FuzzParseAnswer(f *testing.F) {
 
 // checkAnswer checks what FuzzParseAnswer promises for one input and one
 // set of candidates.
-func checkAnswer(t *testing.T, text string, cs []flights.Flight) {
-	checkPicks(t, cs, func() ([]LLMPick, error) { return ParseAnswer(text, cs) })
+func checkAnswer(t *testing.T, text string, cs []string) {
+	checkPicks(t, cs, func() ([]Pick, error) { return Parse(text, cs) })
 }
 
 // checkPicks checks what the fuzz targets promise of one reading of one
 // answer against candidates cs.
-func checkPicks(t *testing.T, cs []flights.Flight, read func() ([]LLMPick, error)) {
+func checkPicks(t *testing.T, cs []string, read func() ([]Pick, error)) {
 	valid := make(map[string]bool)
 	for _, c := range cs {
-		valid[c.ID] = true
+		valid[c] = true
 	}
 	picks, err := read()
 	again, errAgain := read()
@@ -541,7 +483,7 @@ func checkPicks(t *testing.T, cs []flights.Flight, read func() ([]LLMPick, error
 		t.Fatalf("two reads differ: %+v, %v and %+v, %v", picks, err, again, errAgain)
 	}
 	if err != nil {
-		var ae *AnswerError
+		var ae *Error
 		if !errors.As(err, &ae) || ae.Reason == "" || len(ae.Reason) > 400 || strings.ContainsAny(ae.Reason, "\n\r") {
 			t.Fatalf("error %T %q", err, err)
 		}
@@ -559,15 +501,11 @@ func checkPicks(t *testing.T, cs []flights.Flight, read func() ([]LLMPick, error
 			t.Fatalf("pick %q is not a candidate, or is there twice", p.ID)
 		}
 		seen[p.ID] = true
-		if utf8.RuneCountInString(p.Reason) > maxReasonRunes || !utf8.ValidString(p.Reason) ||
+		if utf8.RuneCountInString(p.Reason) > MaxReasonRunes || !utf8.ValidString(p.Reason) ||
 			strings.IndexFunc(p.Reason, func(r rune) bool { return !unicode.IsGraphic(r) || (r != ' ' && unicode.IsSpace(r)) }) >= 0 ||
 			p.Reason != strings.TrimSpace(p.Reason) {
 			t.Fatalf("reason %q is not clean", p.Reason)
 		}
-	}
-	r := DefaultWeights.FromAnswer(ClientSampling, cs, picks, 3)
-	if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
-		t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
 	}
 }
 
@@ -590,7 +528,7 @@ func TestParseAnswerInputs(t *testing.T) {
 		name   string
 		inputs []any
 		want   string // picks as show writes them, or
-		err    string // the whole AnswerError reason
+		err    string // the whole Error reason
 	}{
 		{name: "the object asked for", inputs: []any{obj(answer(id(3), id(0)))}, want: "K0003:r1 K0000:r2"},
 		{name: "encoded once more", inputs: []any{answer(id(3), id(0))}, want: "K0003:r1 K0000:r2"},
@@ -621,11 +559,11 @@ func TestParseAnswerInputs(t *testing.T) {
 		{name: "too many calls", inputs: slices.Repeat([]any{obj(answer(id(1)))}, 11), err: "answer tool was called 11 times; one call is the answer, and at most 10 are read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			picks, err := ParseAnswerInputs(tc.inputs, idsOf(answerCandidates()))
+			picks, err := ParseInputs(tc.inputs, answerCandidates())
 			if tc.err != "" {
-				var ae *AnswerError
+				var ae *Error
 				if !errors.As(err, &ae) || ae.Reason != tc.err || picks != nil {
-					t.Errorf("got %q, %v\nwant AnswerError %q", show(picks), err, tc.err)
+					t.Errorf("got %q, %v\nwant Error %q", show(picks), err, tc.err)
 				}
 				return
 			}
@@ -638,14 +576,6 @@ func TestParseAnswerInputs(t *testing.T) {
 
 const structuredNotTheObject = `answer tool's input is not the object asked for ({"picks":[{"id":...,"reason":...}]})`
 
-func idsOf(fs []flights.Flight) []string {
-	ids := make([]string, len(fs))
-	for i, f := range fs {
-		ids[i] = f.ID
-	}
-	return ids
-}
-
 // Every corpus answer that is one JSON value, given as the answer tool's
 // input instead of as text, reads exactly as the text does: picks, reasons
 // and refusals. There is one reader, whichever way the answer came.
@@ -654,15 +584,15 @@ func TestParseAnswerInputsReadAsTheText(t *testing.T) {
 	n := 0
 	for _, half := range []string{"positive", "negative"} {
 		for _, path := range corpusFiles(t, half) {
-			text := corpusText(t, path, p, fs)
+			text := corpusText(t, path, p)
 			var v any
 			if json.Unmarshal([]byte(text), &v) != nil {
 				continue
 			}
 			n++
 			t.Run(half+"/"+filepath.Base(path), func(t *testing.T) {
-				textPicks, textErr := ParseAnswer(text, fs)
-				picks, err := ParseAnswerInputs([]any{v}, idsOf(fs))
+				textPicks, textErr := Parse(text, fs)
+				picks, err := ParseInputs([]any{v}, fs)
 				if !slices.Equal(picks, textPicks) || (err == nil) != (textErr == nil) {
 					t.Errorf("as input: %+v, %v\nas text: %+v, %v", picks, err, textPicks, textErr)
 				}
@@ -678,8 +608,8 @@ func TestParseAnswerInputsReadAsTheText(t *testing.T) {
 }
 
 // FuzzParseAnswerInputs: whatever a client sends as the answer tool's
-// input (any JSON value, or a string that is not JSON), ParseAnswerInputs
-// does not panic, reads it the same way twice, refuses with an AnswerError
+// input (any JSON value, or a string that is not JSON), ParseInputs
+// does not panic, reads it the same way twice, refuses with an Error
 // of one short line, and picks only candidates, at most ten, none twice,
 // with clean reasons. Seeds are below and every corpus answer that is
 // JSON (what fuzzing finds goes under testdata/fuzz/FuzzParseAnswerInputs).
@@ -695,19 +625,19 @@ func FuzzParseAnswerInputs(f *testing.F) {
 	}
 	for _, half := range []string{"positive", "negative"} {
 		for _, path := range corpusFiles(f, half) {
-			if text := corpusText(f, path, prompt, real); json.Valid([]byte(text)) {
+			if text := corpusText(f, path, prompt); json.Valid([]byte(text)) {
 				f.Add(text)
 			}
 		}
 	}
-	sets := [][]flights.Flight{small, real}
+	sets := [][]string{small, real}
 	f.Fuzz(func(t *testing.T, data string) {
 		var v any
 		if json.Unmarshal([]byte(data), &v) != nil {
 			v = data
 		}
 		for _, cs := range sets {
-			checkPicks(t, cs, func() ([]LLMPick, error) { return ParseAnswerInputs([]any{v}, idsOf(cs)) })
+			checkPicks(t, cs, func() ([]Pick, error) { return ParseInputs([]any{v}, cs) })
 		}
 	})
 }
@@ -716,9 +646,8 @@ func FuzzParseAnswerInputs(f *testing.F) {
 // text reader on the same answers: the object asked for, given as the
 // tool's input and as text, and the worst inputs of its size bound.
 func BenchmarkParseAnswerInputs(b *testing.B) {
-	_, fs := jfkLHRPrompt(b)
-	ids := idsOf(fs)
-	asked := answer(fs[2].ID, fs[0].ID, fs[1].ID)
+	_, ids := jfkLHRPrompt(b)
+	asked := answer(ids[2], ids[0], ids[1])
 	decoded := func(text string) any {
 		var v any
 		if err := json.Unmarshal([]byte(text), &v); err != nil {
@@ -740,14 +669,14 @@ func BenchmarkParseAnswerInputs(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = ParseAnswerInputs(cases[name], ids)
+				_, _ = ParseInputs(cases[name], ids)
 			}
 		})
 	}
 	b.Run("asked for, as text", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _ = ParseAnswerIDs(asked, ids)
+			_, _ = Parse(asked, ids)
 		}
 	})
 }
