@@ -560,17 +560,25 @@ func TestParseAnswerInputs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			picks, err := ParseInputs(tc.inputs, answerCandidates())
-			if tc.err != "" {
-				var ae *Error
-				if !errors.As(err, &ae) || ae.Reason != tc.err || picks != nil {
-					t.Errorf("got %q, %v\nwant Error %q", show(picks), err, tc.err)
-				}
-				return
-			}
-			if err != nil || show(picks) != tc.want {
-				t.Errorf("got %q, %v\nwant %q", show(picks), err, tc.want)
-			}
+			checkRead(t, picks, err, tc.want, tc.err)
 		})
+	}
+}
+
+// checkRead checks one reading: the picks as show writes them are want,
+// or, when wantErr is set, the reading is an *Error with that whole reason
+// and no picks.
+func checkRead(t *testing.T, picks []Pick, err error, want, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Reason != wantErr || picks != nil {
+			t.Errorf("got %q, %v\nwant Error %q", show(picks), err, wantErr)
+		}
+		return
+	}
+	if err != nil || show(picks) != want {
+		t.Errorf("got %q, %v\nwant %q", show(picks), err, want)
 	}
 }
 

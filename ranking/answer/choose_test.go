@@ -1,9 +1,6 @@
 package answer
 
-import (
-	"errors"
-	"testing"
-)
+import "testing"
 
 // The package doc's table of which reading wins, row by row: the stronger
 // reading counts and the weaker is not read, and readings of one row agree
@@ -33,16 +30,7 @@ func TestWhichReadingWins(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			picks, err := Parse(tc.text, answerCandidates())
-			if tc.err != "" {
-				var ae *Error
-				if !errors.As(err, &ae) || ae.Reason != tc.err || picks != nil {
-					t.Errorf("got %q, %v\nwant Error %q", show(picks), err, tc.err)
-				}
-				return
-			}
-			if err != nil || show(picks) != tc.want {
-				t.Errorf("got %q, %v\nwant %q", show(picks), err, tc.want)
-			}
+			checkRead(t, picks, err, tc.want, tc.err)
 		})
 	}
 }

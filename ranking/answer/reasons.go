@@ -33,7 +33,7 @@ func joinReason(reason, more string) string {
 	return reason + "; " + more
 }
 
-// cleanReason makes a model's reason fit one line for people: control and
+// CleanReason makes a model's reason fit one line for people: control and
 // format characters dropped, white space runs (newlines included) made one
 // space, trimmed, and cut to MaxReasonRunes with an ellipsis. Invalid UTF-8
 // becomes U+FFFD.
