@@ -42,8 +42,6 @@ const (
 	maxDecodeAttempts = 50
 	// maxFences bounds the code fences looked into.
 	maxFences = 5
-	// MaxReasonRunes is the longest reason kept, ellipsis included.
-	MaxReasonRunes = 160
 	// maxUnknownListed is how many unknown ids an Error names.
 	maxUnknownListed = 5
 	// maxEntries bounds the entries kept from any one list, so that a list

@@ -33,6 +33,10 @@ func joinReason(reason, more string) string {
 	return reason + "; " + more
 }
 
+// MaxReasonRunes is the longest reason a pick carries, ellipsis included:
+// CleanReason cuts a reason to it.
+const MaxReasonRunes = 160
+
 // CleanReason makes a model's reason fit one line for people: control and
 // format characters dropped, white space runs (newlines included) made one
 // space, trimmed, and cut to MaxReasonRunes with an ellipsis. Invalid UTF-8
