@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/flightserver/flightserver/internal/untrusted"
 )
 
 // Cabin is a travel class.
@@ -638,14 +640,8 @@ func (v Validator) today(origin []string) time.Time {
 }
 
 // Quote quotes a caller's value for a Problem, shortened, so that a huge or
-// hostile argument cannot flood the error that echoes it.
-func Quote(s string) string {
-	const max = 40
-	if len(s) > max {
-		s = strings.ToValidUTF8(s[:max], "") + "…"
-	}
-	return strconv.Quote(s)
-}
+// hostile argument cannot flood the error that echoes it (see untrusted.Quote).
+func Quote(s string) string { return untrusted.Quote(s) }
 
 func validCabin(c Cabin) bool { return slices.Contains(Cabins, c) }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/ranking/answer"
 )
 
 // Options are what the rungs of the ladder choose among for one trip: its
@@ -111,23 +112,23 @@ func (w Weights) ShortlistOf(o Options, n int) Ranking {
 	return r
 }
 
-// FromReply reads a model's reply to o.Prompt() with ParseAnswerIDs (or
-// ParseAnswerInputs, when the model called the answer tool) and ranks n of
+// FromReply reads a model's reply to o.Prompt() with answer.Parse (or
+// answer.ParseInputs, when the model called the answer tool) and ranks n of
 // the options with it, for tier: the end of the pipeline both LLM rungs
 // share, so an answer counts, or does not, for the same reasons
 // whichever model wrote it. The error, when the reply does not count, is an
-// *AnswerError whose Reason says why in a few words.
+// *answer.Error whose Reason says why in a few words.
 func (w Weights) FromReply(tier Tier, reply Reply, o Options, n int) (Ranking, error) {
 	picks, err := reply.read(o.IDs())
 	if err != nil {
 		reason := "the answer could not be read"
-		if ae, ok := errors.AsType[*AnswerError](err); ok {
+		if ae, ok := errors.AsType[*answer.Error](err); ok {
 			reason = ae.Reason
 		}
 		if reply.CutOff {
 			reason += " (it was cut off at its token limit)"
 		}
-		return Ranking{}, &AnswerError{Reason: reason}
+		return Ranking{}, &answer.Error{Reason: reason}
 	}
 	var r Ranking
 	if o.RoundTrip() {

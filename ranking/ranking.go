@@ -1,7 +1,9 @@
 // Package ranking is everything about choosing among flights: the filters a
 // trip imposes, the deterministic ranker every call can fall back on, and the
-// prompt, the answer contract and the answer reader that both LLM rungs
-// share (client sampling and the server's own LLM).
+// prompt and the answer contract that both LLM rungs share (client sampling
+// and the server's own LLM). The answer reader is its own package,
+// ranking/answer, which knows ids and not flights; ranking turns the picks
+// it reads into a Ranking (FromReply, FromAnswer).
 //
 // It knows nothing of MCP or of HTTP: the tools package decides which rungs
 // a request may use and asks the models; this package only ranks.

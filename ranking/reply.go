@@ -1,6 +1,10 @@
 package ranking
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/flightserver/flightserver/ranking/answer"
+)
 
 // Reply is what a model answered to a Prompt, whoever asked it: the
 // client's model through sampling, or the server's own LLM. Both LLM rungs
@@ -23,11 +27,11 @@ type Reply struct {
 
 // read reads the reply's picks among the options ids: the answer tool's
 // inputs when the model called it, else the text.
-func (r Reply) read(ids []string) ([]LLMPick, error) {
+func (r Reply) read(ids []string) ([]answer.Pick, error) {
 	if r.Inputs != nil {
-		return ParseAnswerInputs(r.Inputs, ids)
+		return answer.ParseInputs(r.Inputs, ids)
 	}
-	return ParseAnswerIDs(r.Text, ids)
+	return answer.Parse(r.Text, ids)
 }
 
 // AnswerTool is the name of the one tool a model may be offered to answer
@@ -42,7 +46,7 @@ const AnswerToolDescription = "Submit your ranking: up to three flights from the
 // AnswerSchema is the answer contract of the system prompt as a strict JSON
 // schema, for endpoints that can be asked to follow one (OpenAI's
 // response_format). Strict mode needs every property required and no others
-// allowed. ParseAnswer reads the same object from plain text just as well:
+// allowed. answer.Parse reads the same object from plain text just as well:
 // the schema only makes a well-formed answer more likely.
 func AnswerSchema() map[string]any {
 	return map[string]any{

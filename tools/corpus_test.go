@@ -18,7 +18,7 @@ import (
 	"github.com/flightserver/flightserver/llm"
 )
 
-// The answer-shape corpus (ranking/testdata/answers) through the whole
+// The answer-shape corpus (ranking/answer/testdata/answers) through the whole
 // server: each shape a model writes, sent by the client's model through
 // sampling in both eras and by the server's own LLM endpoint, must count
 // or not exactly as the reader decided, on every rung. One reader serves
@@ -28,7 +28,7 @@ import (
 // tool's input (structured), and the others as text from a model that
 // ignored the tool: the same verdicts again.
 func TestAnswerCorpusThroughBothLLMRungs(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "ranking", "testdata", "answers", "*", "*.txt"))
+	files, err := filepath.Glob(filepath.Join("..", "ranking", "answer", "testdata", "answers", "*", "*.txt"))
 	if err != nil || len(files) < 20 {
 		t.Fatalf("corpus: %d files, %v", len(files), err)
 	}

@@ -100,7 +100,7 @@ func AnswerInput(ids ...string) map[string]any {
 var placeholder = regexp.MustCompile(`\{\{(?:(id|lower) (\d+)|flights)\}\}`)
 
 // Fill writes an answer template (the corpus under
-// ranking/testdata/answers) as a model would answer this prompt: with the
+// ranking/answer/testdata/answers) as a model would answer this prompt: with the
 // ids the prompt showed. It fails on a placeholder the prompt cannot fill.
 func Fill(template, prompt string) (string, error) {
 	ids := IDs(prompt)

@@ -3,7 +3,7 @@
 // reviewed diff. Run the tests with -update to rewrite the files after a
 // deliberate change:
 //
-//	go test ./flights ./tools ./ranking ./itinerary -update
+//	go test ./flights ./tools ./ranking/... ./itinerary -update
 //
 // It is imported only by tests, so only test binaries get the flag.
 package golden

@@ -3,7 +3,7 @@
 // figure as a ratio against the baseline measured in the same run (the
 // no-op tool, called the same way), so the numbers compare across machines.
 //
-//	go test -run '^$' -bench . -benchmem -count 5 ./flights ./ranking ./tools | go run ./scripts/benchreport
+//	go test -run '^$' -bench . -benchmem -count 5 ./flights ./ranking/... ./tools | go run ./scripts/benchreport
 //
 // scripts/bench.sh runs exactly that.
 package main

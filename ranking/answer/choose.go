@@ -1,0 +1,157 @@
+package answer
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/flightserver/flightserver/internal/untrusted"
+)
+
+// A reading is one list of picks found in the answer, before it is checked
+// against the candidates.
+type reading struct {
+	kind    readingKind
+	entries []entry
+}
+
+// readingKind is the shape a reading came from. When an answer holds several
+// readings, the strongest kind decides (see choose).
+type readingKind int
+
+const (
+	jsonKeyed  readingKind = iota // a list under a key such as "picks"; best plus alternatives
+	jsonArray                     // a bare JSON array of ids or of entries
+	jsonSingle                    // a bare JSON object that names one flight
+	listRanked                    // a numbered list, or a markdown table
+	listLoose                     // bullets, "Best: <id>" lines, lines that start with an id
+	sentence                      // prose that names its picks (see fromSentence)
+)
+
+// entry is one pick as written: hasID is false when the entry gives no id
+// as a string.
+type entry struct {
+	id, reason string
+	hasID      bool
+	rank       float64
+	hasRank    bool
+}
+
+// keep adds r to out unless it should be set aside: entries that are
+// placeholders are dropped, and a reading of nothing else is set aside; an
+// echo of the candidates is set aside. Entries that all carry a rank are put
+// in its order (stable, so equal ranks keep the answer's order).
+func (p *parser) keep(out *[]reading, r reading) {
+	kept, ok := p.withoutPlaceholders(r.entries)
+	if !ok {
+		return
+	}
+	if len(kept) > 0 && !slices.ContainsFunc(kept, func(e entry) bool { return !e.hasRank }) {
+		slices.SortStableFunc(kept, func(a, b entry) int { return cmp.Compare(a.rank, b.rank) })
+	}
+	if p.echoes(kept) {
+		return
+	}
+	r.entries = kept
+	*out = append(*out, r)
+}
+
+// choose picks the reading that counts among those found at one level: the
+// strongest kind present decides. Readings of the strongest kind must agree:
+// each names the same flights in the same order as the longest, as far as it
+// goes (a single "best" that is the ranking's first agrees with the ranking,
+// and so do a top three and a full ranking that starts with them); the
+// longest is then the reading. Bare objects and loose list items are taken
+// together in the answer's order instead: one object a line is a list too.
+func (p *parser) choose(rs []reading) (reading, bool, error) {
+	if len(rs) == 0 {
+		return reading{}, false, nil
+	}
+	best := slices.MinFunc(rs, func(a, b reading) int { return cmp.Compare(a.kind, b.kind) }).kind
+	var same []reading
+	for _, r := range rs {
+		if r.kind == best {
+			same = append(same, r)
+		}
+	}
+	if best == jsonSingle || best == listLoose {
+		all := reading{kind: best}
+		for _, r := range same {
+			all.entries = append(all.entries, r.entries...)
+		}
+		return all, true, nil
+	}
+	chosen, first := same[0], p.signature(same[0])
+	for _, r := range same[1:] {
+		other := p.signature(r)
+		k := 0
+		for k < min(len(first), len(other)) && first[k] == other[k] {
+			k++
+		}
+		switch {
+		case k == len(other): // r agrees, and says no more
+		case k == len(first): // r agrees, and goes on
+			chosen, first = r, other
+		default:
+			return reading{}, false, answerErr("answer gives two lists of picks that disagree (pick %d is %s in one, %s in the other), so neither counts",
+				k+1, sigAt(first, k), sigAt(other, k))
+		}
+	}
+	return p.withReasons(chosen, same), true, nil
+}
+
+// withReasons is r with the reasons its entries lack taken from the other
+// readings that agree with it: {"best":{"id":…,"reason":…},"ranking":[…]}
+// is one reading, the ranking, and its first pick keeps the best's reason.
+func (p *parser) withReasons(r reading, agreeing []reading) reading {
+	if !slices.ContainsFunc(r.entries, func(e entry) bool { return e.reason == "" }) {
+		return r
+	}
+	reasons := make(map[int]string)
+	for _, o := range agreeing {
+		for _, e := range o.entries[:min(len(o.entries), maxPicksRead)] {
+			if i, ok := p.lookup(e.id); ok && e.hasID && e.reason != "" && reasons[i] == "" {
+				reasons[i] = e.reason
+			}
+		}
+	}
+	entries := slices.Clone(r.entries)
+	for k, e := range entries[:min(len(entries), maxPicksRead)] {
+		if i, ok := p.lookup(e.id); ok && e.hasID && e.reason == "" {
+			entries[k].reason = reasons[i]
+		}
+	}
+	r.entries = entries
+	return r
+}
+
+// sigAt names the kth entry of a signature for an error.
+func sigAt(sig []string, k int) string {
+	switch {
+	case k >= len(sig):
+		return "missing"
+	case sig[k] == "":
+		return "without an id"
+	}
+	return untrusted.Quote(sig[k])
+}
+
+// signature is what two readings must share to agree: the flights their
+// first maxPicksRead entries name, in order, repeats dropped; an unknown id
+// as written; "" for an entry with no id.
+func (p *parser) signature(r reading) []string {
+	var sig []string
+	seen := make(map[int]bool)
+	for _, e := range r.entries[:min(len(r.entries), maxPicksRead)] {
+		i, ok := p.lookup(e.id)
+		switch {
+		case !e.hasID:
+			sig = append(sig, "")
+		case !ok:
+			sig = append(sig, e.id)
+		case !seen[i]:
+			seen[i] = true
+			sig = append(sig, p.ids[i])
+		}
+	}
+	return sig
+}

@@ -1,0 +1,36 @@
+package answer
+
+import "testing"
+
+// The package doc's table of which reading wins, row by row: the stronger
+// reading counts and the weaker is not read, and readings of one row agree
+// or the answer is refused.
+func TestWhichReadingWins(t *testing.T) {
+	a, b, c := id(1), id(2), id(3)
+	for _, tc := range []struct {
+		name, text string
+		want       string // picks as show writes them, or
+		err        string // the whole Error reason
+	}{
+		{name: "fences before the whole text", text: `{"picks":["` + b + `"]}` + "\n```json\n" + `{"picks":["` + a + `"]}` + "\n```", want: "K0001:"},
+		{name: "1 keyed list before 2 bare list", text: `["` + b + `"] {"picks":["` + a + `"]}`, want: "K0001:"},
+		{name: "2 bare list before 3 bare entries", text: `{"id":"` + b + `"} ["` + a + `"]`, want: "K0001:"},
+		{name: "3 bare entries taken together", text: `{"id":"` + a + `","why":"x"}` + "\n" + `{"id":"` + b + `"}`, want: "K0001:x K0002:"},
+		{name: "JSON before 4 numbered list", text: "1. " + b + " - cheap\n2. " + c + "\n\n" + `{"picks":["` + a + `"]}`, want: "K0001:"},
+		{name: "4 numbered list before 5 loose items", text: "- " + b + " - cheap\n\n1. " + a + " - fast", want: "K0001:fast"},
+		{name: "4 a table and a list that agree", text: "| id | why |\n|---|---|\n| " + a + " | fast |\n\n1. " + a + "\n2. " + b, want: "K0001:fast K0002:"},
+		{name: "5 loose items taken together", text: "- " + a + " - x\n- " + b + " - y", want: "K0001:x K0002:y"},
+		{name: "5 loose items before 6 a sentence", text: "Best overall: " + a + "\n\nI'd go with " + b + ".", want: "K0001:"},
+		{name: "6 a sentence when nothing else reads", text: "I'd go with " + a + ", then " + b + ".", want: "K0001: K0002:"},
+		{name: "1 keyed lists that disagree", text: `{"top":["` + a + `"]} {"picks":["` + b + `"]}`,
+			err: `answer gives two lists of picks that disagree (pick 1 is "` + a + `" in one, "` + b + `" in the other), so neither counts`},
+		{name: "4 numbered lists that disagree", text: "1. " + a + "\n2. " + b + "\n\n1. " + b + "\n2. " + a,
+			err: `answer gives two lists of picks that disagree (pick 1 is "` + a + `" in one, "` + b + `" in the other), so neither counts`},
+		{name: "6 no sentence beside a brace", text: "I'd go with " + a + " {", err: notJSON},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			picks, err := Parse(tc.text, answerCandidates())
+			checkRead(t, picks, err, tc.want, tc.err)
+		})
+	}
+}

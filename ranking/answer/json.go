@@ -1,0 +1,417 @@
+package answer
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Keys Parse knows, normalised by normKey ("Flight ID", "flight_id"
+// and "flightId" are all "flightid"), each list in the order tried.
+var (
+	// listKeys hold the list of picks, or the one best pick.
+	listKeys = []string{
+		"picks", "pick", "toppicks", "ranking", "rankings", "ranked", "rankedflights",
+		"recommendations", "recommendation", "recommended", "recommendedflights",
+		"choices", "choice", "flights", "results", "result", "top", "top3", "topflights",
+		"selected", "selection", "selections", "selectedflights", "options",
+		"best", "bestpick", "bestflight", "bestoption", "bestchoice", "toppick", "topchoice",
+		"winner", "final", "finalpicks", "finalranking", "finalanswer", "answer",
+	}
+	// altKeys hold the picks after the best one.
+	altKeys = []string{
+		"second", "secondbest", "secondchoice", "runnerup", "runnersup", "third", "thirdbest",
+		"alternatives", "alternative", "alternates", "others", "other", "backups", "backup",
+	}
+	idKeys     = []string{"id", "flightid", "flight", "code", "flightcode"}
+	reasonKeys = []string{"reason", "why", "explanation", "rationale", "justification", "reasoning", "reasons", "comment", "note", "notes"}
+	rankKeys   = []string{"rank", "position", "pos", "place", "order", "ranking"}
+)
+
+// fromJSON finds the answer's JSON readings: those inside code fences if
+// any, else those in the whole text; choose then decides.
+func (p *parser) fromJSON(body string) (reading, bool, error) {
+	return p.choose(p.jsonIn(body, 0))
+}
+
+// jsonIn collects the JSON readings of text, in its code fences if they
+// hold any, else in the whole text; encoded is how many times text was
+// itself a string inside an answer (see jsonReadings).
+func (p *parser) jsonIn(text string, encoded int) []reading {
+	var rs []reading
+	for _, f := range fences(text) {
+		rs = append(rs, p.jsonReadings(f, encoded)...)
+	}
+	if len(rs) == 0 {
+		rs = p.jsonReadings(text, encoded)
+	}
+	return rs
+}
+
+// jsonReadings decodes JSON from each '{' or '[' of text in turn that could
+// start an object or a list of strings or objects (a quote, a letter or a
+// '{' follows it), while decode attempts are left, and collects the readings
+// in each value decoded. A value decoded is skipped whole, so a list inside
+// an object that is not an answer is not read on its own. Where a value
+// does not decode, the next bracket is tried, which may be inside it; but
+// inside it only keyed lists count: a bare entry or list there is a piece
+// of something broken (a cut-off answer, a list of flights considered).
+//
+// A JSON string whose content starts like JSON or a code fence
+// ("{\"picks\":…}": an answer encoded twice, as tool arguments and some
+// APIs return it) is read for what it holds, at most maxEncodings deep, and
+// each counts as a decode attempt.
+func (p *parser) jsonReadings(text string, encoded int) []reading {
+	var rs []reading
+	broken := 0 // text[:broken] is inside a value that did not decode
+	for i := 0; p.budget > 0; {
+		j := strings.IndexAny(text[i:], "{[\"")
+		if j < 0 {
+			break
+		}
+		i += j
+		if text[i] == '"' {
+			if encoded >= maxEncodings || !encodedStart(text[i+1:]) {
+				i++
+				continue
+			}
+			p.budget--
+			content, n, ok := decodeString(text[i:])
+			if !ok {
+				i++
+				continue
+			}
+			for _, r := range p.jsonIn(content, encoded+1) {
+				if r.kind == jsonKeyed || i >= broken {
+					rs = append(rs, r)
+				}
+			}
+			i += n
+			continue
+		}
+		if !couldStart(text[i:]) {
+			i++
+			continue
+		}
+		p.budget--
+		v, n, ok := decodeAt(text[i:])
+		if !ok {
+			broken = max(broken, i+n)
+			i++
+			continue
+		}
+		p.fromValue(v, &rs, i < broken)
+		i += n
+	}
+	return rs
+}
+
+// fromValue collects the readings in a decoded value: an object's (see
+// fromObject), or a bare list of ids or entries when one of them names a
+// flight or looks like a flight id. With keyedOnly, only keyed lists count.
+func (p *parser) fromValue(v any, out *[]reading, keyedOnly bool) {
+	v = p.unwrapped(v, 0, 0)
+	var found []reading
+	switch v := v.(type) {
+	case map[string]any:
+		p.fromObject(v, 1, &found)
+	case []any:
+		es, _ := p.listValue(v, 1)
+		if slices.ContainsFunc(es, func(e entry) bool { return e.hasID && (p.idLike(e.id) || isPlaceholder(e.id)) }) {
+			p.keep(&found, reading{kind: jsonArray, entries: es})
+		}
+	}
+	for _, r := range found {
+		if r.kind == jsonKeyed || !keyedOnly {
+			*out = append(*out, r)
+		}
+	}
+}
+
+// unwrapped is v with each string in it that holds a JSON object, list or
+// string, and nothing else, replaced by what it holds
+// ({"picks":"[{\"id\":…}]"}, an answer encoded twice), at most maxEncodings
+// deep; each such string counts as a decode attempt. Objects and lists deeper than maxDepth are left as
+// they are.
+func (p *parser) unwrapped(v any, depth, encoded int) any {
+	switch v := v.(type) {
+	case string:
+		t := strings.TrimSpace(v)
+		if encoded >= maxEncodings || p.budget <= 0 || t == "" || t[0] != '{' && t[0] != '[' && t[0] != '"' {
+			return v
+		}
+		p.budget--
+		var inner any
+		var n int
+		var ok bool
+		if t[0] == '"' {
+			inner, n, ok = decodeString(t)
+		} else {
+			inner, n, ok = decodeAt(t)
+		}
+		if !ok || strings.TrimSpace(t[n:]) != "" {
+			return v
+		}
+		return p.unwrapped(inner, depth, encoded+1)
+	case map[string]any:
+		if depth >= maxDepth {
+			return v
+		}
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = p.unwrapped(x, depth+1, encoded)
+		}
+		return out
+	case []any:
+		if depth >= maxDepth {
+			return v
+		}
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = p.unwrapped(x, depth+1, encoded)
+		}
+		return out
+	}
+	return v
+}
+
+// fromObject collects the readings in an object. Each key of listKeys whose
+// value is a list, an id or an entry gives one; if only one does, the
+// values of altKeys follow it. Failing those, the object is itself an entry
+// if it has an id key and the id names a flight or looks like a flight id
+// (altKeys again follow). Failing that, each value that is an object is
+// looked into, as a wrapper.
+func (p *parser) fromObject(m map[string]any, depth int, out *[]reading) {
+	o := normObject(m)
+	has := func(keys []string) bool {
+		return slices.ContainsFunc(keys, func(k string) bool { _, ok := o[k]; return ok })
+	}
+	alone, isEntry := !has(altKeys), has(idKeys)
+	var found []reading
+	for _, k := range listKeys {
+		if v, ok := o[k]; ok {
+			if _, isID := v.(string); isID && isEntry {
+				continue // {"id":...,"ranking":"2"} is an entry, not a list
+			}
+			if es, ok := p.listValue(v, depth); ok {
+				if _, isList := v.([]any); alone && !isList && len(es) == 1 && es[0].reason == "" {
+					es[0].reason = p.reasonOf(o) // {"best":"<id>","reason":"..."}
+				}
+				found = append(found, reading{kind: jsonKeyed, entries: es})
+			}
+		}
+	}
+	if len(found) == 0 {
+		if e, ok := p.entryOf(o, depth); ok && e.hasID && (p.idLike(e.id) || isPlaceholder(e.id)) {
+			found = append(found, reading{kind: jsonSingle, entries: []entry{e}})
+		}
+	}
+	if len(found) == 1 {
+		for _, k := range altKeys {
+			if v, ok := o[k]; ok {
+				if es, ok := p.listValue(v, depth); ok {
+					found[0].entries = append(found[0].entries, es...)
+					found[0].kind = jsonKeyed
+				}
+			}
+		}
+	}
+	if len(found) > 0 {
+		for _, r := range found {
+			if len(r.entries) > maxEntries {
+				r.entries = r.entries[:maxEntries]
+			}
+			p.keep(out, r)
+		}
+		return
+	}
+	if depth >= maxDepth {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(o)) {
+		if sub, ok := o[k].(map[string]any); ok {
+			p.fromObject(sub, depth+1, out)
+		}
+	}
+}
+
+// listValue reads the value of a list key: a list of entries, one id, one
+// entry, or an object numbered "1", "2"... (taken in that order); a blank
+// id is an empty list. (A lone id takes the reason of the object around it,
+// if that has one and no alternatives: see fromObject.) ok is false for anything else (null, a number, an
+// object that is none of these).
+func (p *parser) listValue(v any, depth int) ([]entry, bool) {
+	switch v := v.(type) {
+	case []any:
+		es := make([]entry, 0, min(len(v), maxEntries))
+		for _, x := range v[:min(len(v), maxEntries)] {
+			e, _ := p.entryOf(x, depth+1)
+			es = append(es, e)
+		}
+		return es, true
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return nil, true
+		}
+		e, _ := p.entryOf(v, depth)
+		return []entry{e}, true
+	case map[string]any:
+		o := normObject(v)
+		if e, ok := p.entryOf(o, depth); ok {
+			return []entry{e}, true
+		}
+		return p.numbered(o, depth)
+	}
+	return nil, false
+}
+
+// numbered reads an object whose keys are all numbers ("1", "2", "#3") as a
+// list in their order.
+func (p *parser) numbered(o map[string]any, depth int) ([]entry, bool) {
+	type item struct {
+		n int
+		e entry
+	}
+	var items []item
+	for _, k := range slices.Sorted(maps.Keys(o)) {
+		v := o[k]
+		n, err := strconv.Atoi(k)
+		if err != nil || len(k) > 3 {
+			return nil, false
+		}
+		e, _ := p.entryOf(v, depth+1)
+		items = append(items, item{n, e})
+	}
+	if len(items) == 0 {
+		return nil, false
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(a.n, b.n) })
+	es := make([]entry, len(items))
+	for i, it := range items {
+		es[i] = it.e
+	}
+	return es, true
+}
+
+// entryOf reads one pick: a string is an id with no reason; an object gives
+// its id from the first of idKeys present (a string, or an object holding
+// one: {"flight":{"id":...}}), its reason from reasonKeys (a string, or a
+// list of strings), its rank from rankKeys (a number, or a string such as
+// "#1"). ok is false for an object with none of idKeys, and for other
+// values; hasID is false unless the id is a non-blank string.
+func (p *parser) entryOf(v any, depth int) (e entry, ok bool) {
+	var o map[string]any
+	switch v := v.(type) {
+	case string:
+		id := strings.TrimSpace(v)
+		return entry{id: id, hasID: id != ""}, true
+	case map[string]any:
+		o = normObject(v)
+	default:
+		return entry{}, false
+	}
+	for _, k := range idKeys {
+		id, present := o[k]
+		if !present {
+			continue
+		}
+		ok = true
+		switch id := id.(type) {
+		case string:
+			e.id = strings.TrimSpace(id)
+			e.hasID = e.id != ""
+		case map[string]any:
+			if depth < maxDepth {
+				e, _ = p.entryOf(id, depth+1)
+			}
+		}
+		break
+	}
+	if !ok {
+		return entry{}, false
+	}
+	if r := p.reasonOf(o); r != "" {
+		e.reason = r
+	}
+	for _, k := range rankKeys {
+		if r, isRank := rankOf(o[k]); isRank {
+			e.rank, e.hasRank = r, true
+			break
+		}
+	}
+	return e, true
+}
+
+// reasonOf is the reason an object gives under the first of reasonKeys
+// that holds one, or "".
+func (p *parser) reasonOf(o map[string]any) string {
+	for _, k := range reasonKeys {
+		if s, isText := textOf(o[k]); isText && strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// normObject is m with its keys normalised (normKey); where two keys
+// normalise alike, the one that sorts first wins, so the result does not
+// depend on map order.
+func normObject(m map[string]any) map[string]any {
+	o := make(map[string]any, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if nk := normKey(k); nk != "" {
+			if _, dup := o[nk]; !dup {
+				o[nk] = m[k]
+			}
+		}
+	}
+	return o
+}
+
+// normKey is a key in lower case with everything but ASCII letters and
+// digits left out.
+func normKey(k string) string {
+	b := make([]byte, 0, len(k))
+	for i := range len(k) {
+		switch c := k[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			b = append(b, c)
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		}
+	}
+	return string(b)
+}
+
+// textOf reads a reason: a string, or a list of strings joined with "; ".
+func textOf(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case []any:
+		var parts []string
+		for _, x := range v[:min(len(v), maxPicksRead)] {
+			if s, ok := x.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "; "), len(parts) > 0
+	}
+	return "", false
+}
+
+// rankOf reads a rank: a number, or a string holding one ("2", "#2").
+func rankOf(v any) (float64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return v, true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimLeft(strings.TrimSpace(v), "#"), 64)
+		return f, err == nil && !isNaNOrInf(f)
+	}
+	return 0, false
+}
+
+func isNaNOrInf(f float64) bool { return f != f || f > 1e308 || f < -1e308 }
