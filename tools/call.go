@@ -14,7 +14,7 @@ import (
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/telemetry"
-	"github.com/flightserver/flightserver/tools/state"
+	"github.com/flightserver/flightserver/fallback/state"
 )
 
 // A tool is declared once: its name, the steps at which it may ask the
@@ -88,7 +88,7 @@ type resumed struct {
 }
 
 // sealedRound is what a modern call's requestState carries from one round
-// to the next. It is signed (tools/state), so the client can read it but not
+// to the next. It is signed (fallback/state), so the client can read it but not
 // change it: nothing secret goes in.
 type sealedRound struct {
 	// AskedAtMs is when the question was asked, for the attempt's elapsed

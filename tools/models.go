@@ -15,7 +15,7 @@ import (
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/telemetry"
-	"github.com/flightserver/flightserver/tools/state"
+	"github.com/flightserver/flightserver/fallback/state"
 )
 
 // Both LLM rungs run one pipeline: the shared prompt, a model asked, the

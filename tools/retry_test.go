@@ -11,7 +11,7 @@ import (
 
 	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/ranking"
-	"github.com/flightserver/flightserver/tools/state"
+	"github.com/flightserver/flightserver/fallback/state"
 )
 
 // These tests speak 2026-07-28 by hand, as an attacker or a buggy client

@@ -23,7 +23,7 @@ import (
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/telemetry"
-	"github.com/flightserver/flightserver/tools/state"
+	"github.com/flightserver/flightserver/fallback/state"
 )
 
 // ServerName is the name the server reports to clients.
