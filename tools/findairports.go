@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -73,15 +74,15 @@ func findAirportsTool() (mcp.Tool, error) {
 }
 
 // findAirportsSpec declares the tool: it never asks the client anything.
-func (t *Toolset) findAirportsSpec() toolSpec[struct{}] {
-	return toolSpec[struct{}]{name: FindAirportsName, handle: t.findAirports}
+func (t *Toolset) findAirportsSpec() fallback.Spec[struct{}] {
+	return fallback.Spec[struct{}]{Name: FindAirportsName, Handle: t.findAirports}
 }
 
 // findAirports makes no fallback decision (there is nothing to fall back
 // from), so its result has no attempts.
-func (t *Toolset) findAirports(_ context.Context, c *call, _ *struct{}) *mcp.CallToolResult {
+func (t *Toolset) findAirports(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args FindAirportsArgs
-	ps := decodeArgs(c.req.Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
 	q, country := strings.TrimSpace(args.Query), strings.TrimSpace(args.Country)
 	switch {
 	case len(ps) > 0:
@@ -95,7 +96,7 @@ func (t *Toolset) findAirports(_ context.Context, c *call, _ *struct{}) *mcp.Cal
 		}
 	}
 	if len(ps) > 0 {
-		return c.invalidArguments(ps)
+		return invalidArguments(c, ps)
 	}
 	found := t.catalog.FindAirports(q, country)
 	res := AirportsResult{Airports: []AirportOut{}}

@@ -30,19 +30,19 @@ type rung struct {
 	tier ranking.Tier
 	// unavailable says why this rung cannot run on this call (not declared,
 	// not configured, turned off), or "" when it can.
-	unavailable func(c *call) (fallback.Why, string)
+	unavailable func(c *fallback.Call) (fallback.Why, string)
 	// model is set for rungs that ask a model: they need candidates to show.
 	model bool
 	// waits says whether the rung waits on this call (and so needs time
 	// left in the budget).
-	waits func(c *call) bool
-	run   func(ctx context.Context, c *call, job ranking.Options) rungResult
+	waits func(c *fallback.Call) bool
+	run   func(ctx context.Context, c *fallback.Call, job ranking.Options) rungResult
 }
 
 // rank walks the ladder for one call. It returns early with an
 // input_required result when a rung must ask the client first (modern), or
 // with an isError when a single-rung strategy could not rank.
-func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job ranking.Options) (ranking.Ranking, *mcp.CallToolResult) {
+func (t *Toolset) rank(ctx context.Context, c *fallback.Call, strategy Strategy, job ranking.Options) (ranking.Ranking, *mcp.CallToolResult) {
 	rungs := t.rungsFor(strategy, c)
 	// A modern retry answering a rung's question resumes at that rung: the
 	// rungs above it ran in an earlier round, and their attempts came back
@@ -50,7 +50,7 @@ func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job rank
 	// server LLM called again, a user waiting out its timeout again) and
 	// could throw away the answer the user just gave.
 	for i, r := range rungs {
-		if c.resuming(string(r.tier)) {
+		if c.Resuming(string(r.tier)) {
 			rungs = rungs[i:]
 			break
 		}
@@ -60,21 +60,21 @@ func (t *Toolset) rank(ctx context.Context, c *call, strategy Strategy, job rank
 		if res.pending != nil {
 			return ranking.Ranking{}, res.pending
 		}
-		c.record(res.attempt)
+		c.Record(res.attempt)
 		if res.ranking != nil {
 			return *res.ranking, nil
 		}
 	}
 	// Only a single-rung strategy gets here: auto ends with a rung that
 	// always ranks.
-	last := c.attempts[len(c.attempts)-1]
-	return ranking.Ranking{}, c.fail(ErrorNotRanked, fmt.Sprintf("strategy %q could not rank: %s. "+
+	last := c.Attempts()[len(c.Attempts())-1]
+	return ranking.Ranking{}, c.Fail(ErrorNotRanked, fmt.Sprintf("strategy %q could not rank: %s. "+
 		"Call again with strategy auto (it falls back on its own), deterministic or candidates.", strategy, last.Reason),
 		&ToolError{Why: string(last.Why), Reason: last.Reason})
 }
 
 // climb applies the rules every rung shares, then runs it.
-func (t *Toolset) climb(ctx context.Context, c *call, r rung, job ranking.Options) rungResult {
+func (t *Toolset) climb(ctx context.Context, c *fallback.Call, r rung, job ranking.Options) rungResult {
 	step := string(r.tier)
 	skip := func(why fallback.Why, reason string) rungResult {
 		return rungResult{attempt: fallback.SkippedFor(step, why, reason)}
@@ -83,17 +83,17 @@ func (t *Toolset) climb(ctx context.Context, c *call, r rung, job ranking.Option
 	// replica with other settings does not bring a rung this one turned
 	// off back.
 	if r.unavailable != nil {
-		if why, reason := r.unavailable(c); why == fallback.TurnedOff || why == fallback.NotConfigured || (why != "" && !c.resuming(step)) {
+		if why, reason := r.unavailable(c); why == fallback.TurnedOff || why == fallback.NotConfigured || (why != "" && !c.Resuming(step)) {
 			return skip(why, reason)
 		}
 	}
 	// A modern retry answering this rung's question goes straight to the
 	// answer otherwise: the state proves the client could be asked.
-	if !c.resuming(step) {
+	if !c.Resuming(step) {
 		if r.model && job.Len() == 0 {
 			return skip(fallback.NoCandidates, "no flight is within the trip's limits, so there is nothing to rank")
 		}
-		if r.waits != nil && r.waits(c) && waitable(ctx, time.Hour) <= 0 {
+		if r.waits != nil && r.waits(c) && fallback.Waitable(ctx, time.Hour) <= 0 {
 			return skip(fallback.NoTime, "no time left in the call budget")
 		}
 	}
@@ -130,7 +130,7 @@ var Names = []string{FindBestFlightName, BookFlightName, SaveItineraryName, Find
 //	server_llm:    server LLM only
 //	deterministic: deterministic
 //	candidates:    the shortlist
-func (t *Toolset) rungsFor(strategy Strategy, c *call) []rung {
+func (t *Toolset) rungsFor(strategy Strategy, c *fallback.Call) []rung {
 	switch strategy {
 	case StrategySampling:
 		return []rung{t.samplingRung()}
@@ -142,7 +142,7 @@ func (t *Toolset) rungsFor(strategy Strategy, c *call) []rung {
 		return []rung{t.candidatesRung("")}
 	}
 	models := []rung{t.samplingRung(), t.serverLLMRung()}
-	if t.serverLLMFirst == ServerLLMFirstAlways || (t.serverLLMFirst == ServerLLMFirstModern && c.client.Era == Modern) {
+	if t.serverLLMFirst == ServerLLMFirstAlways || (t.serverLLMFirst == ServerLLMFirstModern && c.Client().Era == fallback.Modern) {
 		models[0], models[1] = models[1], models[0]
 	}
 	last := t.deterministicRung("")
@@ -166,7 +166,7 @@ const (
 
 // deterministicRung scores every flight; it always ranks.
 func (t *Toolset) deterministicRung(prefix string) rung {
-	return rung{tier: ranking.Deterministic, run: func(_ context.Context, _ *call, job ranking.Options) rungResult {
+	return rung{tier: ranking.Deterministic, run: func(_ context.Context, _ *fallback.Call, job ranking.Options) rungResult {
 		start := time.Now()
 		r := t.weights.Deterministic(job, 3)
 		reason := "scored each option: " + t.weights.ExplainCabin(job.Trip.Cabin)
@@ -177,7 +177,7 @@ func (t *Toolset) deterministicRung(prefix string) rung {
 // candidatesRung returns a shortlist for the host's model; it always
 // answers.
 func (t *Toolset) candidatesRung(prefix string) rung {
-	return rung{tier: ranking.Candidates, run: func(_ context.Context, _ *call, job ranking.Options) rungResult {
+	return rung{tier: ranking.Candidates, run: func(_ context.Context, _ *fallback.Call, job ranking.Options) rungResult {
 		start := time.Now()
 		r := t.weights.ShortlistOf(job, t.shortlist)
 		reason := fmt.Sprintf("the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", len(r.Picks))

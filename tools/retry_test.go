@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/ranking"
-	"github.com/flightserver/flightserver/fallback/state"
 )
 
 // These tests speak 2026-07-28 by hand, as an attacker or a buggy client
@@ -224,7 +226,7 @@ func TestModernRetryWithoutAnswerAsksOnceMoreThenFallsBack(t *testing.T) {
 	}
 }
 
-// One chain of rounds asks at most maxRounds questions: a client that keeps
+// One chain of rounds asks at most fallback.MaxRounds questions: a client that keeps
 // retrying without answers, or replays states, cannot make a call ask for
 // ever.
 func TestModernRoundsAreBounded(t *testing.T) {
@@ -232,22 +234,22 @@ func TestModernRoundsAreBounded(t *testing.T) {
 	// The re-ask rule alone ends a chain of empty retries early...
 	st, _ := ask(t, s, jfkLHR)
 	asked := 1
-	for range 2 * maxRounds {
+	for range 2 * fallback.MaxRounds {
 		r := rawCall(t, s, declaresSampling, jfkLHR, st, nil)
 		if r.ResultType != "input_required" {
 			break
 		}
 		st, asked = r.RequestState, asked+1
 	}
-	if asked > maxRounds {
-		t.Errorf("%d questions in one chain, at most %d allowed", asked, maxRounds)
+	if asked > fallback.MaxRounds {
+		t.Errorf("%d questions in one chain, at most %d allowed", asked, fallback.MaxRounds)
 	}
 	// ...so the limit itself is met by a chain that has already asked
-	// maxRounds questions (as a state says, sealed by this server): the
+	// fallback.MaxRounds questions (as a state says, sealed by this server): the
 	// trip form's answer is used, and sampling is not asked for any more.
 	caps := map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{}}
 	digest, _ := state.Digest(partialTrip)
-	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), Asked: map[string]int{stepTrip: 2, string(ranking.ClientSampling): maxRounds - 2}, Data: json.RawMessage(`{}`)})
+	round, _ := json.Marshal(fallback.Round{AskedAtMs: today().UnixMilli(), Asked: map[string]int{stepTrip: 2, string(ranking.ClientSampling): fallback.MaxRounds - 2}, Data: json.RawMessage(`{}`)})
 	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +306,7 @@ func TestModernStaleAnswer(t *testing.T) {
 	s := newServer(t)
 	_, ids := ask(t, s, jfkLHR)
 	digest, _ := state.Digest(jfkLHR)
-	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), About: "other-candidates",
+	round, _ := json.Marshal(fallback.Round{AskedAtMs: today().UnixMilli(), About: "other-candidates",
 		Asked: map[string]int{string(ranking.ClientSampling): 1}, Data: json.RawMessage(`{}`)})
 	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
 	if err != nil {
@@ -348,7 +350,9 @@ func TestUnsealableQuestionIsServerFault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.sealer = tiny
+	if ts.engine, err = fallback.New(fallback.Config{Sealer: tiny, Logger: zerolog.Nop()}); err != nil {
+		t.Fatal(err)
+	}
 	s, err := ts.server(testConfig(t))
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +381,7 @@ func TestStateKeepsTheTotalForEarlierReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var round sealedRound
+	var round fallback.Round
 	if err := json.Unmarshal(p.Data, &round); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,94 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/flights"
+)
+
+// The call machinery is the engine's (package fallback); these are the
+// names of it the binary has always reached through tools, kept so that
+// cmd/flightserver need not change with the move.
+type (
+	// ToolError is fallback.ToolError.
+	ToolError = fallback.ToolError
+	// AttemptOut is fallback.AttemptOut.
+	AttemptOut = fallback.AttemptOut
+	// GETStreams is fallback.GETStreams.
+	GETStreams = fallback.GETStreams
+	// StreamLimits is fallback.StreamLimits.
+	StreamLimits = fallback.StreamLimits
+	// AckSignal is fallback.AckSignal.
+	AckSignal = fallback.AckSignal
+)
+
+// ErrorMetaKey is fallback.ErrorMetaKey.
+const ErrorMetaKey = fallback.ErrorMetaKey
+
+// NewGETStreams is fallback.NewGETStreams.
+func NewGETStreams(limits StreamLimits) *GETStreams { return fallback.NewGETStreams(limits) }
+
+// WithAckSignal is fallback.WithAckSignal.
+func WithAckSignal(ctx context.Context, signal AckSignal) context.Context {
+	return fallback.WithAckSignal(ctx, signal)
+}
+
+// AckSignalFrom is fallback.AckSignalFrom.
+func AckSignalFrom(ctx context.Context) (AckSignal, bool) { return fallback.AckSignalFrom(ctx) }
+
+// Error codes of ToolError.Error that only these tools use (the engine's
+// own are fallback.Error*).
+const (
+	// ErrorTripDetailsNeeded: findBestFlight did not search for want of
+	// trip details; Why, AskedUser and Fields say what and why.
+	ErrorTripDetailsNeeded = "trip_details_needed"
+	// ErrorNotRanked: a single-rung strategy could not rank.
+	ErrorNotRanked = "not_ranked"
+	// ErrorNotBooked: bookFlight did not book; Why says why.
+	ErrorNotBooked = "not_booked"
+	// ErrorNotSaved: saveItinerary wrote nothing; Why says why.
+	ErrorNotSaved = "not_saved"
+	// ErrorSearchFailed: the flight search itself failed.
+	ErrorSearchFailed = "search_failed"
+)
+
+// problems is the domain's problems in the engine's words: the same three
+// fields, the same JSON.
+func problems(ps flights.Problems) []fallback.Problem {
+	if ps == nil {
+		return nil
+	}
+	out := make([]fallback.Problem, len(ps))
+	for i, p := range ps {
+		out[i] = fallback.Problem(p)
+	}
+	return out
+}
+
+// maxProblemsShown bounds an error listing: a caller sending thousands of
+// unknown arguments gets a readable answer, not a megabyte.
+const maxProblemsShown = 20
+
+// invalidArguments is the isError for bad arguments: every problem on its
+// own line, so the host's model can fix all of them and call again.
+func invalidArguments(c *fallback.Call, ps flights.Problems) *mcp.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s did not run: %d problem(s) with the arguments.\n", c.Tool(), len(ps))
+	for i, p := range ps {
+		if i == maxProblemsShown {
+			fmt.Fprintf(&b, "- … and %d more\n", len(ps)-i)
+			break
+		}
+		fmt.Fprintf(&b, "- %s\n", p)
+	}
+	b.WriteString("Fix these and call again.")
+	if len(ps) > maxProblemsShown {
+		ps = ps[:maxProblemsShown]
+	}
+	return c.Fail(fallback.ErrorInvalidArguments, b.String(), &ToolError{Fields: problems(ps)})
+}
