@@ -41,51 +41,51 @@ type modelReply struct {
 	elapsed  time.Duration
 }
 
-// modelRung is an LLM rung: who names the model in its reason ("the
-// client's model"), ask asks it.
-func (t *Toolset) modelRung(tier ranking.Tier, who string, unavailable func(*fallback.Call) (fallback.Why, string), waits func(*fallback.Call) bool,
-	ask func(ctx context.Context, c *fallback.Call, p ranking.Prompt, job ranking.Options) modelReply) rung {
+// askModel asks one model for a reply to the shared prompt: the client's
+// (askClientModel) or the server's (askServerModel).
+type askModel func(ctx context.Context, c *fallback.Call, p ranking.Prompt, job ranking.Options) modelReply
+
+// rankWithModel is the pipeline both LLM rungs run: who names the model in
+// the rung's reason ("the client's model"), ask asks it.
+func (t *Toolset) rankWithModel(ctx context.Context, c *fallback.Call, job ranking.Options, tier ranking.Tier, who string, ask askModel) reached {
 	step := string(tier)
-	return rung{tier: tier, unavailable: unavailable, model: true, waits: waits,
-		run: func(ctx context.Context, c *fallback.Call, job ranking.Options) rungResult {
-			m := ask(ctx, c, job.Prompt(), job)
-			switch {
-			case m.pending != nil:
-				return rungResult{pending: m.pending}
-			case m.failed != nil:
-				return rungResult{attempt: *m.failed}
-			}
-			unusable := func(reason string) rungResult {
-				a := fallback.FailedFor(step, fallback.UnusableAnswer, reason, m.elapsed)
-				a.Answer = m.form
-				return rungResult{attempt: a}
-			}
-			var r ranking.Ranking
-			reason := m.unusable
-			if reason == "" {
-				var err error
-				if r, err = t.weights.FromReply(tier, m.reply, job, 3); err != nil {
-					reason = err.Error()
-				}
-			}
-			if reason != "" {
-				// The reason may quote what the model sent (the unknown ids
-				// it named, decoded; the name of a tool it called).
-				if t.llm.Leaks(reason) {
-					c.Log().Warn().Str("step", step).Msg("a model's unusable answer held part of the server's LLM API key; its details are withheld")
-					reason = "the answer could not be used, and its details are withheld because they held part of the server's LLM API key"
-				}
-				return unusable(reason)
-			}
-			used := ranking.RankedBy(who, r) + m.note
-			if t.llm.Leaks(shown(r, used)...) {
-				c.Log().Warn().Str("step", step).Msg("a model's answer held part of the server's LLM API key; not used")
-				return unusable("the answer held part of the server's LLM API key (written out, escaped, spaced, split or divided between reasons), so it was not used")
-			}
-			a := fallback.UsedBy(step, used, m.elapsed)
-			a.Answer = m.form
-			return rungResult{ranking: &r, attempt: a}
-		}}
+	m := ask(ctx, c, job.Prompt(), job)
+	switch {
+	case m.pending != nil:
+		return reached{Pending: m.pending}
+	case m.failed != nil:
+		return reached{Attempt: *m.failed}
+	}
+	unusable := func(reason string) reached {
+		a := fallback.FailedFor(step, fallback.UnusableAnswer, reason, m.elapsed)
+		a.Answer = m.form
+		return reached{Attempt: a}
+	}
+	var r ranking.Ranking
+	reason := m.unusable
+	if reason == "" {
+		var err error
+		if r, err = t.weights.FromReply(tier, m.reply, job, 3); err != nil {
+			reason = err.Error()
+		}
+	}
+	if reason != "" {
+		// The reason may quote what the model sent (the unknown ids
+		// it named, decoded; the name of a tool it called).
+		if t.llm.Leaks(reason) {
+			c.Log().Warn().Str("step", step).Msg("a model's unusable answer held part of the server's LLM API key; its details are withheld")
+			reason = "the answer could not be used, and its details are withheld because they held part of the server's LLM API key"
+		}
+		return unusable(reason)
+	}
+	used := ranking.RankedBy(who, r) + m.note
+	if t.llm.Leaks(shown(r, used)...) {
+		c.Log().Warn().Str("step", step).Msg("a model's answer held part of the server's LLM API key; not used")
+		return unusable("the answer held part of the server's LLM API key (written out, escaped, spaced, split or divided between reasons), so it was not used")
+	}
+	a := fallback.UsedBy(step, used, m.elapsed)
+	a.Answer = m.form
+	return reached{Result: &r, Attempt: a}
 }
 
 // shown is every string of a model's ranking that a result would show, as
@@ -124,16 +124,23 @@ var DefaultSamplingPreferences = SamplingPreferences{
 const samplingKey = "rank"
 
 // samplingRung asks the client's model.
-func (t *Toolset) samplingRung() rung {
-	unavailable := func(c *fallback.Call) (fallback.Why, string) {
-		if !t.samplingOn {
-			return fallback.TurnedOff, "sampling is turned off by the operator (--sampling off)"
-		}
-		return c.Client().CannotAsk(fallback.AskSampling)
+type samplingRung struct{ t *Toolset }
+
+func (samplingRung) Step() string    { return string(ranking.ClientSampling) }
+func (samplingRung) AsksModel() bool { return true }
+
+func (r samplingRung) Unavailable(c *fallback.Call) (fallback.Why, string) {
+	if !r.t.samplingOn {
+		return fallback.TurnedOff, "sampling is turned off by the operator (--sampling off)"
 	}
-	// A modern call asks and returns at once; a legacy one waits.
-	waits := func(c *fallback.Call) bool { return c.Client().Era == fallback.Legacy }
-	return t.modelRung(ranking.ClientSampling, "the client's model", unavailable, waits, t.askClientModel)
+	return c.Client().CannotAsk(fallback.AskSampling)
+}
+
+// Waits: a modern call asks and returns at once; a legacy one waits.
+func (samplingRung) Waits(c *fallback.Call) bool { return c.Client().Era == fallback.Legacy }
+
+func (r samplingRung) Run(ctx context.Context, c *fallback.Call, job rankJob) reached {
+	return r.t.rankWithModel(ctx, c, job.Options, ranking.ClientSampling, "the client's model", r.t.askClientModel)
 }
 
 // askClientModel is sampling as a question to the client, with
@@ -257,15 +264,21 @@ func optionsDigest(o ranking.Options) string {
 }
 
 // serverLLMRung asks the server's own endpoint.
-func (t *Toolset) serverLLMRung() rung {
-	unavailable := func(*fallback.Call) (fallback.Why, string) {
-		if t.llm == nil || !t.llm.Configured() {
-			return fallback.NotConfigured, "no server-side LLM configured"
-		}
-		return "", ""
+type serverLLMRung struct{ t *Toolset }
+
+func (serverLLMRung) Step() string              { return string(ranking.ServerLLMTier) }
+func (serverLLMRung) AsksModel() bool           { return true }
+func (serverLLMRung) Waits(*fallback.Call) bool { return true }
+
+func (r serverLLMRung) Unavailable(*fallback.Call) (fallback.Why, string) {
+	if r.t.llm == nil || !r.t.llm.Configured() {
+		return fallback.NotConfigured, "no server-side LLM configured"
 	}
-	waits := func(*fallback.Call) bool { return true }
-	return t.modelRung(ranking.ServerLLMTier, "the server's LLM", unavailable, waits, t.askServerModel)
+	return "", ""
+}
+
+func (r serverLLMRung) Run(ctx context.Context, c *fallback.Call, job rankJob) reached {
+	return r.t.rankWithModel(ctx, c, job.Options, ranking.ServerLLMTier, "the server's LLM", r.t.askServerModel)
 }
 
 // answerFormat is the answer contract, asked of endpoints that take a JSON
