@@ -177,7 +177,7 @@ func TestConfirmationPrefill(t *testing.T) {
 		{"", ""},
 	} {
 		schema := confirmationSchema(BookArgs{PassengerName: tc.given})
-		if got, _ := schema.field("passengerName")["default"].(string); got != tc.want {
+		if got, _ := schema.Field("passengerName")["default"].(string); got != tc.want {
 			t.Errorf("passengerName %.20q: default %q, want %q", tc.given, got, tc.want)
 		}
 		checkFormSchema(t, mcp.ElicitationParams{RequestedSchema: schema})

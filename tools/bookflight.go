@@ -77,12 +77,12 @@ func bookFlightTool() (mcp.Tool, error) {
 	}
 	// A hold that can be cancelled: not read-only, not destructive; a
 	// second call is a second booking: not idempotent.
-	return defineTool[BookArgs, BookResult](BookFlightName, "Book a flight (simulation)", bookDescription, map[string]func(*jsonschema.Schema){
-		"flightId":      pattern(optionIDPattern),
+	return fallback.DefineTool[BookArgs, BookResult](BookFlightName, "Book a flight (simulation)", bookDescription, map[string]func(*jsonschema.Schema){
+		"flightId":      fallback.Pattern(optionIDPattern),
 		"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
-		"seat":          enum(seatValues...),
-		"cabin":         enum(flights.Cabins...),
-	}, nil, hints{})
+		"seat":          fallback.Enum(seatValues...),
+		"cabin":         fallback.Enum(flights.Cabins...),
+	}, nil, fallback.Hints{})
 }
 
 // The confirmation ladder's steps: the server's own form when the client
@@ -96,7 +96,7 @@ const (
 // confirmationSchema is the form: flat, primitives only, nothing secret,
 // in the order a person fills it in: who travels, where they sit, and last
 // the tick that books.
-func confirmationSchema(prefill BookArgs) formSchema {
+func confirmationSchema(prefill BookArgs) fallback.FormSchema {
 	oneOf := make([]map[string]any, len(seats))
 	for i, s := range seats {
 		oneOf[i] = map[string]any{"const": s.value, "title": s.title}
@@ -112,13 +112,13 @@ func confirmationSchema(prefill BookArgs) formSchema {
 	if n, err := checkName(prefill.PassengerName); prefill.PassengerName != "" && err == nil {
 		name["default"] = n
 	}
-	return formSchema{
-		properties: []formField{
-			{"passengerName", name},
-			{"seat", seat},
-			{"confirm", map[string]any{"type": "boolean", "title": "Book this flight", "description": "Hold this flight (a simulation: nothing is charged or sent)", "default": false}},
+	return fallback.FormSchema{
+		Properties: []fallback.FormField{
+			{Name: "passengerName", Schema: name},
+			{Name: "seat", Schema: seat},
+			{Name: "confirm", Schema: map[string]any{"type": "boolean", "title": "Book this flight", "description": "Hold this flight (a simulation: nothing is charged or sent)", "default": false}},
 		},
-		required: []string{"confirm", "passengerName"},
+		Required: []string{"confirm", "passengerName"},
 	}
 }
 

@@ -13,6 +13,13 @@ import (
 	"github.com/flightserver/flightserver/flights"
 )
 
+// flightIDPattern is the shape of a flight id findBestFlight hands out;
+// optionIDPattern also admits a round trip's, two flight ids joined by "_".
+const (
+	flightIDPattern = `[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}`
+	optionIDPattern = `^` + flightIDPattern + `(_` + flightIDPattern + `)?$`
+)
+
 // chosen is what an id from findBestFlight names: one flight, or a round
 // trip's two, in order. bookFlight and saveItinerary accept either.
 type chosen struct {

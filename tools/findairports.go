@@ -67,10 +67,10 @@ The airports are real; the flights findBestFlight finds between them are synthet
 
 func findAirportsTool() (mcp.Tool, error) {
 	// A lookup in the server's own data: read-only, idempotent, closed world.
-	return defineTool[FindAirportsArgs, AirportsResult](FindAirportsName, "Find airports", airportsDescription, map[string]func(*jsonschema.Schema){
-		"query":   length(1, maxPlaceLen),
-		"country": length(2, maxPlaceLen),
-	}, nil, hints{readOnly: true, idempotent: true})
+	return fallback.DefineTool[FindAirportsArgs, AirportsResult](FindAirportsName, "Find airports", airportsDescription, map[string]func(*jsonschema.Schema){
+		"query":   fallback.Length(1, maxPlaceLen),
+		"country": fallback.Length(2, maxPlaceLen),
+	}, nil, fallback.Hints{ReadOnly: true, Idempotent: true})
 }
 
 // findAirportsSpec declares the tool: it never asks the client anything.

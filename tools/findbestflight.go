@@ -102,7 +102,7 @@ const (
 func findBestFlightTool(require ...string) (mcp.Tool, error) {
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.
-	return defineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, findRefinements(), require, hints{readOnly: true, idempotent: true})
+	return fallback.DefineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, findRefinements(), require, fallback.Hints{ReadOnly: true, Idempotent: true})
 }
 
 // findRefinements are the bounds of FindArgs' schema (listFlightOptions
@@ -110,22 +110,22 @@ func findBestFlightTool(require ...string) (mcp.Tool, error) {
 func findRefinements() map[string]func(*jsonschema.Schema) {
 	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
 	return map[string]func(*jsonschema.Schema){
-		"origin":          length(2, maxPlaceLen),
-		"destination":     length(2, maxPlaceLen),
-		"date":            format("date"),
-		"returnDate":      format("date"),
-		"flexDays":        integer(0, flights.MaxFlexDays),
-		"passengers":      integer(flights.MinPassengers, flights.MaxPassengers),
-		"cabin":           enum(flights.Cabins...),
-		"maxStops":        integer(0, flights.MaxStopsLimit),
-		"departAfter":     pattern(hhmm),
-		"departBefore":    pattern(hhmm),
-		"arriveAfter":     pattern(hhmm),
-		"arriveBefore":    pattern(hhmm),
-		"airlines":        list(maxAirlines),
-		"excludeAirlines": list(maxAirlines),
-		"maxPrice":        positiveNumber,
-		"strategy":        enum(strategies...),
+		"origin":          fallback.Length(2, maxPlaceLen),
+		"destination":     fallback.Length(2, maxPlaceLen),
+		"date":            fallback.Format("date"),
+		"returnDate":      fallback.Format("date"),
+		"flexDays":        fallback.Integer(0, flights.MaxFlexDays),
+		"passengers":      fallback.Integer(flights.MinPassengers, flights.MaxPassengers),
+		"cabin":           fallback.Enum(flights.Cabins...),
+		"maxStops":        fallback.Integer(0, flights.MaxStopsLimit),
+		"departAfter":     fallback.Pattern(hhmm),
+		"departBefore":    fallback.Pattern(hhmm),
+		"arriveAfter":     fallback.Pattern(hhmm),
+		"arriveBefore":    fallback.Pattern(hhmm),
+		"airlines":        fallback.List(maxAirlines),
+		"excludeAirlines": fallback.List(maxAirlines),
+		"maxPrice":        fallback.PositiveNumber,
+		"strategy":        fallback.Enum(strategies...),
 	}
 }
 

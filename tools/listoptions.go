@@ -49,7 +49,7 @@ type OptionsDayOut struct {
 const optionsDescription = `For the findBestFlight results view only (MCP Apps): every option of a search, in the deterministic order, for the view to sort and filter. Takes findBestFlight's trip arguments, without strategy. Models use findBestFlight.`
 
 func listOptionsTool() (mcp.Tool, error) {
-	tool, err := defineTool[FindArgs, OptionsResult](ListOptionsName, "List every flight option", optionsDescription, findRefinements(), tripFields, hints{readOnly: true, idempotent: true})
+	tool, err := fallback.DefineTool[FindArgs, OptionsResult](ListOptionsName, "List every flight option", optionsDescription, findRefinements(), tripFields, fallback.Hints{ReadOnly: true, Idempotent: true})
 	if err != nil {
 		return mcp.Tool{}, err
 	}

@@ -371,3 +371,6 @@ func orDefault(d, def time.Duration) time.Duration {
 	}
 	return d
 }
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -170,11 +170,11 @@ func tripForm(prefill FindArgs, need flights.Problems, again bool) mcp.Elicitati
 		"destination": airport("To", "London or LHR", prefill.Destination),
 		"date":        date, "passengers": passengers, "cabin": cabin,
 	}
-	var form formSchema
+	var form fallback.FormSchema
 	for _, f := range formFields {
-		form.properties = append(form.properties, formField{name: f, schema: schemas[f]})
+		form.Properties = append(form.Properties, fallback.FormField{Name: f, Schema: schemas[f]})
 		if slices.ContainsFunc(need, func(p flights.Problem) bool { return p.Field == f }) {
-			form.required = append(form.required, f)
+			form.Required = append(form.Required, f)
 		}
 	}
 	return mcp.ElicitationParams{
