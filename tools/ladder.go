@@ -63,10 +63,6 @@ var Steps = []string{
 	stepTrip, stepConfirmForm, stepConfirmArgs, stepRoots, stepExportDir, stepView,
 }
 
-// Names is every tool the server can list (findBestFlight, bookFlight and
-// saveItinerary always; findAirports too): the values of the tool label.
-var Names = []string{FindBestFlightName, BookFlightName, SaveItineraryName, FindAirportsName}
-
 // rungsFor is the ladder for this call:
 //
 //	auto:          client sampling, server LLM, then the fallback

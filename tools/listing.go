@@ -90,11 +90,8 @@ type definitions struct {
 // also checks against the filter; by then they are built, in practice).
 var toolDefinitions = sync.OnceValues(func() (definitions, error) {
 	defs := definitions{byName: map[string]mcp.Tool{}}
-	for _, define := range []func() (mcp.Tool, error){
-		func() (mcp.Tool, error) { return findBestFlightTool() },
-		saveItineraryTool, bookFlightTool, findAirportsTool, listOptionsTool,
-	} {
-		tool, err := define()
+	for _, d := range registry {
+		tool, err := d.define()
 		if err != nil {
 			return definitions{}, fmt.Errorf("tools: %w", err)
 		}

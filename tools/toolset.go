@@ -278,17 +278,8 @@ func newToolset(cfg Config) (*Toolset, error) {
 // server registers every tool on a new MCP server.
 func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
 	var defined []server.ServerTool
-	for _, t := range []struct {
-		name   string
-		handle server.ToolHandlerFunc
-	}{
-		{FindBestFlightName, fallback.Serve(ts.engine, ts.findBestFlightSpec())},
-		{SaveItineraryName, fallback.Serve(ts.engine, ts.saveItinerarySpec())},
-		{BookFlightName, fallback.Serve(ts.engine, ts.bookFlightSpec())},
-		{FindAirportsName, fallback.Serve(ts.engine, ts.findAirportsSpec())},
-		{ListOptionsName, fallback.Serve(ts.engine, ts.listOptionsSpec())},
-	} {
-		defined = append(defined, server.ServerTool{Tool: registered(t.name), Handler: t.handle})
+	for _, d := range registry {
+		defined = append(defined, server.ServerTool{Tool: registered(d.name), Handler: d.handler(ts)})
 	}
 	hooks := &server.Hooks{}
 	version := cfg.Version

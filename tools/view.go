@@ -67,10 +67,10 @@ func withView(tool mcp.Tool) mcp.Tool {
 // applies the filter to tools/call too).
 func viewTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	if !canShowView(fallback.ClientFrom(ctx)) {
-		return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return tool.Name == ListOptionsName })
+		return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return viewOnly(tool.Name) })
 	}
 	for i, tool := range tools {
-		if tool.Name == ListOptionsName {
+		if viewOnly(tool.Name) {
 			tools[i].Meta = mcp.NewMetaFromMap(map[string]any{"ui": map[string]any{"visibility": []any{"app"}}})
 		}
 	}
