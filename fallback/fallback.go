@@ -118,9 +118,8 @@ const (
 )
 
 // Attempt records one rung on one call. Step names the rung from a fixed
-// list per tool (client_sampling, server_llm, deterministic, candidates,
-// trip_details, client_roots, export_dir, confirm_form, confirm_arguments,
-// view), so it too is safe as a metric label.
+// list per tool (the flight tools': tools.Steps), so it too is safe as a
+// metric label.
 type Attempt struct {
 	Step    string
 	Outcome Outcome

@@ -8,14 +8,16 @@ import (
 // a successful result's structuredContent has "attempts", and an isError
 // result carries the same attempts, with an error code, in _meta.
 
-// AttemptOut is one decision in a result: the "attempts" of every tool.
+// AttemptOut is one decision in a result: the "attempts" of every tool. Its
+// schema's descriptions are generic; a tool names its own steps in them
+// (DefineTool's RefineOutput).
 type AttemptOut struct {
-	Step      string `json:"step" jsonschema:"the rung this decision is about, e.g. client_sampling, server_llm, deterministic, candidates, trip_details, confirm_form, confirm_arguments, client_roots, export_dir, view"`
+	Step      string `json:"step" jsonschema:"the step this decision is about, from the tool's fixed list"`
 	Outcome   string `json:"outcome" jsonschema:"used, skipped (not tried: unavailable or not asked for) or failed (tried, with no usable result; the next rung ran)"`
 	Why       string `json:"why,omitempty" jsonschema:"for skipped and failed: the cause, from a fixed list (client_cannot_ask, user_declined, user_rejected, no_answer, no_time, not_configured, ...; see docs/FALLBACKS.md)"`
 	Reason    string `json:"reason" jsonschema:"the cause in words, for people"`
 	ElapsedMs int64  `json:"elapsedMs"`
-	Answer    string `json:"answer,omitempty" jsonschema:"for a rung that asked a model and got an answer (client_sampling, server_llm): how the answer came, structured (the model called the submit_ranking tool it was offered, because the client declared sampling.tools) or text (what the model wrote, read leniently)"`
+	Answer    string `json:"answer,omitempty" jsonschema:"for a step that asked a model and got an answer: how the answer came, structured (the model called the answer tool it was offered, because the client declared sampling.tools) or text (what the model wrote, read leniently)"`
 }
 
 // AttemptsOut is the attempts as a result lists them.

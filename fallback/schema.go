@@ -53,21 +53,34 @@ func SchemaFor[T any](refine map[string]func(*jsonschema.Schema), require []stri
 // what most tools here are.
 type Hints struct{ ReadOnly, Destructive, Idempotent, OpenWorld bool }
 
-// DefineTool builds a tool whose input schema comes from In (refined, and
-// with require as its required properties when not nil) and whose output
-// schema comes from Out, with every annotation set explicitly.
-func DefineTool[In, Out any](name, title, description string, refine map[string]func(*jsonschema.Schema), require []string, h Hints) (mcp.Tool, error) {
-	in, err := SchemaFor[In](refine, require)
+// Definition is what DefineTool builds a tool from.
+type Definition struct {
+	Name, Title, Description string
+	// Refine and Require shape the input schema, as in SchemaFor.
+	Refine  map[string]func(*jsonschema.Schema)
+	Require []string
+	// RefineOutput refines the output schema's properties: a tool that
+	// returns attempts names its own steps there.
+	RefineOutput map[string]func(*jsonschema.Schema)
+	Hints        Hints
+}
+
+// DefineTool builds a tool whose input schema comes from In and whose
+// output schema comes from Out, each refined as d says, with every
+// annotation set explicitly.
+func DefineTool[In, Out any](d Definition) (mcp.Tool, error) {
+	in, err := SchemaFor[In](d.Refine, d.Require)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
-	out, err := SchemaFor[Out](nil, nil)
+	out, err := SchemaFor[Out](d.RefineOutput, nil)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
-	return mcp.NewTool(name,
-		mcp.WithToolTitle(title),
-		mcp.WithDescription(description),
+	h := d.Hints
+	return mcp.NewTool(d.Name,
+		mcp.WithToolTitle(d.Title),
+		mcp.WithDescription(d.Description),
 		rawInputSchema(in),
 		mcp.WithRawOutputSchema(out),
 		mcp.WithReadOnlyHintAnnotation(h.ReadOnly),

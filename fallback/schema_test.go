@@ -50,8 +50,11 @@ func TestFormSchemaKeepsFieldOrder(t *testing.T) {
 // enough; a refinement or a requirement naming no property is an error,
 // not a silently looser schema; every annotation is set.
 func TestDefineTool(t *testing.T) {
-	tool, err := fallback.DefineTool[greetArgs, greetResult]("greet", "Greet", "Greets someone.",
-		map[string]func(*jsonschema.Schema){"name": fallback.Length(1, 40), "times": fallback.Integer(1, 3)}, []string{"name"}, fallback.Hints{ReadOnly: true})
+	tool, err := fallback.DefineTool[greetArgs, greetResult](fallback.Definition{Name: "greet", Title: "Greet", Description: "Greets someone.",
+		Refine:       map[string]func(*jsonschema.Schema){"name": fallback.Length(1, 40), "times": fallback.Integer(1, 3)},
+		Require:      []string{"name"},
+		RefineOutput: map[string]func(*jsonschema.Schema){"text": func(s *jsonschema.Schema) { s.Description = "the greeting" }},
+		Hints:        fallback.Hints{ReadOnly: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,14 +64,21 @@ func TestDefineTool(t *testing.T) {
 			t.Errorf("input schema %s lacks %s", in, want)
 		}
 	}
+	if out := string(tool.RawOutputSchema); !strings.Contains(out, `"the greeting"`) {
+		t.Errorf("output schema %s lacks its refinement", out)
+	}
 	a := tool.Annotations
 	if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint || a.IdempotentHint == nil {
 		t.Errorf("annotations %+v: want every hint set, read-only and nothing else", a)
 	}
-	if _, err := fallback.DefineTool[greetArgs, greetResult]("greet", "Greet", "", map[string]func(*jsonschema.Schema){"nmae": fallback.Length(1, 2)}, nil, fallback.Hints{}); err == nil {
-		t.Error("a refinement of no property was accepted")
-	}
-	if _, err := fallback.DefineTool[greetArgs, greetResult]("greet", "Greet", "", nil, []string{"nmae"}, fallback.Hints{}); err == nil {
-		t.Error("a requirement of no property was accepted")
+	for name, d := range map[string]fallback.Definition{
+		"a refinement of no input property":  {Refine: map[string]func(*jsonschema.Schema){"nmae": fallback.Length(1, 2)}},
+		"a requirement of no input property": {Require: []string{"nmae"}},
+		"a refinement of no output property": {RefineOutput: map[string]func(*jsonschema.Schema){"txet": fallback.Length(1, 2)}},
+	} {
+		d.Name = "greet"
+		if _, err := fallback.DefineTool[greetArgs, greetResult](d); err == nil {
+			t.Errorf("%s was accepted", name)
+		}
 	}
 }

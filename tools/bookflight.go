@@ -77,12 +77,14 @@ func bookFlightTool() (mcp.Tool, error) {
 	}
 	// A hold that can be cancelled: not read-only, not destructive; a
 	// second call is a second booking: not idempotent.
-	return fallback.DefineTool[BookArgs, BookResult](BookFlightName, "Book a flight (simulation)", bookDescription, map[string]func(*jsonschema.Schema){
-		"flightId":      fallback.Pattern(optionIDPattern),
-		"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
-		"seat":          fallback.Enum(seatValues...),
-		"cabin":         fallback.Enum(flights.Cabins...),
-	}, nil, fallback.Hints{})
+	return fallback.DefineTool[BookArgs, BookResult](fallback.Definition{Name: BookFlightName, Title: "Book a flight (simulation)", Description: bookDescription,
+		Refine: map[string]func(*jsonschema.Schema){
+			"flightId":      fallback.Pattern(optionIDPattern),
+			"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
+			"seat":          fallback.Enum(seatValues...),
+			"cabin":         fallback.Enum(flights.Cabins...),
+		},
+		RefineOutput: withAttempts})
 }
 
 // The confirmation ladder's steps: the server's own form when the client

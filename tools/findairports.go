@@ -67,10 +67,12 @@ The airports are real; the flights findBestFlight finds between them are synthet
 
 func findAirportsTool() (mcp.Tool, error) {
 	// A lookup in the server's own data: read-only, idempotent, closed world.
-	return fallback.DefineTool[FindAirportsArgs, AirportsResult](FindAirportsName, "Find airports", airportsDescription, map[string]func(*jsonschema.Schema){
-		"query":   fallback.Length(1, maxPlaceLen),
-		"country": fallback.Length(2, maxPlaceLen),
-	}, nil, fallback.Hints{ReadOnly: true, Idempotent: true})
+	return fallback.DefineTool[FindAirportsArgs, AirportsResult](fallback.Definition{Name: FindAirportsName, Title: "Find airports", Description: airportsDescription,
+		Refine: map[string]func(*jsonschema.Schema){
+			"query":   fallback.Length(1, maxPlaceLen),
+			"country": fallback.Length(2, maxPlaceLen),
+		},
+		Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
 }
 
 // findAirportsSpec declares the tool: it never asks the client anything.

@@ -102,7 +102,8 @@ const (
 func findBestFlightTool(require ...string) (mcp.Tool, error) {
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.
-	return fallback.DefineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, findRefinements(), require, fallback.Hints{ReadOnly: true, Idempotent: true})
+	return fallback.DefineTool[FindArgs, FindResult](fallback.Definition{Name: FindBestFlightName, Title: "Find the best flight", Description: findDescription,
+		Refine: findRefinements(), Require: require, RefineOutput: withAttempts, Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
 }
 
 // findRefinements are the bounds of FindArgs' schema (listFlightOptions

@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/fallback"
@@ -56,12 +58,24 @@ func (t *Toolset) rank(ctx context.Context, c *fallback.Call, strategy Strategy,
 
 // Steps is every step a call can record, in ladder order: the values of
 // the rung label on flightserver_rung_attempts_total and of attempts[].step
-// in results. Dashboards and alerts may name these and no others; a new
-// step goes here, or the deployment's contract test fails.
+// in results, as every output schema lists them (withAttempts). Dashboards
+// and alerts may name these and no others; a new step goes here, or the
+// deployment's contract test fails.
 var Steps = []string{
 	string(ranking.ClientSampling), string(ranking.ServerLLMTier), string(ranking.Deterministic), string(ranking.Candidates),
 	stepTrip, stepConfirmForm, stepConfirmArgs, stepRoots, stepExportDir, stepView,
 }
+
+// withAttempts refines a result's "attempts" with this server's words:
+// which steps there are (Steps) and which rungs ask a model, offered the
+// answer tool.
+var withAttempts = map[string]func(*jsonschema.Schema){"attempts": func(s *jsonschema.Schema) {
+	item := s.Items.Properties
+	item["step"].Description = "the rung this decision is about, e.g. " + strings.Join(Steps, ", ")
+	item["answer"].Description = fmt.Sprintf("for a rung that asked a model and got an answer (%s, %s): how the answer came, "+
+		"structured (the model called the %s tool it was offered, because the client declared sampling.tools) or text (what the model wrote, read leniently)",
+		ranking.ClientSampling, ranking.ServerLLMTier, ranking.AnswerTool)
+}}
 
 // rungsFor is the ladder for this call:
 //

@@ -49,7 +49,8 @@ type OptionsDayOut struct {
 const optionsDescription = `For the findBestFlight results view only (MCP Apps): every option of a search, in the deterministic order, for the view to sort and filter. Takes findBestFlight's trip arguments, without strategy. Models use findBestFlight.`
 
 func listOptionsTool() (mcp.Tool, error) {
-	tool, err := fallback.DefineTool[FindArgs, OptionsResult](ListOptionsName, "List every flight option", optionsDescription, findRefinements(), tripFields, fallback.Hints{ReadOnly: true, Idempotent: true})
+	tool, err := fallback.DefineTool[FindArgs, OptionsResult](fallback.Definition{Name: ListOptionsName, Title: "List every flight option", Description: optionsDescription,
+		Refine: findRefinements(), Require: tripFields, Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
 	if err != nil {
 		return mcp.Tool{}, err
 	}

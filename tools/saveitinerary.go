@@ -67,11 +67,13 @@ func saveItineraryTool() (mcp.Tool, error) {
 	// It writes a file (not read-only) but never deletes or changes one
 	// unless asked to overwrite; the same call twice fails the second time
 	// without overwrite, so it is not idempotent; local only.
-	return fallback.DefineTool[SaveArgs, SaveResult](SaveItineraryName, "Save an itinerary", saveDescription, map[string]func(*jsonschema.Schema){
-		"flightId":   fallback.Pattern(optionIDPattern),
-		"bookingRef": fallback.Pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]+-[A-Z2-7]{6}$`),
-		"format":     fallback.Enum(FormatICS, FormatMarkdown),
-	}, nil, fallback.Hints{})
+	return fallback.DefineTool[SaveArgs, SaveResult](fallback.Definition{Name: SaveItineraryName, Title: "Save an itinerary", Description: saveDescription,
+		Refine: map[string]func(*jsonschema.Schema){
+			"flightId":   fallback.Pattern(optionIDPattern),
+			"bookingRef": fallback.Pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]+-[A-Z2-7]{6}$`),
+			"format":     fallback.Enum(FormatICS, FormatMarkdown),
+		},
+		RefineOutput: withAttempts})
 }
 
 // The save-location ladder's steps, and the roots question's key.
