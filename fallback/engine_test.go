@@ -48,14 +48,27 @@ const (
 // the answer) in the modern one.
 func greetServer(t *testing.T, rounds *atomic.Int32) *server.MCPServer {
 	t.Helper()
-	key, err := state.RandomKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	return greetServerSealing(t, rounds, sealerFor(t, testKey))
+}
+
+// testKey is the state key of the greet servers; otherKey is another
+// replica's, which they do not share.
+var (
+	testKey  = []byte("0123456789abcdef0123456789abcdef")
+	otherKey = []byte("fedcba9876543210fedcba9876543210")
+)
+
+func sealerFor(t *testing.T, key []byte) *state.Sealer {
+	t.Helper()
 	sealer, err := state.New(key, nil, time.Minute, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sealer
+}
+
+func greetServerSealing(t *testing.T, rounds *atomic.Int32, sealer *state.Sealer) *server.MCPServer {
+	t.Helper()
 	engine, err := fallback.New(fallback.Config{Sealer: sealer, Logger: zerolog.Nop(), CallBudget: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -185,5 +198,71 @@ func TestOneQuestionToolAsksAFormInBothEras(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// A modern retry's requestState is the client's to echo, not to write: a
+// state that is not one this server sealed, for this tool, these arguments
+// and this step, is refused with an isError that says how to start over,
+// and the handler never runs on it. The control, a state the server would
+// have sealed with the user's answer, is read.
+func TestModernRetryStatesAreChecked(t *testing.T) {
+	args := map[string]any{"who": "me"}
+	digest, err := state.Digest(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherDigest, err := state.Digest(map[string]any{"who": "someone else"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	round, err := json.Marshal(fallback.Round{AskedAtMs: time.Now().UnixMilli(), Rounds: 1, Asked: map[string]int{stepName: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seal := func(key []byte, p state.Payload) string {
+		p.Data = round
+		token, err := sealerFor(t, key).Seal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return token
+	}
+	answer := map[string]any{"name": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}
+	form := map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
+	for _, tc := range []struct {
+		name  string
+		state string
+		ok    bool
+	}{
+		{"sealed by this server, with the answer", seal(testKey, state.Payload{Tool: greetName, ArgsDigest: digest, Step: stepName}), true},
+		{"not a state at all", "v1.bm90.YXN0YXRl", false},
+		{"sealed with another key", seal(otherKey, state.Payload{Tool: greetName, ArgsDigest: digest, Step: stepName}), false},
+		{"sealed for another tool", seal(testKey, state.Payload{Tool: "other", ArgsDigest: digest, Step: stepName}), false},
+		{"sealed for other arguments", seal(testKey, state.Payload{Tool: greetName, ArgsDigest: otherDigest, Step: stepName}), false},
+		{"sealed at another step", seal(testKey, state.Payload{Tool: greetName, ArgsDigest: digest, Step: "other_step"}), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rounds atomic.Int32
+			s := greetServerSealing(t, &rounds, sealerFor(t, testKey))
+			var res mcp.CallToolResult
+			raw := mcptest.ModernCall(t, s, greetName, form, args, tc.state, answer)
+			if err := json.Unmarshal(raw, &res); err != nil {
+				t.Fatalf("%v in %s", err, raw)
+			}
+			if tc.ok {
+				if res.IsError || mcptest.Text(&res) != "Hello, Ada" || rounds.Load() != 1 {
+					t.Fatalf("a state this server sealed: isError %v, text %q, %d rounds (%s)", res.IsError, mcptest.Text(&res), rounds.Load(), raw)
+				}
+				return
+			}
+			d, _ := attemptsOf(t, &res)
+			if !res.IsError || d.Error != fallback.ErrorStateRefused || !strings.Contains(mcptest.Text(&res), "without requestState") {
+				t.Errorf("isError %v, code %q, text %q: want state_refused saying how to start over", res.IsError, d.Error, mcptest.Text(&res))
+			}
+			if n := rounds.Load(); n != 0 {
+				t.Errorf("the handler ran %d times on a refused state", n)
+			}
+		})
 	}
 }

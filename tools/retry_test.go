@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/mcptest"
 	"github.com/flightserver/flightserver/ranking"
 )
 
@@ -51,32 +51,12 @@ func rawCall(t *testing.T, s *server.MCPServer, caps map[string]any, args map[st
 // structuredContent is read as findBestFlight's).
 func rawCallTool(t *testing.T, s *server.MCPServer, tool string, caps map[string]any, args map[string]any, requestState string, inputResponses map[string]any) rawResult {
 	t.Helper()
-	params := map[string]any{
-		"name": tool, "arguments": args,
-		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps},
+	var r rawResult
+	raw := mcptest.ModernCall(t, s, tool, caps, args, requestState, inputResponses)
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("result %s: %v", raw, err)
 	}
-	if requestState != "" {
-		params["requestState"] = requestState
-	}
-	if inputResponses != nil {
-		params["inputResponses"] = inputResponses
-	}
-	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := json.Marshal(s.HandleMessage(context.Background(), msg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out struct {
-		Result *rawResult
-		Error  *struct{ Message string }
-	}
-	if err := json.Unmarshal(resp, &out); err != nil || out.Result == nil {
-		t.Fatalf("response %s: %v", resp, err)
-	}
-	return *out.Result
+	return r
 }
 
 // answerTo is a client's sampling answer naming ids.

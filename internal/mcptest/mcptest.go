@@ -7,6 +7,7 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -106,4 +107,39 @@ func Text(res *mcp.CallToolResult) string {
 		}
 	}
 	return s
+}
+
+// ModernCall sends one 2026-07-28 tools/call straight to s, as a client
+// that declares caps (in the request's _meta) would, with requestState and
+// inputResponses when given, and returns the JSON-RPC result. It is how a
+// test plays a retry a real client would not send: a forged state, an
+// answer to a question never asked.
+func ModernCall(t testing.TB, s *server.MCPServer, tool string, caps, args map[string]any, requestState string, inputResponses map[string]any) json.RawMessage {
+	t.Helper()
+	params := map[string]any{
+		"name": tool, "arguments": args,
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": mcp.ProtocolVersion20260728, "io.modelcontextprotocol/clientCapabilities": caps},
+	}
+	if requestState != "" {
+		params["requestState"] = requestState
+	}
+	if inputResponses != nil {
+		params["inputResponses"] = inputResponses
+	}
+	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := json.Marshal(s.HandleMessage(context.Background(), msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Result json.RawMessage
+		Error  *struct{ Message string }
+	}
+	if err := json.Unmarshal(resp, &out); err != nil || len(out.Result) == 0 || string(out.Result) == "null" {
+		t.Fatalf("response %s: %v", resp, err)
+	}
+	return out.Result
 }
