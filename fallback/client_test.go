@@ -40,7 +40,7 @@ func probeServer() *server.MCPServer {
 func probe(t *testing.T, c *client.Client) probed {
 	t.Helper()
 	var p probed
-	if err := json.Unmarshal([]byte(mcptest.Text(callTool(t, c, probeName, nil))), &p); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.Text(mcptest.CallTool(t, c, probeName, nil))), &p); err != nil {
 		t.Fatal(err)
 	}
 	return p

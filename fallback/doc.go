@@ -31,6 +31,8 @@
 //		},
 //	}))
 //
+// ExampleServe is this tool whole, run against a real client.
+//
 // The handler reads as the tool's decisions. Everything every tool does
 // alike happens once, in Serve and Call.Ask:
 //
@@ -58,7 +60,15 @@
 // Attempt per rung: used, skipped (could not apply here) or failed (tried,
 // nothing usable; the next rung runs). The engine knows nothing of what a
 // tool does; package tools (the flight tools) is its first user, and its
-// own tests run a one-question tool without flights (engine_test.go).
+// own tests run a one-question tool without flights, in both eras
+// (engine_test.go).
+//
+// A ladder is that, in order: rungs of one shape (Rung), each a named type,
+// walked by Walk, which applies the rules every rung shares (the
+// operator's settings, what the client declared, nothing to rank, no time
+// left) and resumes a modern retry at the rung whose question it answers.
+// A tool's schemas come from its Go types (DefineTool, SchemaFor), and a
+// form's fields go out in the order given (FormSchema).
 //
 // The engine also holds the transport-level pieces the eras need on
 // streamable HTTP: GETStreams (which legacy sessions can receive sampling

@@ -23,17 +23,6 @@ import (
 // The ways a client reaches the servers of these tests.
 var transports = []string{"inprocess", "http"}
 
-func callTool(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
-	if err != nil {
-		t.Fatalf("call %s: %v", tool, err)
-	}
-	return res
-}
-
 // greet is the smallest tool the engine can run: it asks the user one
 // question, their name, in a form, and greets them; when the form brings no
 // name, it fails saying why. It knows nothing of the eras: the engine asks
@@ -166,7 +155,7 @@ func TestOneQuestionToolAsksAFormInBothEras(t *testing.T) {
 					}
 					var rounds atomic.Int32
 					c := mcptest.Connect(t, greetServer(t, &rounds), via, era.Version, false, opts...)
-					res := callTool(t, c, greetName, nil)
+					res := mcptest.CallTool(t, c, greetName, nil)
 					if got := mcptest.Text(res); !strings.HasPrefix(got, tc.text) {
 						t.Errorf("text %q, want it to start %q", got, tc.text)
 					}

@@ -121,12 +121,7 @@ func callWithForm(t *testing.T, via, version string, script *fakeclient.Form, ca
 
 func callTool(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
-	if err != nil {
-		t.Fatalf("call %s: %v", tool, err)
-	}
+	res := mcptest.CallTool(t, c, tool, args)
 	checkErrorShape(t, res)
 	return res
 }

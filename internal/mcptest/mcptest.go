@@ -143,3 +143,16 @@ func ModernCall(t testing.TB, s *server.MCPServer, tool string, caps, args map[s
 	}
 	return out.Result
 }
+
+// CallTool calls tool with args from c, within 10 s, and fails the test if
+// the call itself fails (an isError result is a result, returned).
+func CallTool(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
+	if err != nil {
+		t.Fatalf("call %s: %v", tool, err)
+	}
+	return res
+}
