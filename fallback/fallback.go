@@ -1,15 +1,13 @@
-// Package fallback is the vocabulary every tool uses to say which path it
-// took and why: a decision is a list of Attempts, one per rung tried or
-// skipped, each with an Outcome, a machine-readable Why and a Reason for
-// people.
+// This file is the vocabulary every tool uses to say which path it took and
+// why: a decision is a list of Attempts, one per rung tried or skipped, each
+// with an Outcome, a machine-readable Why and a Reason for people.
 //
 // The same words appear in every tool's result (the "attempts" list), in the
 // logs and in the metrics, so an operator who sees client_sampling failed
 // with user_rejected in a dashboard reads the same thing a host sees in a
 // result. Why codes form a fixed list: they are safe as metric labels, and a
 // client can branch on them without parsing prose.
-//
-// It knows nothing of MCP or flights, so every layer can speak it.
+
 package fallback
 
 import "time"
@@ -120,9 +118,8 @@ const (
 )
 
 // Attempt records one rung on one call. Step names the rung from a fixed
-// list per tool (client_sampling, server_llm, deterministic, candidates,
-// trip_details, client_roots, export_dir, confirm_form, confirm_arguments,
-// view), so it too is safe as a metric label.
+// list per tool (the flight tools': tools.Steps), so it too is safe as a
+// metric label.
 type Attempt struct {
 	Step    string
 	Outcome Outcome

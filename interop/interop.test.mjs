@@ -136,7 +136,7 @@ for (const transportKind of TRANSPORTS) {
       // nothing to subscribe to, so it acknowledges an empty filter and
       // ends the stream. mcp-go alone sent the result first over stdio
       // every time, and sometimes lost the acknowledgement over HTTP
-      // (tools/listen.go); twenty in a row failed on both transports.
+      // (fallback/listen.go); twenty in a row failed on both transports.
       if (era === MODERN) {
         test('every subscriptions/listen is acknowledged before it ends', { timeout: STEP_TIMEOUT_MS }, async () => {
           for (let i = 0; i < 20; i++) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -114,7 +115,7 @@ func decodeFields(raw any, fields map[string]argField, strict bool) flights.Prob
 		case !ok:
 		default:
 			if err := f.set(m[k]); err != nil {
-				ps = append(ps, flights.Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", clean(string(m[k]), maxEchoed), f.want), Accepted: f.want})
+				ps = append(ps, flights.Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", fallback.Clean(string(m[k]), maxEchoed), f.want), Accepted: f.want})
 			}
 		}
 	}

@@ -17,8 +17,8 @@ import (
 // not they were picked. Both eras.
 func TestResultTellsTheTravellerEverything(t *testing.T) {
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			c := connect(t, newServer(t), "inprocess", era.version)
+		t.Run(era.Name, func(t *testing.T) {
+			c := connect(t, newServer(t), "inprocess", era.Version)
 			for name, args := range map[string]map[string]any{
 				"one way":    {"origin": "BOS", "destination": "SIN", "date": "2026-12-15"},
 				"round trip": roundTrip,

@@ -46,12 +46,12 @@ func BenchmarkRoundTrip(b *testing.B) {
 	find := map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "deterministic"}
 	for _, via := range transports {
 		for _, era := range eras {
-			c := connect(b, withBaselines(b, newServer(b), find), via, era.version)
+			c := connect(b, withBaselines(b, newServer(b), find), via, era.Version)
 			for _, tool := range []struct {
 				name string
 				args map[string]any
 			}{{noopName, nil}, {cannedName, nil}, {FindBestFlightName, find}} {
-				b.Run(via+"/"+era.name+"/"+tool.name, func(b *testing.B) {
+				b.Run(via+"/"+era.Name+"/"+tool.name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
 						if res := callTool(b, c, tool.name, tool.args); res.IsError {

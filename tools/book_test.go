@@ -53,8 +53,8 @@ func TestBookFlightWithForm(t *testing.T) {
 		} {
 			for _, via := range transports {
 				for _, era := range eras {
-					t.Run(tc.name+args+"/"+via+"/"+era.name, func(t *testing.T) {
-						res, form := callWithForm(t, via, era.version, tc.form, tc.callErr, BookFlightName, withApproval)
+					t.Run(tc.name+args+"/"+via+"/"+era.Name, func(t *testing.T) {
+						res, form := callWithForm(t, via, era.Version, tc.form, tc.callErr, BookFlightName, withApproval)
 						if res == nil {
 							return
 						}
@@ -177,7 +177,7 @@ func TestConfirmationPrefill(t *testing.T) {
 		{"", ""},
 	} {
 		schema := confirmationSchema(BookArgs{PassengerName: tc.given})
-		if got, _ := schema.field("passengerName")["default"].(string); got != tc.want {
+		if got, _ := schema.Field("passengerName")["default"].(string); got != tc.want {
 			t.Errorf("passengerName %.20q: default %q, want %q", tc.given, got, tc.want)
 		}
 		checkFormSchema(t, mcp.ElicitationParams{RequestedSchema: schema})
@@ -189,8 +189,8 @@ func TestBookFlightWithoutForm(t *testing.T) {
 	urlOnly := client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}})
 	for _, era := range eras {
 		for name, opts := range map[string][]client.ClientOption{"not declared": nil, "url only": {urlOnly}} {
-			t.Run(era.name+"/"+name, func(t *testing.T) {
-				c := connect(t, newServer(t), "inprocess", era.version, opts...)
+			t.Run(era.Name+"/"+name, func(t *testing.T) {
+				c := connect(t, newServer(t), "inprocess", era.Version, opts...)
 				res := callTool(t, c, BookFlightName, map[string]any{"flightId": id})
 				if !res.IsError || !strings.Contains(text(res), "confirm: true") {
 					t.Errorf("without approval: %s", text(res))

@@ -77,12 +77,14 @@ func bookFlightTool() (mcp.Tool, error) {
 	}
 	// A hold that can be cancelled: not read-only, not destructive; a
 	// second call is a second booking: not idempotent.
-	return defineTool[BookArgs, BookResult](BookFlightName, "Book a flight (simulation)", bookDescription, map[string]func(*jsonschema.Schema){
-		"flightId":      pattern(optionIDPattern),
-		"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
-		"seat":          enum(seatValues...),
-		"cabin":         enum(flights.Cabins...),
-	}, nil, hints{})
+	return fallback.DefineTool[BookArgs, BookResult](fallback.Definition{Name: BookFlightName, Title: "Book a flight (simulation)", Description: bookDescription,
+		Refine: map[string]func(*jsonschema.Schema){
+			"flightId":      fallback.Pattern(optionIDPattern),
+			"passengerName": func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(2), ptr(maxNameLen) },
+			"seat":          fallback.Enum(seatValues...),
+			"cabin":         fallback.Enum(flights.Cabins...),
+		},
+		RefineOutput: withAttempts})
 }
 
 // The confirmation ladder's steps: the server's own form when the client
@@ -96,7 +98,7 @@ const (
 // confirmationSchema is the form: flat, primitives only, nothing secret,
 // in the order a person fills it in: who travels, where they sit, and last
 // the tick that books.
-func confirmationSchema(prefill BookArgs) formSchema {
+func confirmationSchema(prefill BookArgs) fallback.FormSchema {
 	oneOf := make([]map[string]any, len(seats))
 	for i, s := range seats {
 		oneOf[i] = map[string]any{"const": s.value, "title": s.title}
@@ -112,28 +114,28 @@ func confirmationSchema(prefill BookArgs) formSchema {
 	if n, err := checkName(prefill.PassengerName); prefill.PassengerName != "" && err == nil {
 		name["default"] = n
 	}
-	return formSchema{
-		properties: []formField{
-			{"passengerName", name},
-			{"seat", seat},
-			{"confirm", map[string]any{"type": "boolean", "title": "Book this flight", "description": "Hold this flight (a simulation: nothing is charged or sent)", "default": false}},
+	return fallback.FormSchema{
+		Properties: []fallback.FormField{
+			{Name: "passengerName", Schema: name},
+			{Name: "seat", Schema: seat},
+			{Name: "confirm", Schema: map[string]any{"type": "boolean", "title": "Book this flight", "description": "Hold this flight (a simulation: nothing is charged or sent)", "default": false}},
 		},
-		required: []string{"confirm", "passengerName"},
+		Required: []string{"confirm", "passengerName"},
 	}
 }
 
 // bookFlightSpec declares the tool: it may ask one thing, the confirmation.
-func (t *Toolset) bookFlightSpec() toolSpec[struct{}] {
-	return toolSpec[struct{}]{name: BookFlightName, steps: []string{stepConfirmForm}, handle: t.bookFlight}
+func (t *Toolset) bookFlightSpec() fallback.Spec[struct{}] {
+	return fallback.Spec[struct{}]{Name: BookFlightName, Steps: []string{stepConfirmForm}, Handle: t.bookFlight}
 }
 
 // bookFlight confirms with the user through the server's form when the
 // client can show one, and otherwise requires the call to carry the user's
 // approval (confirm: true and the passenger's name), which the description
 // tells the host's model to get first.
-func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.CallToolResult {
+func (t *Toolset) bookFlight(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args BookArgs
-	ps := decodeArgs(c.req.Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
 	if strings.TrimSpace(args.FlightID) == "" {
 		ps = append(ps, flights.Problem{Field: "flightId", Problem: "is missing", Accepted: "a flight id from findBestFlight"})
 	}
@@ -145,14 +147,14 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 		ps = append(ps, flights.Problem{Field: "cabin", Problem: fmt.Sprintf("%s is not a cabin", flights.Quote(args.Cabin)), Accepted: flights.OneOf(flights.Cabins)})
 	}
 	if len(ps) > 0 {
-		return c.invalidArguments(ps)
+		return invalidArguments(c, ps)
 	}
 	f, res := t.findChosen(ctx, c, strings.TrimSpace(args.FlightID), cabin)
 	if res != nil {
 		return res
 	}
 	if f.depart().Before(t.now()) {
-		return c.fail(ErrorNotBooked, fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.id, f.depart().Format(flights.DateLayout)), nil)
+		return c.Fail(ErrorNotBooked, fmt.Sprintf("%s departed on %s: search again with findBestFlight for a current flight.", f.id, f.depart().Format(flights.DateLayout)), nil)
 	}
 	// The server's own form, when it can be shown. When it cannot (the
 	// client shows none, no time or round is left), or when the user
@@ -165,9 +167,9 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 	if res != nil {
 		return res
 	}
-	c.record(form.attempt(stepConfirmForm))
-	noForm := fmt.Sprintf("the server could not show its confirmation form (%s)", form.reason)
-	if form.sent {
+	c.Record(form.Attempt(stepConfirmForm))
+	noForm := fmt.Sprintf("the server could not show its confirmation form (%s)", form.Reason)
+	if form.Sent {
 		noForm = "the user dismissed the form without answering"
 	}
 
@@ -185,19 +187,19 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 			missing = "confirm: true and passengerName"
 		}
 		a := fallback.FailedFor(stepConfirmArgs, fallback.NotConfirmed, "the call did not carry "+missing, 0)
-		c.record(a)
-		if form.sent {
-			a = form.attempt(stepConfirmForm) // the error's why: the dismissed form
+		c.Record(a)
+		if form.Sent {
+			a = form.Attempt(stepConfirmForm) // the error's why: the dismissed form
 		}
-		return c.fail(ErrorNotBooked, fmt.Sprintf("Not booked: %s, so the call itself must carry the user's approval. "+
+		return c.Fail(ErrorNotBooked, fmt.Sprintf("Not booked: %s, so the call itself must carry the user's approval. "+
 			"Ask the user to approve booking %s in the conversation, then call bookFlight again with confirm: true and passengerName as on their ID.", noForm, f.id),
 			&ToolError{Why: string(a.Why), Reason: a.Reason})
 	}
 	how := "the call carried confirm: true and the passenger's name (the host asked the user)"
-	if form.sent {
+	if form.Sent {
 		how = "the form was cancelled, and the call carried confirm: true and the passenger's name (confirmed in the conversation)"
 	}
-	c.record(fallback.UsedBy(stepConfirmArgs, how, 0))
+	c.Record(fallback.UsedBy(stepConfirmArgs, how, 0))
 	return t.book(c, f, name, seatOr(args.Seat))
 }
 
@@ -206,49 +208,49 @@ func (t *Toolset) bookFlight(ctx context.Context, c *call, _ *struct{}) *mcp.Cal
 // user dismissed without answering (cancel), returns no result, and the
 // question, for the caller to fall back on the arguments; a decline, or any
 // other failure, ends the call unbooked.
-func (t *Toolset) confirmByForm(ctx context.Context, c *call, f chosen, args BookArgs) (*mcp.CallToolResult, asked) {
-	a := c.ask(ctx, question{step: stepConfirmForm, key: confirmKey, limit: t.elicitationTimeout,
-		waiting: "waiting for the user to confirm the booking", form: ptr(t.confirmation(f, args))})
+func (t *Toolset) confirmByForm(ctx context.Context, c *fallback.Call, f chosen, args BookArgs) (*mcp.CallToolResult, fallback.Asked) {
+	a := c.Ask(ctx, fallback.Question{Step: stepConfirmForm, Key: confirmKey, Limit: t.elicitationTimeout,
+		Waiting: "waiting for the user to confirm the booking", Form: ptr(t.confirmation(f, args))})
 	switch {
-	case a.pending != nil:
-		return a.pending, a
-	case a.failed() && (!a.sent || a.why == fallback.UserCancelled):
+	case a.Pending != nil:
+		return a.Pending, a
+	case a.Failed() && (!a.Sent || a.Why == fallback.UserCancelled):
 		return nil, a
-	case a.failed():
-		return notBooked(c, a.attempt(stepConfirmForm), formFailureText(a)+" Ask the user, then call bookFlight again."), a
+	case a.Failed():
+		return notBooked(c, a.Attempt(stepConfirmForm), formFailureText(a)+" Ask the user, then call bookFlight again."), a
 	}
-	content, _ := a.answer.content.(map[string]any)
+	content, _ := a.Answer.Content.(map[string]any)
 	if confirmed, _ := content["confirm"].(bool); !confirmed {
-		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.NotConfirmed, "the user did not tick the confirmation", a.elapsed),
+		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.NotConfirmed, "the user did not tick the confirmation", a.Elapsed),
 			"the user did not tick the confirmation."), a
 	}
 	raw, _ := content["passengerName"].(string)
 	name, err := checkName(raw)
 	if err != nil {
-		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.UnusableAnswer, "the passenger name in the form "+err.Error(), a.elapsed),
+		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.UnusableAnswer, "the passenger name in the form "+err.Error(), a.Elapsed),
 			"the passenger name in the form "+err.Error()+". Call bookFlight again to ask once more."), a
 	}
 	seat, _ := content["seat"].(string)
 	if !validSeat(seat) {
 		seat = seatOr(args.Seat)
 	}
-	c.record(fallback.UsedBy(stepConfirmForm, "the user confirmed in the server's form", a.elapsed))
+	c.Record(fallback.UsedBy(stepConfirmForm, "the user confirmed in the server's form", a.Elapsed))
 	return t.book(c, f, name, seat), a
 }
 
 // notBooked records the confirmation's failed attempt and says so.
-func notBooked(c *call, a fallback.Attempt, text string) *mcp.CallToolResult {
-	c.record(a)
-	return c.fail(ErrorNotBooked, "Not booked: "+text, &ToolError{Why: string(a.Why), Reason: a.Reason})
+func notBooked(c *fallback.Call, a fallback.Attempt, text string) *mcp.CallToolResult {
+	c.Record(a)
+	return c.Fail(ErrorNotBooked, "Not booked: "+text, &ToolError{Why: string(a.Why), Reason: a.Reason})
 }
 
 // formFailureText says why a form got no usable answer, for the text.
-func formFailureText(a asked) string {
-	switch a.why {
+func formFailureText(a fallback.Asked) string {
+	switch a.Why {
 	case fallback.UserDeclined:
 		return "the user declined."
 	default:
-		return "the confirmation form got no answer: " + a.reason + "."
+		return "the confirmation form got no answer: " + a.Reason + "."
 	}
 }
 
@@ -263,11 +265,11 @@ func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams
 	}
 }
 
-func (t *Toolset) book(c *call, f chosen, name, seat string) *mcp.CallToolResult {
+func (t *Toolset) book(c *fallback.Call, f chosen, name, seat string) *mcp.CallToolResult {
 	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat), FlightID: f.id, PassengerName: name, Seat: seat,
-		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: attemptsOut(c.attempts)}
+		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: fallback.AttemptsOut(c.Attempts())}
 	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, cabinWords(f.cabin), seat, f.priceUSD())
-	c.log.Info().Str("flight", f.id).Msg("booked (simulated)")
+	c.Log().Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }
 

@@ -9,7 +9,15 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
+)
+
+// flightIDPattern is the shape of a flight id findBestFlight hands out;
+// optionIDPattern also admits a round trip's, two flight ids joined by "_".
+const (
+	flightIDPattern = `[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}`
+	optionIDPattern = `^` + flightIDPattern + `(_` + flightIDPattern + `)?$`
 )
 
 // chosen is what an id from findBestFlight names: one flight, or a round
@@ -34,15 +42,15 @@ func (c chosen) depart() time.Time { return c.legs[0].Depart() }
 
 // findChosen is lookupChosen for a tool: the flights, or the isError that
 // says truthfully why there are none (a bad id, or the call ended first).
-func (t *Toolset) findChosen(ctx context.Context, c *call, id string, cabin flights.Cabin) (chosen, *mcp.CallToolResult) {
+func (t *Toolset) findChosen(ctx context.Context, c *fallback.Call, id string, cabin flights.Cabin) (chosen, *mcp.CallToolResult) {
 	ch, err := t.lookupChosen(ctx, id, cabin)
 	switch {
 	case err == nil:
 		return ch, nil
 	case ctx.Err() != nil:
-		return chosen{}, c.fail(ErrorCancelled, "The call ended before the flight could be looked up: it was cancelled, or ran out of its time budget. Call again if it is still wanted.", nil)
+		return chosen{}, c.Fail(fallback.ErrorCancelled, "The call ended before the flight could be looked up: it was cancelled, or ran out of its time budget. Call again if it is still wanted.", nil)
 	}
-	return chosen{}, c.invalidArguments(flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}})
+	return chosen{}, invalidArguments(c, flights.Problems{{Field: "flightId", Problem: err.Error(), Accepted: "an id findBestFlight returned"}})
 }
 
 // lookupChosen finds the flights an id names, priced in cabin; a round
@@ -54,7 +62,7 @@ func (t *Toolset) lookupChosen(ctx context.Context, id string, cabin flights.Cab
 	}
 	outID, retID, err := flights.ParseRoundTripID(id)
 	if err != nil {
-		return chosen{}, errors.New(clean(err.Error(), 120))
+		return chosen{}, errors.New(fallback.Clean(err.Error(), 120))
 	}
 	out, err := t.lookupFlight(ctx, outID, cabin)
 	if err != nil {
@@ -66,7 +74,7 @@ func (t *Toolset) lookupChosen(ctx context.Context, id string, cabin flights.Cab
 	}
 	rt, err := flights.NewRoundTrip(out, ret)
 	if err != nil {
-		return chosen{}, fmt.Errorf("%s is not a round trip findBestFlight could offer: %s", flights.Quote(id), clean(err.Error(), 120))
+		return chosen{}, fmt.Errorf("%s is not a round trip findBestFlight could offer: %s", flights.Quote(id), fallback.Clean(err.Error(), 120))
 	}
 	// The legs priced as a round trip, as findBestFlight quoted them.
 	return chosen{id: id, cabin: cabin, legs: []flights.Flight{rt.Out, rt.Return}}, nil
@@ -80,7 +88,7 @@ func (t *Toolset) lookupChosen(ctx context.Context, id string, cabin flights.Cab
 func (t *Toolset) lookupFlight(ctx context.Context, id string, cabin flights.Cabin) (flights.Flight, error) {
 	o, d, date, err := flights.ParseID(id)
 	if err != nil {
-		return flights.Flight{}, errors.New(clean(err.Error(), 120))
+		return flights.Flight{}, errors.New(fallback.Clean(err.Error(), 120))
 	}
 	find := func(cabin flights.Cabin) (flights.Flight, bool, error) {
 		return flights.Lookup(ctx, t.provider, flights.Trip{Origin: o, Destination: d, Date: date, Passengers: 1, Cabin: cabin, MaxStops: flights.MaxStopsLimit}, id)

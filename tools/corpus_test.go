@@ -73,12 +73,12 @@ func TestAnswerCorpusThroughBothLLMRungs(t *testing.T) {
 		c            *client.Client
 		tools        bool
 	}
-	rungs := []rung{{"server_llm", "server_llm", connect(t, withLLM, "inprocess", eras[0].version), false}}
+	rungs := []rung{{"server_llm", "server_llm", connect(t, withLLM, "inprocess", eras[0].Version), false}}
 	for _, era := range eras {
 		rungs = append(rungs,
-			rung{"client_sampling/" + era.name, "client_sampling", connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler)), false},
-			rung{"client_sampling+tools/" + era.name, "client_sampling",
-				connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(toolSampler), withSamplingTools), true})
+			rung{"client_sampling/" + era.Name, "client_sampling", connect(t, newServer(t), "inprocess", era.Version, client.WithSamplingHandler(sampler)), false},
+			rung{"client_sampling+tools/" + era.Name, "client_sampling",
+				connect(t, newServer(t), "inprocess", era.Version, client.WithSamplingHandler(toolSampler), withSamplingTools), true})
 	}
 	asInput := 0
 	for _, f := range files {

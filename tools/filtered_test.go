@@ -26,8 +26,8 @@ func TestBookAFlightOnlyAFilterShows(t *testing.T) {
 	}
 	find := map[string]any{"origin": "SFO", "destination": "NRT", "date": "2027-01-20", "arriveAfter": "06:00", "arriveBefore": "09:00", "strategy": "deterministic"}
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			c := connect(t, newServer(t), "inprocess", era.version)
+		t.Run(era.Name, func(t *testing.T) {
+			c := connect(t, newServer(t), "inprocess", era.Version)
 			var r FindResult
 			decode(t, callTool(t, c, FindBestFlightName, find), &r)
 			if len(r.Flights) == 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -66,22 +67,24 @@ The airports are real; the flights findBestFlight finds between them are synthet
 
 func findAirportsTool() (mcp.Tool, error) {
 	// A lookup in the server's own data: read-only, idempotent, closed world.
-	return defineTool[FindAirportsArgs, AirportsResult](FindAirportsName, "Find airports", airportsDescription, map[string]func(*jsonschema.Schema){
-		"query":   length(1, maxPlaceLen),
-		"country": length(2, maxPlaceLen),
-	}, nil, hints{readOnly: true, idempotent: true})
+	return fallback.DefineTool[FindAirportsArgs, AirportsResult](fallback.Definition{Name: FindAirportsName, Title: "Find airports", Description: airportsDescription,
+		Refine: map[string]func(*jsonschema.Schema){
+			"query":   fallback.Length(1, maxPlaceLen),
+			"country": fallback.Length(2, maxPlaceLen),
+		},
+		Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
 }
 
 // findAirportsSpec declares the tool: it never asks the client anything.
-func (t *Toolset) findAirportsSpec() toolSpec[struct{}] {
-	return toolSpec[struct{}]{name: FindAirportsName, handle: t.findAirports}
+func (t *Toolset) findAirportsSpec() fallback.Spec[struct{}] {
+	return fallback.Spec[struct{}]{Name: FindAirportsName, Handle: t.findAirports}
 }
 
 // findAirports makes no fallback decision (there is nothing to fall back
 // from), so its result has no attempts.
-func (t *Toolset) findAirports(_ context.Context, c *call, _ *struct{}) *mcp.CallToolResult {
+func (t *Toolset) findAirports(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args FindAirportsArgs
-	ps := decodeArgs(c.req.Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
 	q, country := strings.TrimSpace(args.Query), strings.TrimSpace(args.Country)
 	switch {
 	case len(ps) > 0:
@@ -95,7 +98,7 @@ func (t *Toolset) findAirports(_ context.Context, c *call, _ *struct{}) *mcp.Cal
 		}
 	}
 	if len(ps) > 0 {
-		return c.invalidArguments(ps)
+		return invalidArguments(c, ps)
 	}
 	found := t.catalog.FindAirports(q, country)
 	res := AirportsResult{Airports: []AirportOut{}}

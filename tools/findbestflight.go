@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -101,7 +102,8 @@ const (
 func findBestFlightTool(require ...string) (mcp.Tool, error) {
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.
-	return defineTool[FindArgs, FindResult](FindBestFlightName, "Find the best flight", findDescription, findRefinements(), require, hints{readOnly: true, idempotent: true})
+	return fallback.DefineTool[FindArgs, FindResult](fallback.Definition{Name: FindBestFlightName, Title: "Find the best flight", Description: findDescription,
+		Refine: findRefinements(), Require: require, RefineOutput: withAttempts, Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
 }
 
 // findRefinements are the bounds of FindArgs' schema (listFlightOptions
@@ -109,37 +111,37 @@ func findBestFlightTool(require ...string) (mcp.Tool, error) {
 func findRefinements() map[string]func(*jsonschema.Schema) {
 	const hhmm = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
 	return map[string]func(*jsonschema.Schema){
-		"origin":          length(2, maxPlaceLen),
-		"destination":     length(2, maxPlaceLen),
-		"date":            format("date"),
-		"returnDate":      format("date"),
-		"flexDays":        integer(0, flights.MaxFlexDays),
-		"passengers":      integer(flights.MinPassengers, flights.MaxPassengers),
-		"cabin":           enum(flights.Cabins...),
-		"maxStops":        integer(0, flights.MaxStopsLimit),
-		"departAfter":     pattern(hhmm),
-		"departBefore":    pattern(hhmm),
-		"arriveAfter":     pattern(hhmm),
-		"arriveBefore":    pattern(hhmm),
-		"airlines":        list(maxAirlines),
-		"excludeAirlines": list(maxAirlines),
-		"maxPrice":        positiveNumber,
-		"strategy":        enum(strategies...),
+		"origin":          fallback.Length(2, maxPlaceLen),
+		"destination":     fallback.Length(2, maxPlaceLen),
+		"date":            fallback.Format("date"),
+		"returnDate":      fallback.Format("date"),
+		"flexDays":        fallback.Integer(0, flights.MaxFlexDays),
+		"passengers":      fallback.Integer(flights.MinPassengers, flights.MaxPassengers),
+		"cabin":           fallback.Enum(flights.Cabins...),
+		"maxStops":        fallback.Integer(0, flights.MaxStopsLimit),
+		"departAfter":     fallback.Pattern(hhmm),
+		"departBefore":    fallback.Pattern(hhmm),
+		"arriveAfter":     fallback.Pattern(hhmm),
+		"arriveBefore":    fallback.Pattern(hhmm),
+		"airlines":        fallback.List(maxAirlines),
+		"excludeAirlines": fallback.List(maxAirlines),
+		"maxPrice":        fallback.PositiveNumber,
+		"strategy":        fallback.Enum(strategies...),
 	}
 }
 
 // findBestFlightSpec declares the tool: the steps at which it may ask the
 // client (the trip form, the client's model) and its handler.
-func (t *Toolset) findBestFlightSpec() toolSpec[findState] {
-	return toolSpec[findState]{name: FindBestFlightName, steps: []string{stepTrip, string(ranking.ClientSampling)}, handle: t.findBestFlight}
+func (t *Toolset) findBestFlightSpec() fallback.Spec[findState] {
+	return fallback.Spec[findState]{Name: FindBestFlightName, Steps: []string{stepTrip, string(ranking.ClientSampling)}, Handle: t.findBestFlight}
 }
 
 // findBestFlight reads as its decisions: settle the trip (asking the user
 // for what is missing), search, rank by the ladder, render. Everything runs
 // under the call budget, so the call always answers in time.
-func (t *Toolset) findBestFlight(ctx context.Context, c *call, st *findState) *mcp.CallToolResult {
+func (t *Toolset) findBestFlight(ctx context.Context, c *fallback.Call, st *findState) *mcp.CallToolResult {
 	var args FindArgs
-	argPs := decodeArgs(c.req.Params.Arguments, args.fields())
+	argPs := decodeArgs(c.Request().Params.Arguments, args.fields())
 	strategy := Strategy(strings.ToLower(strings.TrimSpace(args.Strategy)))
 	if strategy == "" {
 		strategy = Auto
@@ -162,24 +164,24 @@ func (t *Toolset) findBestFlight(ctx context.Context, c *call, st *findState) *m
 	if early != nil { // input_required, or an isError for a single-rung strategy
 		return early
 	}
-	c.record(viewAttempt(c.client))
-	result := newFindResult(names{t.catalog}, t.provider.About(), trip, found, r, c.attempts)
+	c.Record(viewAttempt(c.Client()))
+	result := newFindResult(names{t.catalog}, t.provider.About(), trip, found, r, c.Attempts())
 	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks))
 }
 
 // searchFailed says truthfully why a search gave nothing: the call ended
 // (cancelled, or out of budget), or the search itself failed.
-func (t *Toolset) searchFailed(ctx context.Context, c *call, err error) *mcp.CallToolResult {
+func (t *Toolset) searchFailed(ctx context.Context, c *fallback.Call, err error) *mcp.CallToolResult {
 	if b, ok := isBusy(err); ok {
-		c.log.Warn().Int("waiting", b.waiting).Msg("search refused: the search gate is full")
-		return c.fail(ErrorBusy, "The flight search did not run: "+b.Error()+".",
+		c.Log().Warn().Int("waiting", b.waiting).Msg("search refused: the search gate is full")
+		return c.Fail(fallback.ErrorBusy, "The flight search did not run: "+b.Error()+".",
 			&ToolError{Reason: b.Error(), RetryAfterSeconds: int(b.retryAfter.Seconds())})
 	}
 	if ctx.Err() != nil {
-		return c.fail(ErrorCancelled, "The call ended before the search finished: it was cancelled, or ran out of its time budget. Call again if the search is still wanted.", nil)
+		return c.Fail(fallback.ErrorCancelled, "The call ended before the search finished: it was cancelled, or ran out of its time budget. Call again if the search is still wanted.", nil)
 	}
-	c.log.Error().Err(err).Msg("search failed")
-	return c.fail(ErrorSearchFailed, "The flight search failed. Try again; if it keeps failing, the server log has details.", nil)
+	c.Log().Error().Err(err).Msg("search failed")
+	return c.Fail(ErrorSearchFailed, "The flight search failed. Try again; if it keeps failing, the server log has details.", nil)
 }
 
 func isStrategy(s Strategy) bool { return slices.Contains(strategies, s) }

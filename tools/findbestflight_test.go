@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/golden"
@@ -81,8 +82,8 @@ func TestListingFollowsTheClientsCapabilities(t *testing.T) {
 				"url mode only":  {[]client.ClientOption{urlOnly}, tripFields},
 				"form":           {[]client.ClientOption{client.WithElicitationHandler(&fakeclient.Form{})}, nil},
 			} {
-				t.Run(via+"/"+era.name+"/"+name, func(t *testing.T) {
-					c := connect(t, newServer(t), via, era.version, tc.opts...)
+				t.Run(via+"/"+era.Name+"/"+name, func(t *testing.T) {
+					c := connect(t, newServer(t), via, era.Version, tc.opts...)
 					res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 					if err != nil {
 						t.Fatal(err)
@@ -128,8 +129,8 @@ var idPattern = regexp.MustCompile(`^[A-Z]{3}-[A-Z]{3}-\d{6}-[0-9A-HJKMNP-TV-Z]{
 func TestFindBestFlightEndToEnd(t *testing.T) {
 	for _, via := range transports {
 		for _, era := range eras {
-			t.Run(via+"/"+era.name, func(t *testing.T) {
-				c := connect(t, newServer(t), via, era.version)
+			t.Run(via+"/"+era.Name, func(t *testing.T) {
+				c := connect(t, newServer(t), via, era.Version)
 
 				list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 				if err != nil {
@@ -194,8 +195,8 @@ func TestFindBestFlightEndToEnd(t *testing.T) {
 func TestFindBestFlightInvalidArguments(t *testing.T) {
 	for _, via := range transports {
 		for _, era := range eras {
-			t.Run(via+"/"+era.name, func(t *testing.T) {
-				c := connect(t, newServer(t), via, era.version)
+			t.Run(via+"/"+era.Name, func(t *testing.T) {
+				c := connect(t, newServer(t), via, era.Version)
 				res := callTool(t, c, FindBestFlightName, map[string]any{
 					"origin": "JKF", "destination": 42, "date": "2020-01-01", "passengers": 2.5, "strategy": "magic", "from": "NYC",
 				})
@@ -349,13 +350,20 @@ func TestFindBestFlightHostileArguments(t *testing.T) {
 
 func TestInvalidArgumentsListsEachProblem(t *testing.T) {
 	ps := flights.Problems{{Field: "a", Problem: "is bad", Accepted: "good"}, {Field: "b", Problem: "is worse", Accepted: "better"}}
-	res := (&call{tool: "x"}).invalidArguments(ps)
+	handle := fallback.Serve(newToolsetForTest(t).engine, fallback.Spec[struct{}]{Name: "x",
+		Handle: func(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
+			return invalidArguments(c, ps)
+		}})
+	res, err := handle(context.Background(), mcp.CallToolRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := "x did not run: 2 problem(s) with the arguments.\n- a: is bad (accepted: good)\n- b: is worse (accepted: better)\nFix these and call again."
 	if !res.IsError || text(res) != want {
 		t.Errorf("got %q", text(res))
 	}
 	checkErrorShape(t, res)
-	if d := errorDetails(t, res); d.Error != ErrorInvalidArguments || len(d.Fields) != 2 || d.Fields[1] != ps[1] {
+	if d := errorDetails(t, res); d.Error != fallback.ErrorInvalidArguments || len(d.Fields) != 2 || d.Fields[1] != fallback.Problem(ps[1]) {
 		t.Errorf("details %+v", d)
 	}
 }

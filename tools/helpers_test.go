@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/fakeclient"
+	"github.com/flightserver/flightserver/internal/mcptest"
 )
 
 // today is the fixed clock of these tests.
@@ -58,13 +57,7 @@ func newToolsetForTest(t testing.TB, configure ...func(*Config)) *Toolset {
 }
 
 // The eras every end-to-end test runs in.
-var eras = []struct {
-	name    string
-	version string
-}{
-	{"legacy", mcp.ProtocolVersion20251125},
-	{"modern", mcp.ProtocolVersion20260728},
-}
+var eras = mcptest.Eras
 
 // The ways a client reaches the server in these tests; stdio (the real
 // binary) is tested in cmd/flightserver. connect also knows
@@ -83,61 +76,7 @@ func connect(t testing.TB, s *server.MCPServer, via, version string, opts ...cli
 // connectWith is connect with the choice of opening the legacy GET stream.
 func connectWith(t testing.TB, s *server.MCPServer, via, version string, getStream bool, opts ...client.ClientOption) *client.Client {
 	t.Helper()
-	opts = append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)
-	var c *client.Client
-	switch via {
-	case "inprocess":
-		var err error
-		if c, err = client.NewInProcessClientWithOptions(s, opts...); err != nil {
-			t.Fatal(err)
-		}
-	case "http", "stateless-http":
-		// Served as cmd/flightserver serves it: through GETStreams.
-		streams := NewGETStreams(StreamLimits{})
-		handler := streams.Handler(server.NewStreamableHTTPServer(s))
-		if via == "stateless-http" {
-			handler = server.NewStreamableHTTPServer(s, server.WithStateLess(true))
-		}
-		ts := httptest.NewServer(handler)
-		t.Cleanup(ts.Close)
-		defer func() {
-			// The client opens its GET stream in the background; a test
-			// that needs it waits until the server has it.
-			for deadline := time.Now().Add(5 * time.Second); getStream && !streams.Has(c.GetSessionId()); {
-				if time.Now().After(deadline) {
-					t.Fatal("the client's GET stream did not open")
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-		}()
-		var topts []transport.StreamableHTTPCOption
-		if getStream {
-			//lint:ignore SA1019 the legacy GET stream is what this era's clients open, and what legacy sampling needs.
-			topts = append(topts, transport.WithContinuousListening())
-		}
-		tr, err := transport.NewStreamableHTTP(ts.URL+"/mcp", topts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c = client.NewClient(tr, opts...)
-	default:
-		t.Fatalf("unknown transport %q", via)
-	}
-	// The client lives until Close: Start's context also runs its
-	// background GET stream, so it must not be a short-lived one.
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatalf("start: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "flightserver-test", Version: "1"}}}); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if got := c.ProtocolVersion(); got != version {
-		t.Fatalf("negotiated %s, want %s", got, version)
-	}
-	return c
+	return mcptest.Connect(t, s, via, version, getStream, opts...)
 }
 
 // callWithForm calls tool with args from a client of the given era over
@@ -182,12 +121,7 @@ func callWithForm(t *testing.T, via, version string, script *fakeclient.Form, ca
 
 func callTool(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
-	if err != nil {
-		t.Fatalf("call %s: %v", tool, err)
-	}
+	res := mcptest.CallTool(t, c, tool, args)
 	checkErrorShape(t, res)
 	return res
 }
@@ -247,15 +181,7 @@ func attemptAt(as []AttemptOut, step string) (AttemptOut, bool) {
 	return AttemptOut{}, false
 }
 
-func text(res *mcp.CallToolResult) string {
-	var s string
-	for _, c := range res.Content {
-		if tc, ok := mcp.AsTextContent(c); ok {
-			s += tc.Text
-		}
-	}
-	return s
-}
+func text(res *mcp.CallToolResult) string { return mcptest.Text(res) }
 
 // outputSchemaOf compiles a tool's published output schema.
 func outputSchemaOf(tool mcp.Tool, err error) (*jsonschema.Schema, error) {

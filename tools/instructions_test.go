@@ -17,9 +17,9 @@ import (
 func TestInstructionsIntroduceEveryTool(t *testing.T) {
 	for _, era := range eras {
 		for _, via := range transports {
-			t.Run(era.name+"/"+via, func(t *testing.T) {
+			t.Run(era.Name+"/"+via, func(t *testing.T) {
 				s := newServer(t)
-				c := connect(t, s, via, era.version)
+				c := connect(t, s, via, era.Version)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
 				res, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "t", Version: "1"}}})

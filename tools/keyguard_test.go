@@ -34,7 +34,7 @@ func TestKeyNeverShownInDisguise(t *testing.T) {
 		for _, era := range eras {
 			for _, via := range []string{"server_llm", "client_sampling", "client_sampling+tools"} {
 				tier := strings.TrimSuffix(via, "+tools")
-				t.Run(d.Name+"/"+via+"/"+era.name, func(t *testing.T) {
+				t.Run(d.Name+"/"+via+"/"+era.Name, func(t *testing.T) {
 					var logs serverbin.Log
 					e := &fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}
 					var opts []client.ClientOption
@@ -62,7 +62,7 @@ func TestKeyNeverShownInDisguise(t *testing.T) {
 						c.LLM = llm.Config{BaseURL: ts.URL + "/v1", APIKey: disguisedKey, Timeout: 5 * time.Second}
 						c.Logger = zerolog.New(&logs).Level(zerolog.DebugLevel)
 					})
-					res := callTool(t, connect(t, srv, "inprocess", era.version, opts...), FindBestFlightName, jfkLHR)
+					res := callTool(t, connect(t, srv, "inprocess", era.Version, opts...), FindBestFlightName, jfkLHR)
 					var r FindResult
 					decode(t, res, &r)
 					a, ok := attemptAt(r.Attempts, tier)

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/fallback"
 )
 
 // What each client is shown is decided per request, like everything else
@@ -34,7 +36,7 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		})
 		return tools
 	}
-	client := ClientFrom(ctx)
+	client := fallback.ClientFrom(ctx)
 	for i, tool := range tools {
 		full, ours := defs.byName[tool.Name]
 		if !ours {
@@ -42,10 +44,10 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		}
 		tools[i] = full
 		if tool.Name == FindBestFlightName {
-			if why, _ := client.cannotAsk(askForm); why != "" {
+			if why, _ := client.CannotAsk(fallback.AskForm); why != "" {
 				tools[i] = defs.findRequired
 			}
-			if client.CanShowView() {
+			if canShowView(client) {
 				tools[i] = withView(tools[i])
 			}
 		}
@@ -88,11 +90,8 @@ type definitions struct {
 // also checks against the filter; by then they are built, in practice).
 var toolDefinitions = sync.OnceValues(func() (definitions, error) {
 	defs := definitions{byName: map[string]mcp.Tool{}}
-	for _, define := range []func() (mcp.Tool, error){
-		func() (mcp.Tool, error) { return findBestFlightTool() },
-		saveItineraryTool, bookFlightTool, findAirportsTool, listOptionsTool,
-	} {
-		tool, err := define()
+	for _, d := range registry {
+		tool, err := d.define()
 		if err != nil {
 			return definitions{}, fmt.Errorf("tools: %w", err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -48,7 +49,8 @@ type OptionsDayOut struct {
 const optionsDescription = `For the findBestFlight results view only (MCP Apps): every option of a search, in the deterministic order, for the view to sort and filter. Takes findBestFlight's trip arguments, without strategy. Models use findBestFlight.`
 
 func listOptionsTool() (mcp.Tool, error) {
-	tool, err := defineTool[FindArgs, OptionsResult](ListOptionsName, "List every flight option", optionsDescription, findRefinements(), tripFields, hints{readOnly: true, idempotent: true})
+	tool, err := fallback.DefineTool[FindArgs, OptionsResult](fallback.Definition{Name: ListOptionsName, Title: "List every flight option", Description: optionsDescription,
+		Refine: findRefinements(), Require: tripFields, Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
 	if err != nil {
 		return mcp.Tool{}, err
 	}
@@ -57,28 +59,28 @@ func listOptionsTool() (mcp.Tool, error) {
 }
 
 // listOptionsSpec declares the tool: it never asks the client anything.
-func (t *Toolset) listOptionsSpec() toolSpec[struct{}] {
-	return toolSpec[struct{}]{name: ListOptionsName, handle: t.listOptions}
+func (t *Toolset) listOptionsSpec() fallback.Spec[struct{}] {
+	return fallback.Spec[struct{}]{Name: ListOptionsName, Handle: t.listOptions}
 }
 
 // listOptions validates the trip as findBestFlight does (but never asks the
 // user: the view sends a trip findBestFlight already settled), searches it
 // (a search findBestFlight just made is reused) and lists every option.
-func (t *Toolset) listOptions(ctx context.Context, c *call, _ *struct{}) *mcp.CallToolResult {
+func (t *Toolset) listOptions(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args FindArgs
 	fields := args.fields()
 	delete(fields, "strategy")
-	if ps := decodeArgs(c.req.Params.Arguments, fields); len(ps) > 0 {
-		return c.invalidArguments(ps)
+	if ps := decodeArgs(c.Request().Params.Arguments, fields); len(ps) > 0 {
+		return invalidArguments(c, ps)
 	}
 	trip, err := t.validator.Validate(args.request())
 	if err != nil {
 		var ps flights.Problems
 		if errors.As(err, &ps) {
-			return c.invalidArguments(ps)
+			return invalidArguments(c, ps)
 		}
-		c.log.Error().Err(err).Msg("validate trip")
-		return c.fail(ErrorInvalidArguments, ListOptionsName+" could not check the trip: "+clean(err.Error(), 120), nil)
+		c.Log().Error().Err(err).Msg("validate trip")
+		return c.Fail(fallback.ErrorInvalidArguments, ListOptionsName+" could not check the trip: "+fallback.Clean(err.Error(), 120), nil)
 	}
 	found, err := t.search(ctx, trip)
 	if err != nil {

@@ -11,11 +11,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/telemetry"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
 // Both LLM rungs run one pipeline: the shared prompt, a model asked, the
@@ -41,51 +41,51 @@ type modelReply struct {
 	elapsed  time.Duration
 }
 
-// modelRung is an LLM rung: who names the model in its reason ("the
-// client's model"), ask asks it.
-func (t *Toolset) modelRung(tier ranking.Tier, who string, unavailable func(*call) (fallback.Why, string), waits func(*call) bool,
-	ask func(ctx context.Context, c *call, p ranking.Prompt, job ranking.Options) modelReply) rung {
+// askModel asks one model for a reply to the shared prompt: the client's
+// (askClientModel) or the server's (askServerModel).
+type askModel func(ctx context.Context, c *fallback.Call, p ranking.Prompt, job ranking.Options) modelReply
+
+// rankWithModel is the pipeline both LLM rungs run: who names the model in
+// the rung's reason ("the client's model"), ask asks it.
+func (t *Toolset) rankWithModel(ctx context.Context, c *fallback.Call, job ranking.Options, tier ranking.Tier, who string, ask askModel) reached {
 	step := string(tier)
-	return rung{tier: tier, unavailable: unavailable, model: true, waits: waits,
-		run: func(ctx context.Context, c *call, job ranking.Options) rungResult {
-			m := ask(ctx, c, job.Prompt(), job)
-			switch {
-			case m.pending != nil:
-				return rungResult{pending: m.pending}
-			case m.failed != nil:
-				return rungResult{attempt: *m.failed}
-			}
-			unusable := func(reason string) rungResult {
-				a := fallback.FailedFor(step, fallback.UnusableAnswer, reason, m.elapsed)
-				a.Answer = m.form
-				return rungResult{attempt: a}
-			}
-			var r ranking.Ranking
-			reason := m.unusable
-			if reason == "" {
-				var err error
-				if r, err = t.weights.FromReply(tier, m.reply, job, 3); err != nil {
-					reason = err.Error()
-				}
-			}
-			if reason != "" {
-				// The reason may quote what the model sent (the unknown ids
-				// it named, decoded; the name of a tool it called).
-				if t.llm.Leaks(reason) {
-					c.log.Warn().Str("step", step).Msg("a model's unusable answer held part of the server's LLM API key; its details are withheld")
-					reason = "the answer could not be used, and its details are withheld because they held part of the server's LLM API key"
-				}
-				return unusable(reason)
-			}
-			used := ranking.RankedBy(who, r) + m.note
-			if t.llm.Leaks(shown(r, used)...) {
-				c.log.Warn().Str("step", step).Msg("a model's answer held part of the server's LLM API key; not used")
-				return unusable("the answer held part of the server's LLM API key (written out, escaped, spaced, split or divided between reasons), so it was not used")
-			}
-			a := fallback.UsedBy(step, used, m.elapsed)
-			a.Answer = m.form
-			return rungResult{ranking: &r, attempt: a}
-		}}
+	m := ask(ctx, c, job.Prompt(), job)
+	switch {
+	case m.pending != nil:
+		return reached{Pending: m.pending}
+	case m.failed != nil:
+		return reached{Attempt: *m.failed}
+	}
+	unusable := func(reason string) reached {
+		a := fallback.FailedFor(step, fallback.UnusableAnswer, reason, m.elapsed)
+		a.Answer = m.form
+		return reached{Attempt: a}
+	}
+	var r ranking.Ranking
+	reason := m.unusable
+	if reason == "" {
+		var err error
+		if r, err = t.weights.FromReply(tier, m.reply, job, 3); err != nil {
+			reason = err.Error()
+		}
+	}
+	if reason != "" {
+		// The reason may quote what the model sent (the unknown ids
+		// it named, decoded; the name of a tool it called).
+		if t.llm.Leaks(reason) {
+			c.Log().Warn().Str("step", step).Msg("a model's unusable answer held part of the server's LLM API key; its details are withheld")
+			reason = "the answer could not be used, and its details are withheld because they held part of the server's LLM API key"
+		}
+		return unusable(reason)
+	}
+	used := ranking.RankedBy(who, r) + m.note
+	if t.llm.Leaks(shown(r, used)...) {
+		c.Log().Warn().Str("step", step).Msg("a model's answer held part of the server's LLM API key; not used")
+		return unusable("the answer held part of the server's LLM API key (written out, escaped, spaced, split or divided between reasons), so it was not used")
+	}
+	a := fallback.UsedBy(step, used, m.elapsed)
+	a.Answer = m.form
+	return reached{Result: &r, Attempt: a}
 }
 
 // shown is every string of a model's ranking that a result would show, as
@@ -124,16 +124,23 @@ var DefaultSamplingPreferences = SamplingPreferences{
 const samplingKey = "rank"
 
 // samplingRung asks the client's model.
-func (t *Toolset) samplingRung() rung {
-	unavailable := func(c *call) (fallback.Why, string) {
-		if !t.samplingOn {
-			return fallback.TurnedOff, "sampling is turned off by the operator (--sampling off)"
-		}
-		return c.client.cannotAsk(askSampling)
+type samplingRung struct{ t *Toolset }
+
+func (samplingRung) Step() string    { return string(ranking.ClientSampling) }
+func (samplingRung) AsksModel() bool { return true }
+
+func (r samplingRung) Unavailable(c *fallback.Call) (fallback.Why, string) {
+	if !r.t.samplingOn {
+		return fallback.TurnedOff, "sampling is turned off by the operator (--sampling off)"
 	}
-	// A modern call asks and returns at once; a legacy one waits.
-	waits := func(c *call) bool { return c.client.Era == Legacy }
-	return t.modelRung(ranking.ClientSampling, "the client's model", unavailable, waits, t.askClientModel)
+	return c.Client().CannotAsk(fallback.AskSampling)
+}
+
+// Waits: a modern call asks and returns at once; a legacy one waits.
+func (samplingRung) Waits(c *fallback.Call) bool { return c.Client().Era == fallback.Legacy }
+
+func (r samplingRung) Run(ctx context.Context, c *fallback.Call, job rankJob) reached {
+	return r.t.rankWithModel(ctx, c, job.Options, ranking.ClientSampling, "the client's model", r.t.askClientModel)
 }
 
 // askClientModel is sampling as a question to the client, with
@@ -143,7 +150,7 @@ func (t *Toolset) samplingRung() rung {
 // already structured, checked like any other. Any other client is sent no
 // tools at all (a client that did not declare them must refuse such a
 // request), and its model's text is read.
-func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt, job ranking.Options) modelReply {
+func (t *Toolset) askClientModel(ctx context.Context, c *fallback.Call, p ranking.Prompt, job ranking.Options) modelReply {
 	prefs := &mcp.ModelPreferences{
 		CostPriority:         t.samplingPrefs.CostPriority,
 		SpeedPriority:        t.samplingPrefs.SpeedPriority,
@@ -157,30 +164,30 @@ func (t *Toolset) askClientModel(ctx context.Context, c *call, p ranking.Prompt,
 		IncludeContext:   "none",
 		MaxTokens:        t.samplingPrefs.MaxTokens,
 	}
-	if c.client.CanSampleWithTools() {
+	if c.Client().CanSampleWithTools() {
 		p = p.WithAnswerTool()
 		params.Tools = []mcp.Tool{answerTool}
 		params.ToolChoice = &mcp.ToolChoice{Mode: mcp.ToolChoiceModeRequired}
 	}
 	params.Messages = []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(p.User)}}
 	params.SystemPrompt = p.System
-	a := c.ask(ctx, question{
-		step: string(ranking.ClientSampling), key: samplingKey, limit: t.samplingTimeout,
-		waiting: "waiting for the client's model (and the user's approval)",
+	a := c.Ask(ctx, fallback.Question{
+		Step: string(ranking.ClientSampling), Key: samplingKey, Limit: t.samplingTimeout,
+		Waiting: "waiting for the client's model (and the user's approval)",
 		// The answer must be about these candidates, in this order.
-		about:    optionsDigest(job),
-		sampling: params,
+		About:    optionsDigest(job),
+		Sampling: params,
 	})
 	switch {
-	case a.pending != nil:
-		return modelReply{pending: a.pending}
-	case a.failed():
-		at := a.attempt(string(ranking.ClientSampling))
+	case a.Pending != nil:
+		return modelReply{pending: a.Pending}
+	case a.Failed():
+		at := a.Attempt(string(ranking.ClientSampling))
 		return modelReply{failed: &at}
 	}
-	res := a.answer.sampling
+	res := a.Answer.Sampling
 	m := samplingReply(res.Content)
-	m.reply.Model, m.reply.CutOff, m.elapsed = clean(res.Model, 80), res.StopReason == "maxTokens", a.elapsed
+	m.reply.Model, m.reply.CutOff, m.elapsed = fallback.Clean(res.Model, 80), res.StopReason == "maxTokens", a.Elapsed
 	return m
 }
 
@@ -204,7 +211,7 @@ var answerTool = func() mcp.Tool {
 func samplingReply(content any) modelReply {
 	parsed, err := mcp.ParseSamplingContent(content)
 	if err != nil {
-		return modelReply{form: fallback.TextAnswer, unusable: "answer content could not be read: " + clean(err.Error(), 80)}
+		return modelReply{form: fallback.TextAnswer, unusable: "answer content could not be read: " + fallback.Clean(err.Error(), 80)}
 	}
 	blocks := []any{parsed}
 	if list, ok := parsed.([]mcp.Content); ok {
@@ -237,7 +244,7 @@ func samplingReply(content any) modelReply {
 		return modelReply{form: fallback.TextAnswer, reply: ranking.Reply{Text: text.String()}}
 	case len(others) > 0:
 		return modelReply{form: fallback.StructuredAnswer,
-			unusable: fmt.Sprintf("the model called the tool %s instead of %s, and wrote no answer", flights.Quote(clean(others[0], 64)), ranking.AnswerTool)}
+			unusable: fmt.Sprintf("the model called the tool %s instead of %s, and wrote no answer", flights.Quote(fallback.Clean(others[0], 64)), ranking.AnswerTool)}
 	}
 	return modelReply{form: fallback.TextAnswer, unusable: "answer held no text"}
 }
@@ -257,15 +264,21 @@ func optionsDigest(o ranking.Options) string {
 }
 
 // serverLLMRung asks the server's own endpoint.
-func (t *Toolset) serverLLMRung() rung {
-	unavailable := func(*call) (fallback.Why, string) {
-		if t.llm == nil || !t.llm.Configured() {
-			return fallback.NotConfigured, "no server-side LLM configured"
-		}
-		return "", ""
+type serverLLMRung struct{ t *Toolset }
+
+func (serverLLMRung) Step() string              { return string(ranking.ServerLLMTier) }
+func (serverLLMRung) AsksModel() bool           { return true }
+func (serverLLMRung) Waits(*fallback.Call) bool { return true }
+
+func (r serverLLMRung) Unavailable(*fallback.Call) (fallback.Why, string) {
+	if r.t.llm == nil || !r.t.llm.Configured() {
+		return fallback.NotConfigured, "no server-side LLM configured"
 	}
-	waits := func(*call) bool { return true }
-	return t.modelRung(ranking.ServerLLMTier, "the server's LLM", unavailable, waits, t.askServerModel)
+	return "", ""
+}
+
+func (r serverLLMRung) Run(ctx context.Context, c *fallback.Call, job rankJob) reached {
+	return r.t.rankWithModel(ctx, c, job.Options, ranking.ServerLLMTier, "the server's LLM", r.t.askServerModel)
 }
 
 // answerFormat is the answer contract, asked of endpoints that take a JSON
@@ -274,9 +287,9 @@ var answerFormat = &llm.Schema{Name: "flight_picks", Description: "Up to three f
 
 // askServerModel calls the endpoint within the call budget (its own
 // --llm-timeout applies inside).
-func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt, _ ranking.Options) modelReply {
+func (t *Toolset) askServerModel(ctx context.Context, c *fallback.Call, p ranking.Prompt, _ ranking.Options) modelReply {
 	start := time.Now()
-	lctx, cancel := context.WithTimeout(ctx, waitable(ctx, time.Hour))
+	lctx, cancel := context.WithTimeout(ctx, fallback.Waitable(ctx, time.Hour))
 	defer cancel()
 	lctx, span := telemetry.StartChat(lctx, t.llm.Model())
 	reply, err := t.llm.Complete(lctx, llm.Request{System: p.System, User: p.User, Schema: answerFormat})
@@ -300,7 +313,7 @@ func (t *Toolset) askServerModel(ctx context.Context, c *call, p ranking.Prompt,
 		if f.Kind == llm.BadCredentials {
 			// A configuration problem, not a passing one: say it loudly, once.
 			t.badCredentials.Do(func() {
-				c.log.Error().Str("step", string(ranking.ServerLLMTier)).Str("reason", f.Reason).
+				c.Log().Error().Str("step", string(ranking.ServerLLMTier)).Str("reason", f.Reason).
 					Msg("the server-side LLM refuses our credentials; fix --llm-api-key (or OPENAI_API_KEY)")
 			})
 		}

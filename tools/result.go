@@ -194,7 +194,7 @@ func newFindResult(n names, about flights.ProviderInfo, trip flights.Trip, found
 		Flights:    make([]FlightOut, len(r.Picks)),
 		Found:      found.found,
 		Candidates: r.Considered,
-		Attempts:   attemptsOut(attempts),
+		Attempts:   fallback.AttemptsOut(attempts),
 		Provider:   providerOut(about),
 	}
 	for _, d := range found.calendar {

@@ -1,17 +1,19 @@
 package tools
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/internal/fakemodel"
+	"github.com/flightserver/flightserver/internal/mcptest"
 	"github.com/flightserver/flightserver/ranking"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
 // These tests speak 2026-07-28 by hand, as an attacker or a buggy client
@@ -49,32 +51,12 @@ func rawCall(t *testing.T, s *server.MCPServer, caps map[string]any, args map[st
 // structuredContent is read as findBestFlight's).
 func rawCallTool(t *testing.T, s *server.MCPServer, tool string, caps map[string]any, args map[string]any, requestState string, inputResponses map[string]any) rawResult {
 	t.Helper()
-	params := map[string]any{
-		"name": tool, "arguments": args,
-		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps},
+	var r rawResult
+	raw := mcptest.ModernCall(t, s, tool, caps, args, requestState, inputResponses)
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("result %s: %v", raw, err)
 	}
-	if requestState != "" {
-		params["requestState"] = requestState
-	}
-	if inputResponses != nil {
-		params["inputResponses"] = inputResponses
-	}
-	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := json.Marshal(s.HandleMessage(context.Background(), msg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out struct {
-		Result *rawResult
-		Error  *struct{ Message string }
-	}
-	if err := json.Unmarshal(resp, &out); err != nil || out.Result == nil {
-		t.Fatalf("response %s: %v", resp, err)
-	}
-	return *out.Result
+	return r
 }
 
 // answerTo is a client's sampling answer naming ids.
@@ -224,7 +206,7 @@ func TestModernRetryWithoutAnswerAsksOnceMoreThenFallsBack(t *testing.T) {
 	}
 }
 
-// One chain of rounds asks at most maxRounds questions: a client that keeps
+// One chain of rounds asks at most fallback.MaxRounds questions: a client that keeps
 // retrying without answers, or replays states, cannot make a call ask for
 // ever.
 func TestModernRoundsAreBounded(t *testing.T) {
@@ -232,22 +214,22 @@ func TestModernRoundsAreBounded(t *testing.T) {
 	// The re-ask rule alone ends a chain of empty retries early...
 	st, _ := ask(t, s, jfkLHR)
 	asked := 1
-	for range 2 * maxRounds {
+	for range 2 * fallback.MaxRounds {
 		r := rawCall(t, s, declaresSampling, jfkLHR, st, nil)
 		if r.ResultType != "input_required" {
 			break
 		}
 		st, asked = r.RequestState, asked+1
 	}
-	if asked > maxRounds {
-		t.Errorf("%d questions in one chain, at most %d allowed", asked, maxRounds)
+	if asked > fallback.MaxRounds {
+		t.Errorf("%d questions in one chain, at most %d allowed", asked, fallback.MaxRounds)
 	}
 	// ...so the limit itself is met by a chain that has already asked
-	// maxRounds questions (as a state says, sealed by this server): the
+	// fallback.MaxRounds questions (as a state says, sealed by this server): the
 	// trip form's answer is used, and sampling is not asked for any more.
 	caps := map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{}}
 	digest, _ := state.Digest(partialTrip)
-	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), Asked: map[string]int{stepTrip: 2, string(ranking.ClientSampling): maxRounds - 2}, Data: json.RawMessage(`{}`)})
+	round, _ := json.Marshal(fallback.Round{AskedAtMs: today().UnixMilli(), Asked: map[string]int{stepTrip: 2, string(ranking.ClientSampling): fallback.MaxRounds - 2}, Data: json.RawMessage(`{}`)})
 	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +286,7 @@ func TestModernStaleAnswer(t *testing.T) {
 	s := newServer(t)
 	_, ids := ask(t, s, jfkLHR)
 	digest, _ := state.Digest(jfkLHR)
-	round, _ := json.Marshal(sealedRound{AskedAtMs: today().UnixMilli(), About: "other-candidates",
+	round, _ := json.Marshal(fallback.Round{AskedAtMs: today().UnixMilli(), About: "other-candidates",
 		Asked: map[string]int{string(ranking.ClientSampling): 1}, Data: json.RawMessage(`{}`)})
 	sealer, err := state.New(testStateKey, today, DefaultStateTTL, maxStateBytes)
 	if err != nil {
@@ -348,7 +330,9 @@ func TestUnsealableQuestionIsServerFault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.sealer = tiny
+	if ts.engine, err = fallback.New(fallback.Config{Sealer: tiny, Logger: zerolog.Nop()}); err != nil {
+		t.Fatal(err)
+	}
 	s, err := ts.server(testConfig(t))
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +361,7 @@ func TestStateKeepsTheTotalForEarlierReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var round sealedRound
+	var round fallback.Round
 	if err := json.Unmarshal(p.Data, &round); err != nil {
 		t.Fatal(err)
 	}

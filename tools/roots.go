@@ -1,73 +1,26 @@
 package tools
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/flightserver/flightserver/export"
+	"github.com/flightserver/flightserver/fallback"
 )
 
 // Roots tell a server which directories the user is working in. They are
 // coordination, not a security boundary (the export package keeps writes
 // inside the chosen directory), and they can change while the user works.
+// Asking for them, and caching a legacy session's answer, is the engine's
+// (fallback/roots.go); which of them this server may write under is here.
 
 // DefaultRootsTimeout bounds a legacy roots/list request.
 const DefaultRootsTimeout = 5 * time.Second
-
-// rootsCache keeps each legacy session's roots until the client says they
-// changed (notifications/roots/list_changed) or the session ends, so a
-// session that saves ten files asks once.
-type rootsCache struct {
-	mu    sync.Mutex
-	roots map[string][]mcp.Root
-}
-
-func newRootsCache() *rootsCache { return &rootsCache{roots: map[string][]mcp.Root{}} }
-
-func (c *rootsCache) get(session string) ([]mcp.Root, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.roots[session]
-	return r, ok
-}
-
-func (c *rootsCache) put(session string, roots []mcp.Root) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.roots[session] = roots
-}
-
-func (c *rootsCache) drop(session string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.roots, session)
-}
-
-// watch drops a session's cached roots when its client announces a change
-// and when the session ends.
-func (c *rootsCache) watch(s *server.MCPServer, hooks *server.Hooks) {
-	s.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, func(ctx context.Context, _ mcp.JSONRPCNotification) {
-		if session := server.ClientSessionFromContext(ctx); session != nil {
-			c.drop(session.SessionID())
-			return
-		}
-		// mcp-go's in-process transport delivers notifications without the
-		// session: forget every session's roots rather than keep one stale.
-		// The cost is one more roots/list for the others.
-		c.mu.Lock()
-		clear(c.roots)
-		c.mu.Unlock()
-	})
-	hooks.AddOnUnregisterSession(func(_ context.Context, session server.ClientSession) { c.drop(session.SessionID()) })
-}
 
 // usableRoot is a root this server can write under.
 type usableRoot struct {
@@ -87,7 +40,7 @@ func checkRoots(roots []mcp.Root, within string) ([]usableRoot, []string) {
 	var skipped []string
 	skip := func(uri, why string) { skipped = append(skipped, uri+": "+why) }
 	for i, r := range roots {
-		uri := clean(r.URI, 200)
+		uri := fallback.Clean(r.URI, 200)
 		if i == maxRoots {
 			skipped = append(skipped, fmt.Sprintf("only the first %d roots are considered", maxRoots))
 			break

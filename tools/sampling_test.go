@@ -75,9 +75,9 @@ func TestSamplingMatrix(t *testing.T) {
 				if name == "" {
 					name = "undeclared"
 				}
-				t.Run(name+"/"+via+"/"+era.name, func(t *testing.T) {
+				t.Run(name+"/"+via+"/"+era.Name, func(t *testing.T) {
 					w := tc.legacy
-					if era.name == "modern" {
+					if era.Name == "modern" {
 						w = tc.modern
 					}
 					sampler := &fakeclient.Sampler{Behaviour: tc.behaviour}
@@ -91,7 +91,7 @@ func TestSamplingMatrix(t *testing.T) {
 					if tc.behaviour == fakeclient.Silent {
 						cfg = withShortSampling
 					}
-					c := connect(t, newServer(t, cfg), via, era.version, opts...)
+					c := connect(t, newServer(t, cfg), via, era.Version, opts...)
 
 					// Long enough for the server's 300ms sampling timeout and its
 					// fallback; a modern silent client gives up at this deadline.
@@ -203,15 +203,15 @@ func TestSamplingOffAndStrategySampling(t *testing.T) {
 	sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 	off := newServer(t, func(c *Config) { c.DisableSampling = true })
 	for _, era := range eras {
-		c := connect(t, off, "inprocess", era.version, client.WithSamplingHandler(sampler))
+		c := connect(t, off, "inprocess", era.Version, client.WithSamplingHandler(sampler))
 		var r FindResult
 		decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 		if a := r.Attempts[0]; r.Method != "deterministic" || a.Outcome != "skipped" || a.Why != "turned_off" || !strings.Contains(a.Reason, "--sampling off") {
-			t.Errorf("%s: method %s attempt %+v", era.name, r.Method, a)
+			t.Errorf("%s: method %s attempt %+v", era.Name, r.Method, a)
 		}
 		res := callTool(t, c, FindBestFlightName, map[string]any{"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "strategy": "sampling"})
 		if !res.IsError || !strings.Contains(text(res), "--sampling off") || !strings.Contains(text(res), "strategy auto") {
-			t.Errorf("%s: strategy sampling with sampling off: %s", era.name, text(res))
+			t.Errorf("%s: strategy sampling with sampling off: %s", era.Name, text(res))
 		}
 	}
 	if n := len(sampler.Requests()); n != 0 {
@@ -277,7 +277,7 @@ func TestNoGoroutineLeftWhenClientLeavesMidSampling(t *testing.T) {
 // open and waits for nothing). Either way the client is not asked.
 func TestSamplingSkipRules(t *testing.T) {
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+		t.Run(era.Name, func(t *testing.T) {
 			for _, tc := range []struct {
 				name string
 				cfg  func(*Config)
@@ -287,11 +287,11 @@ func TestSamplingSkipRules(t *testing.T) {
 				{"nothing within limits", func(*Config) {}, with(jfkLHR, "maxPrice", 1), "no_candidates"},
 				{"no time left", func(c *Config) { c.CallBudget = 400 * time.Millisecond }, jfkLHR, "no_time"},
 			} {
-				if tc.why == "no_time" && era.name == "modern" {
+				if tc.why == "no_time" && era.Name == "modern" {
 					continue
 				}
 				sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
-				c := connect(t, newServer(t, tc.cfg), "inprocess", era.version, client.WithSamplingHandler(sampler))
+				c := connect(t, newServer(t, tc.cfg), "inprocess", era.Version, client.WithSamplingHandler(sampler))
 				var r FindResult
 				decode(t, callTool(t, c, FindBestFlightName, tc.args), &r)
 				if a, _ := attemptAt(r.Attempts, "client_sampling"); a.Outcome != "skipped" || a.Why != tc.why || r.Method != "deterministic" {
@@ -322,8 +322,8 @@ func TestNothingToRankUsesNoRung(t *testing.T) {
 			{"deterministic", "deterministic", func(*Config) {}, "deterministic"},
 			{"candidates", "candidates", func(*Config) {}, "candidates"},
 		} {
-			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
-				c := connect(t, newServer(t, tc.cfg), "inprocess", era.version)
+			t.Run(era.Name+"/"+tc.name, func(t *testing.T) {
+				c := connect(t, newServer(t, tc.cfg), "inprocess", era.Version)
 				res := callTool(t, c, FindBestFlightName, with(with(jfkLHR, "maxPrice", 1), "strategy", tc.strategy))
 				if res.IsError {
 					t.Fatalf("an empty result is an error: %+v", res.Content)
@@ -381,14 +381,14 @@ func TestSamplingWithTools(t *testing.T) {
 	} {
 		for _, via := range transports {
 			for _, era := range eras {
-				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
+				t.Run(tc.name+"/"+via+"/"+era.Name, func(t *testing.T) {
 					sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers, Tools: tc.tools, Preamble: tc.preamble}
 					opts := []client.ClientOption{client.WithSamplingHandler(sampler)}
 					if tc.declared {
 						opts = append(opts, withSamplingTools)
 					}
 					var r FindResult
-					decode(t, callTool(t, connect(t, newServer(t), via, era.version, opts...), FindBestFlightName, jfkLHR), &r)
+					decode(t, callTool(t, connect(t, newServer(t), via, era.Version, opts...), FindBestFlightName, jfkLHR), &r)
 					a, _ := attemptAt(r.Attempts, "client_sampling")
 					if r.Method != tc.method || a.Answer != tc.form || !strings.Contains(a.Reason, tc.reason) {
 						t.Fatalf("method %s, sampling attempt %+v; want %s, answer %s, reason containing %q", r.Method, a, tc.method, tc.form, tc.reason)
@@ -481,9 +481,9 @@ func TestSamplingToolInputIsChecked(t *testing.T) {
 		{"picks without ids", func([]string) any { return map[string]any{"picks": []any{map[string]any{"reason": "cheap"}}} }, `answer pick 1 has no flight id`},
 	} {
 		for _, era := range eras {
-			t.Run(tc.name+"/"+era.name, func(t *testing.T) {
+			t.Run(tc.name+"/"+era.Name, func(t *testing.T) {
 				sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers, Input: func(prompt string) any { return tc.input(fakemodel.IDs(prompt)) }}
-				c := connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler), withSamplingTools)
+				c := connect(t, newServer(t), "inprocess", era.Version, client.WithSamplingHandler(sampler), withSamplingTools)
 				var r FindResult
 				decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 				a, _ := attemptAt(r.Attempts, "client_sampling")

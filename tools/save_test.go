@@ -82,14 +82,14 @@ func save(t *testing.T, c *client.Client, args map[string]any) (SaveResult, *mcp
 func TestSaveWhereToWrite(t *testing.T) {
 	id := aFlight(t)
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+		t.Run(era.Name, func(t *testing.T) {
 			exportDir, rootA, rootB := t.TempDir(), t.TempDir(), t.TempDir()
 			if err := os.Mkdir(filepath.Join(rootB, "trips"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 
 			// No roots, no export directory: a refusal that says how to fix it.
-			c := connect(t, newServer(t), "inprocess", era.version)
+			c := connect(t, newServer(t), "inprocess", era.Version)
 			_, res := save(t, c, map[string]any{"flightId": id})
 			if !res.IsError || !strings.Contains(text(res), "--export-dir") || !strings.Contains(text(res), "client did not declare roots") {
 				t.Errorf("no roots, no export dir: %s", text(res))
@@ -97,7 +97,7 @@ func TestSaveWhereToWrite(t *testing.T) {
 
 			// No roots, an export directory: written there.
 			withExport := newServer(t, func(c *Config) { c.ExportDir = exportDir })
-			c = connect(t, withExport, "inprocess", era.version)
+			c = connect(t, withExport, "inprocess", era.Version)
 			r, res := save(t, c, map[string]any{"flightId": id})
 			if res.IsError || usedStep(r.Attempts) != stepExportDir || filepath.Dir(r.Path) != exportDir || !strings.HasPrefix(r.URI, "file://") {
 				t.Fatalf("export dir: %+v %s", r, text(res))
@@ -112,7 +112,7 @@ func TestSaveWhereToWrite(t *testing.T) {
 			// Roots declared: the first root, or the one the directory names.
 			roots := &rootsClient{}
 			roots.set(rootA, rootB)
-			c = connect(t, withExport, "inprocess", era.version, client.WithRootsHandler(roots))
+			c = connect(t, withExport, "inprocess", era.Version, client.WithRootsHandler(roots))
 			r, res = save(t, c, map[string]any{"flightId": id, "format": "markdown"})
 			if res.IsError || usedStep(r.Attempts) != stepRoots || filepath.Dir(r.Path) != rootA || filepath.Ext(r.Path) != ".md" {
 				t.Fatalf("first root: %+v %s", r, text(res))
@@ -132,7 +132,7 @@ func TestSaveWhereToWrite(t *testing.T) {
 			// A host with no folder open shares no roots: not usable, and
 			// the export directory takes over.
 			empty := &rootsClient{}
-			c = connect(t, withExport, "inprocess", era.version, client.WithRootsHandler(empty))
+			c = connect(t, withExport, "inprocess", era.Version, client.WithRootsHandler(empty))
 			r, res = save(t, c, map[string]any{"flightId": id, "filename": "no-roots"})
 			if a, _ := attemptAt(r.Attempts, stepRoots); res.IsError || usedStep(r.Attempts) != stepExportDir || a.Outcome != "failed" || a.Why != "not_usable" ||
 				!strings.Contains(a.Reason, "client shared no roots") {
@@ -192,15 +192,15 @@ func TestSaveRootsChangeAndSkips(t *testing.T) {
 	for _, era := range eras {
 		bad := &rootsClient{}
 		bad.set("https://example.com/docs", filepath.Join(rootA, "missing"), file)
-		c = connect(t, newServer(t, func(c *Config) { c.ExportDir = exportDir }), "inprocess", era.version, client.WithRootsHandler(bad))
+		c = connect(t, newServer(t, func(c *Config) { c.ExportDir = exportDir }), "inprocess", era.Version, client.WithRootsHandler(bad))
 		r, res := save(t, c, map[string]any{"flightId": id, "overwrite": true})
 		ra, _ := attemptAt(r.Attempts, stepRoots)
 		if res.IsError || usedStep(r.Attempts) != stepExportDir || ra.Outcome != "failed" || ra.Why != "not_usable" || filepath.Dir(r.Path) != exportDir {
-			t.Fatalf("%s, bad roots: %+v %s", era.name, r, text(res))
+			t.Fatalf("%s, bad roots: %+v %s", era.Name, r, text(res))
 		}
 		for _, want := range []string{"https://example.com/docs: not a file:// URI", "missing: does not exist", ": is not a directory"} {
 			if !strings.Contains(ra.Reason, want) || !strings.Contains(r.Summary, want) {
-				t.Errorf("%s: the roots attempt %q or the summary %q does not say %q", era.name, ra.Reason, r.Summary, want)
+				t.Errorf("%s: the roots attempt %q or the summary %q does not say %q", era.Name, ra.Reason, r.Summary, want)
 			}
 		}
 	}
@@ -384,8 +384,8 @@ func TestSaveByBookingRef(t *testing.T) {
 func TestSaveIntoMissingExportDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "Trips")
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			c := connect(t, newServer(t, func(c *Config) { c.ExportDir = dir }), "inprocess", era.version)
+		t.Run(era.Name, func(t *testing.T) {
+			c := connect(t, newServer(t, func(c *Config) { c.ExportDir = dir }), "inprocess", era.Version)
 			_, res := save(t, c, map[string]any{"flightId": aFlight(t)})
 			d := errorDetails(t, res)
 			a, _ := attemptAt(d.Attempts, stepExportDir)
@@ -454,7 +454,7 @@ func TestSaveLegacyHTTPWithoutGETStream(t *testing.T) {
 func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
 	id := aFlight(t)
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+		t.Run(era.Name, func(t *testing.T) {
 			exportDir, elsewhere := t.TempDir(), t.TempDir()
 			inside := filepath.Join(exportDir, "team")
 			if err := os.Mkdir(inside, 0o755); err != nil {
@@ -464,7 +464,7 @@ func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
 				roots := &rootsClient{}
 				roots.set(elsewhere, inside)
 				s := newServer(t, append([]func(*Config){func(c *Config) { c.Transport = TransportHTTP }}, more...)...)
-				return connect(t, s, "http", era.version, client.WithRootsHandler(roots))
+				return connect(t, s, "http", era.Version, client.WithRootsHandler(roots))
 			}
 
 			// No export directory: roots are not even asked for, and
@@ -479,7 +479,7 @@ func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
 			}
 			// A client that declares no roots is told that first: trust
 			// is moot when nothing was offered.
-			_, res = save(t, connect(t, newServer(t, func(c *Config) { c.Transport = TransportHTTP }), "http", era.version), map[string]any{"flightId": id})
+			_, res = save(t, connect(t, newServer(t, func(c *Config) { c.Transport = TransportHTTP }), "http", era.Version), map[string]any{"flightId": id})
 			if a, _ := attemptAt(errorDetails(t, res).Attempts, stepRoots); !res.IsError || a.Why != "client_cannot_ask" {
 				t.Errorf("HTTP, no roots declared, no --export-dir: %s %+v", text(res), a)
 			}
@@ -488,7 +488,7 @@ func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
 			// stdio replica, one with --export-dir, this one before a
 			// restart) carry roots past the rule: the rule is this
 			// replica's, and a state cannot prove it.
-			if era.name == "modern" {
+			if era.Name == "modern" {
 				declaresRoots := map[string]any{"roots": map[string]any{}}
 				first := rawCallTool(t, newServer(t), SaveItineraryName, declaresRoots, map[string]any{"flightId": id}, "", nil)
 				if first.ResultType != "input_required" {

@@ -67,11 +67,13 @@ func saveItineraryTool() (mcp.Tool, error) {
 	// It writes a file (not read-only) but never deletes or changes one
 	// unless asked to overwrite; the same call twice fails the second time
 	// without overwrite, so it is not idempotent; local only.
-	return defineTool[SaveArgs, SaveResult](SaveItineraryName, "Save an itinerary", saveDescription, map[string]func(*jsonschema.Schema){
-		"flightId":   pattern(optionIDPattern),
-		"bookingRef": pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]+-[A-Z2-7]{6}$`),
-		"format":     enum(FormatICS, FormatMarkdown),
-	}, nil, hints{})
+	return fallback.DefineTool[SaveArgs, SaveResult](fallback.Definition{Name: SaveItineraryName, Title: "Save an itinerary", Description: saveDescription,
+		Refine: map[string]func(*jsonschema.Schema){
+			"flightId":   fallback.Pattern(optionIDPattern),
+			"bookingRef": fallback.Pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]+-[A-Z2-7]{6}$`),
+			"format":     fallback.Enum(FormatICS, FormatMarkdown),
+		},
+		RefineOutput: withAttempts})
 }
 
 // The save-location ladder's steps, and the roots question's key.
@@ -82,17 +84,17 @@ const (
 )
 
 // saveItinerarySpec declares the tool: it may ask one thing, the roots.
-func (t *Toolset) saveItinerarySpec() toolSpec[struct{}] {
-	return toolSpec[struct{}]{name: SaveItineraryName, steps: []string{stepRoots}, handle: t.saveItinerary}
+func (t *Toolset) saveItinerarySpec() fallback.Spec[struct{}] {
+	return fallback.Spec[struct{}]{Name: SaveItineraryName, Steps: []string{stepRoots}, Handle: t.saveItinerary}
 }
 
 // saveItinerary decides where to write, per request: inside the client's
 // roots when it declares them (over HTTP, only where they lie inside
 // --export-dir), else --export-dir, else a refusal that says how to enable
 // saving. Then it renders the flight and writes it safely.
-func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.CallToolResult {
+func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args SaveArgs
-	ps := decodeArgs(c.req.Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
 	format := strings.ToLower(strings.TrimSpace(args.Format))
 	if format == "" {
 		format = FormatICS
@@ -116,7 +118,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 		}
 	}
 	if len(ps) > 0 {
-		return c.invalidArguments(ps)
+		return invalidArguments(c, ps)
 	}
 	ch, res := t.findChosen(ctx, c, id, flights.Economy) // the file holds no fare
 	if res != nil {
@@ -132,26 +134,26 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 	if len(bases) == 0 {
 		if t.exportDir == "" {
 			// attempts[0] is the client_roots decision, recorded above.
-			c.record(fallback.SkippedFor(stepExportDir, fallback.NotConfigured, "the server has no export directory (--export-dir)"))
-			return c.fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server has no export directory. "+
+			c.Record(fallback.SkippedFor(stepExportDir, fallback.NotConfigured, "the server has no export directory (--export-dir)"))
+			return c.Fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server has no export directory. "+
 				"To enable saving, start the server with --export-dir (or FLIGHTSERVER_EXPORT_DIR)%s. "+
-				"The server does not pick a directory itself.", c.attempts[0].Reason, t.rootsAdvice()), &ToolError{Why: string(fallback.NotConfigured)})
+				"The server does not pick a directory itself.", c.Attempts()[0].Reason, t.rootsAdvice()), &ToolError{Why: string(fallback.NotConfigured)})
 		}
 		if err := usableDir(t.exportDir); err != nil {
 			// Configured but not there (a host's snippet naming a folder
 			// never made): the server started all the same, and says here
 			// what to create.
-			c.record(fallback.FailedFor(stepExportDir, fallback.NotUsable, err.Error(), 0))
-			return c.fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server's export directory %s. "+
+			c.Record(fallback.FailedFor(stepExportDir, fallback.NotUsable, err.Error(), 0))
+			return c.Fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server's export directory %s. "+
 				"Create that folder (or point --export-dir, FLIGHTSERVER_EXPORT_DIR, at one that exists), then call saveItinerary again; "+
-				"the server does not create or pick a directory itself.", c.attempts[0].Reason, err), &ToolError{Why: string(fallback.NotUsable), Reason: err.Error()})
+				"the server does not create or pick a directory itself.", c.Attempts()[0].Reason, err), &ToolError{Why: string(fallback.NotUsable), Reason: err.Error()})
 		}
-		c.record(fallback.UsedBy(stepExportDir, "the server's configured export directory", 0))
+		c.Record(fallback.UsedBy(stepExportDir, "the server's configured export directory", 0))
 		bases = []usableRoot{{uri: fileURI(t.exportDir), dir: t.exportDir}}
 	}
 	dir, err := chooseDir(args.Directory, bases)
 	if err != nil {
-		return c.invalidArguments(flights.Problems{{Field: "directory", Problem: err.Error(), Accepted: "a directory inside " + baseList(bases) + ", or none"}})
+		return invalidArguments(c, flights.Problems{{Field: "directory", Problem: err.Error(), Accepted: "a directory inside " + baseList(bases) + ", or none"}})
 	}
 
 	ext, data := ".ics", itinerary.ICSTrip(t.catalog, ch.legs, time.Now(), held)
@@ -160,21 +162,21 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 	}
 	name, err := export.Filename(args.Filename, ch.id, ext)
 	if err != nil {
-		return c.invalidArguments(flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}})
+		return invalidArguments(c, flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}})
 	}
 	path, size, err := export.Write(dir, name, data, args.Overwrite)
 	if err != nil {
-		c.log.Warn().Err(err).Msg("write failed")
-		return c.fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
+		c.Log().Warn().Err(err).Msg("write failed")
+		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
 	}
-	out := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: ch.id, Attempts: attemptsOut(c.attempts)}
-	used := c.attempts[len(c.attempts)-1]
+	out := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: ch.id, Attempts: fallback.AttemptsOut(c.Attempts())}
+	used := c.Attempts()[len(c.Attempts())-1]
 	where := used.Reason // "inside the client's roots", "the server's configured export directory"
-	if roots := c.attempts[0]; roots.Step == stepRoots && roots.Outcome != fallback.Used {
+	if roots := c.Attempts()[0]; roots.Step == stepRoots && roots.Outcome != fallback.Used {
 		where += " (not the client's roots: " + roots.Reason + ")"
 	}
 	out.Summary = fmt.Sprintf("Saved %s (%d bytes) in %s: %s.", filepath.Base(path), size, filepath.Dir(path), where)
-	c.log.Info().Str("step", used.Step).Int64("bytes", size).Msg("saved")
+	c.Log().Info().Str("step", used.Step).Int64("bytes", size).Msg("saved")
 	return mcp.NewToolResultStructured(out, out.Summary+"\n"+out.URI)
 }
 
@@ -188,7 +190,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *call, _ *struct{}) *mcp.
 // lies inside --export-dir (roots may narrow the operator's directory, never
 // widen it), unless the operator said client and server share a filesystem
 // (--shared-filesystem).
-func (t *Toolset) rootsToWrite(ctx context.Context, c *call) ([]usableRoot, *mcp.CallToolResult) {
+func (t *Toolset) rootsToWrite(ctx context.Context, c *fallback.Call) ([]usableRoot, *mcp.CallToolResult) {
 	within := ""
 	if t.transport == TransportHTTP && !t.sharedFS {
 		if t.exportDir == "" {
@@ -196,30 +198,30 @@ func (t *Toolset) rootsToWrite(ctx context.Context, c *call) ([]usableRoot, *mcp
 			// read: its state may come from a replica with other rules,
 			// and the rule is this one's. A client that could not have
 			// shared roots anyway is told that first.
-			why, reason := c.client.cannotAsk(askRoots)
+			why, reason := c.Client().CannotAsk(fallback.AskRoots)
 			if why == "" {
 				why, reason = fallback.NotTrusted, "over HTTP a client's roots name directories on its own machine, so they can only narrow --export-dir"
 			}
-			c.record(fallback.SkippedFor(stepRoots, why, reason))
+			c.Record(fallback.SkippedFor(stepRoots, why, reason))
 			return nil, nil
 		}
 		within = t.exportDir
 	}
-	a := c.ask(ctx, question{step: stepRoots, key: rootsKey, roots: true, limit: t.rootsTimeout})
+	a := c.Ask(ctx, fallback.Question{Step: stepRoots, Key: rootsKey, Roots: true, Limit: t.rootsTimeout})
 	switch {
-	case a.pending != nil:
-		return nil, a.pending
-	case a.failed():
-		c.record(a.attempt(stepRoots))
+	case a.Pending != nil:
+		return nil, a.Pending
+	case a.Failed():
+		c.Record(a.Attempt(stepRoots))
 		return nil, nil
 	}
-	usable, skipped := checkRoots(a.answer.roots, within)
+	usable, skipped := checkRoots(a.Answer.Roots, within)
 	if len(usable) == 0 {
 		reason := "client shared no roots"
 		if len(skipped) > 0 {
 			reason = "none of the client's roots can be used: " + strings.Join(skipped, "; ")
 		}
-		c.record(fallback.FailedFor(stepRoots, fallback.NotUsable, reason, a.elapsed))
+		c.Record(fallback.FailedFor(stepRoots, fallback.NotUsable, reason, a.Elapsed))
 		return nil, nil
 	}
 	reason := "inside the client's roots"
@@ -229,7 +231,7 @@ func (t *Toolset) rootsToWrite(ctx context.Context, c *call) ([]usableRoot, *mcp
 	if len(skipped) > 0 {
 		reason += " (skipped " + strings.Join(skipped, "; ") + ")"
 	}
-	c.record(fallback.UsedBy(stepRoots, reason, a.elapsed))
+	c.Record(fallback.UsedBy(stepRoots, reason, a.Elapsed))
 	return usable, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking"
 )
@@ -349,7 +350,7 @@ type busyError struct {
 }
 
 func (e *busyError) Error() string {
-	return fmt.Sprintf("the server is busy with other flight searches (%s); call again in %s", e.why, formatWait(e.retryAfter))
+	return fmt.Sprintf("the server is busy with other flight searches (%s); call again in %s", e.why, fallback.FormatWait(e.retryAfter))
 }
 
 // acquire takes n units, at once when they are free, else waiting in turn
@@ -357,7 +358,7 @@ func (e *busyError) Error() string {
 // them back.
 func (g *searchGate) acquire(ctx context.Context, n int) (release func(), err error) {
 	n = min(n, cap(g.units))
-	wait := waitable(ctx, g.wait)
+	wait := fallback.Waitable(ctx, g.wait)
 	var timer *time.Timer // started by the first thing that has to wait, which counts as a waiter
 	defer func() {
 		if timer != nil {
@@ -388,7 +389,7 @@ func (g *searchGate) acquire(ctx context.Context, n int) (release func(), err er
 		case <-ctx.Done():
 			return fmt.Errorf("wait for a search slot: %w", ctx.Err())
 		case <-timer.C:
-			return &busyError{waiting: int(g.waiting.Load() - 1), retryAfter: searchRetryAfter, why: fmt.Sprintf("no slot within %s", formatWait(wait))}
+			return &busyError{waiting: int(g.waiting.Load() - 1), retryAfter: searchRetryAfter, why: fmt.Sprintf("no slot within %s", fallback.FormatWait(wait))}
 		}
 	}
 	if err := take(g.turn); err != nil {

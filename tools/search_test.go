@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -170,7 +171,7 @@ func TestSearchGate(t *testing.T) {
 		t.Errorf("the waiter: %v", err)
 	}
 	// Free units are taken even with no time left to wait.
-	expired, cancel := context.WithTimeout(ctx, 100*time.Millisecond) // under answerReserve
+	expired, cancel := context.WithTimeout(ctx, 100*time.Millisecond) // under fallback.AnswerReserve
 	defer cancel()
 	r, err := g.acquire(expired, 10)
 	if err != nil {
@@ -207,7 +208,7 @@ func TestBusySearchSaysWhenToRetry(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "busy") || !strings.Contains(text(res), "call again in 5s") {
 		t.Fatalf("a full gate: %s", text(res))
 	}
-	if e := errorDetails(t, res); e.Error != ErrorBusy || e.RetryAfterSeconds != 5 {
+	if e := errorDetails(t, res); e.Error != fallback.ErrorBusy || e.RetryAfterSeconds != 5 {
 		t.Errorf("_meta: %+v", e)
 	}
 	var again FindResult

@@ -43,10 +43,10 @@ func withEndpoint(t *testing.T, b fakeendpoint.Behaviour, logs *serverbin.Log) (
 func TestServerLLMMatrix(t *testing.T) {
 	for _, tc := range fakeendpoint.Outcomes {
 		for _, era := range eras {
-			t.Run(string(tc.Behaviour)+"/"+era.name, func(t *testing.T) {
+			t.Run(string(tc.Behaviour)+"/"+era.Name, func(t *testing.T) {
 				var logs serverbin.Log
 				e, cfg := withEndpoint(t, tc.Behaviour, &logs)
-				c := connect(t, newServer(t, cfg), "inprocess", era.version)
+				c := connect(t, newServer(t, cfg), "inprocess", era.Version)
 				res := callTool(t, c, FindBestFlightName, jfkLHR)
 				var r FindResult
 				decode(t, res, &r)
@@ -159,16 +159,16 @@ func TestServerLLMStrategiesAndFallback(t *testing.T) {
 // the server's LLM is tried first; legacy clients keep their own model first.
 func TestServerLLMFirstForModernClients(t *testing.T) {
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+		t.Run(era.Name, func(t *testing.T) {
 			var logs serverbin.Log
 			e, cfg := withEndpoint(t, fakemodel.Answers, &logs)
 			sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
 			s := newServer(t, cfg, func(c *Config) { c.ServerLLMFirst = ServerLLMFirstModern })
-			c := connect(t, s, "inprocess", era.version, client.WithSamplingHandler(sampler))
+			c := connect(t, s, "inprocess", era.Version, client.WithSamplingHandler(sampler))
 			var r FindResult
 			decode(t, callTool(t, c, FindBestFlightName, jfkLHR), &r)
 			want, asked, calls := "client_sampling", 1, 0
-			if era.name == "modern" {
+			if era.Name == "modern" {
 				want, asked, calls = "server_llm", 0, 1
 			}
 			if r.Method != want || len(sampler.Requests()) != asked || e.Calls() != calls || r.Attempts[0].Step != want {

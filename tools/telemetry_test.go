@@ -46,11 +46,11 @@ func TestMetricsCountEveryDecision(t *testing.T) {
 	m := telemetry.NewMetrics()
 	s := newServer(t, func(c *Config) { c.Metrics = m })
 	for _, era := range eras {
-		rejecting := connect(t, s, "inprocess", era.version, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Rejects}))
-		if era.name == "legacy" {
+		rejecting := connect(t, s, "inprocess", era.Version, client.WithSamplingHandler(&fakeclient.Sampler{Behaviour: fakeclient.Rejects}))
+		if era.Name == "legacy" {
 			callTool(t, rejecting, FindBestFlightName, jfkLHR)
 		}
-		plain := connect(t, s, "inprocess", era.version)
+		plain := connect(t, s, "inprocess", era.Version)
 		callTool(t, plain, FindBestFlightName, jfkLHR)
 		callTool(t, plain, BookFlightName, map[string]any{"flightId": "JFK-LHR-261215-ZZZZZ"})
 	}

@@ -1,9 +1,10 @@
-// Package tools is the MCP adapter: tool definitions and schemas, what the
-// client behind each request declared (in both protocol eras), the ladder
-// that picks a ranking tier per request, and result rendering.
+// Package tools is the flight tools on the fallback engine: their
+// definitions and schemas, the ladder that picks a ranking tier per request,
+// and result rendering. How a call asks the client, in both protocol eras,
+// and records why is the engine's (package fallback).
 //
-// It is the only package besides cmd that imports mcp-go; the domain
-// (flights) and the choosing (ranking) know nothing of the protocol.
+// With the engine and cmd, it is the only package that imports mcp-go; the
+// domain (flights) and the choosing (ranking) know nothing of the protocol.
 package tools
 
 import (
@@ -19,11 +20,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/telemetry"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
 // ServerName is the name the server reports to clients.
@@ -111,7 +113,7 @@ const (
 // Defaults for the zero values of Config.
 const (
 	DefaultSamplingTimeout = 20 * time.Second
-	DefaultCallBudget      = 45 * time.Second
+	DefaultCallBudget      = fallback.DefaultCallBudget
 	DefaultStateTTL        = 10 * time.Minute
 	// maxStateBytes bounds a requestState: ours are a few hundred bytes.
 	maxStateBytes = 4096
@@ -129,17 +131,15 @@ type Toolset struct {
 	samplingOn      bool
 	samplingTimeout time.Duration
 	samplingPrefs   SamplingPreferences
-	callBudget      time.Duration
-	sealer          *state.Sealer
+	// engine runs every call: its budget, the sealed state, the
+	// questions to the client, the metrics of the decisions.
+	engine *fallback.Engine
 
 	catalog      *flights.Catalog
 	exportDir    string
 	rootsTimeout time.Duration
-	roots        *rootsCache
-	waiting      waitingTable // legacy questions waiting per session (ask.go)
 
 	elicitationTimeout time.Duration
-	progressEvery      time.Duration
 	refKey             []byte // signs booking references
 	now                func() time.Time
 
@@ -189,7 +189,6 @@ func newToolset(cfg Config) (*Toolset, error) {
 	ts := &Toolset{
 		catalog:      cfg.Catalog,
 		rootsTimeout: orDefault(cfg.RootsTimeout, DefaultRootsTimeout),
-		roots:        newRootsCache(),
 		provider:     cfg.Provider,
 		validator:    flights.Validator{Catalog: cfg.Catalog, Now: cfg.Now, PlaceHint: placeHint},
 		weights:      ranking.DefaultWeights,
@@ -207,7 +206,6 @@ func newToolset(cfg Config) (*Toolset, error) {
 	}
 	ts.samplingOn = !cfg.DisableSampling
 	ts.samplingTimeout = orDefault(cfg.SamplingTimeout, DefaultSamplingTimeout)
-	ts.callBudget = orDefault(cfg.CallBudget, DefaultCallBudget)
 	ts.samplingPrefs = DefaultSamplingPreferences
 	if cfg.SamplingPreferences != nil {
 		ts.samplingPrefs = *cfg.SamplingPreferences
@@ -223,7 +221,6 @@ func newToolset(cfg Config) (*Toolset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tools: state key: %w", err)
 	}
-	ts.sealer = sealer
 	ts.refKey = key
 	ts.now = time.Now
 	if cfg.Now != nil {
@@ -231,7 +228,6 @@ func newToolset(cfg Config) (*Toolset, error) {
 	}
 	ts.searches = newSearchCache(ts.now)
 	ts.elicitationTimeout = orDefault(cfg.ElicitationTimeout, DefaultElicitationTimeout)
-	ts.progressEvery = orDefault(cfg.ProgressInterval, 5*time.Second)
 	if cfg.LLM.Configured() {
 		ts.llm = llm.New(cfg.LLM)
 	}
@@ -251,6 +247,10 @@ func newToolset(cfg Config) (*Toolset, error) {
 	}
 	ts.sharedFS = cfg.SharedFilesystem
 	ts.metrics = cfg.Metrics
+	if ts.engine, err = fallback.New(fallback.Config{Sealer: sealer, Metrics: cfg.Metrics, Logger: cfg.Logger,
+		CallBudget: cfg.CallBudget, ProgressInterval: cfg.ProgressInterval, Transport: ts.transport}); err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
 	switch ts.fallback = cfg.Fallback; ts.fallback {
 	case "":
 		ts.fallback = ranking.Deterministic
@@ -278,17 +278,8 @@ func newToolset(cfg Config) (*Toolset, error) {
 // server registers every tool on a new MCP server.
 func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
 	var defined []server.ServerTool
-	for _, t := range []struct {
-		name   string
-		handle server.ToolHandlerFunc
-	}{
-		{FindBestFlightName, serve(ts, ts.findBestFlightSpec())},
-		{SaveItineraryName, serve(ts, ts.saveItinerarySpec())},
-		{BookFlightName, serve(ts, ts.bookFlightSpec())},
-		{FindAirportsName, serve(ts, ts.findAirportsSpec())},
-		{ListOptionsName, serve(ts, ts.listOptionsSpec())},
-	} {
-		defined = append(defined, server.ServerTool{Tool: registered(t.name), Handler: t.handle})
+	for _, d := range registry {
+		defined = append(defined, server.ServerTool{Tool: registered(d.name), Handler: d.handler(ts)})
 	}
 	hooks := &server.Hooks{}
 	version := cfg.Version
@@ -318,9 +309,8 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		server.WithExtensions(map[string]any{UIExtension: map[string]any{}}),
 	}, opts...)...)
 	s.AddTools(defined...)
-	ts.roots.watch(s, hooks)
+	ts.engine.Attach(s, hooks)
 	offerView(s, hooks)
-	acknowledgeFirst(hooks, ackWait, cfg.Logger)
 	return s, nil
 }
 
@@ -364,3 +354,14 @@ func demote(l slog.Level) slog.Level {
 func StdLogger(l zerolog.Logger) *log.Logger {
 	return log.New(l.With().Str("component", "mcp-go").Logger(), "", 0)
 }
+
+// orDefault is d, or def when d is not set.
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

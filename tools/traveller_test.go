@@ -31,8 +31,8 @@ var roundTrip = map[string]any{"origin": "NYC", "destination": "London", "date":
 func TestPlacesByNameAndMetroCode(t *testing.T) {
 	for _, via := range transports {
 		for _, era := range eras {
-			t.Run(via+"/"+era.name, func(t *testing.T) {
-				c := connect(t, newServer(t), via, era.version)
+			t.Run(via+"/"+era.Name, func(t *testing.T) {
+				c := connect(t, newServer(t), via, era.Version)
 				var r FindResult
 				decode(t, callTool(t, c, FindBestFlightName, map[string]any{"origin": "new york city", "destination": "LON", "date": "2026-12-15"}), &r)
 				if len(r.Trip.OriginAirports) < 2 || !slices.Contains(r.Trip.OriginAirports, "EWR") || len(r.Trip.DestinationAirports) < 3 {
@@ -111,8 +111,8 @@ func TestRoundTripThroughEveryRung(t *testing.T) {
 		}
 	}
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			plain := connect(t, newServer(t), "inprocess", era.version)
+		t.Run(era.Name, func(t *testing.T) {
+			plain := connect(t, newServer(t), "inprocess", era.Version)
 			var r FindResult
 			decode(t, callTool(t, plain, FindBestFlightName, roundTrip), &r)
 			check(t, r, "deterministic")
@@ -120,7 +120,7 @@ func TestRoundTripThroughEveryRung(t *testing.T) {
 			check(t, r, "candidates")
 
 			sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
-			sampling := connect(t, newServer(t), "inprocess", era.version, client.WithSamplingHandler(sampler))
+			sampling := connect(t, newServer(t), "inprocess", era.Version, client.WithSamplingHandler(sampler))
 			decode(t, callTool(t, sampling, FindBestFlightName, roundTrip), &r)
 			check(t, r, "client_sampling")
 			// One prompt for the pairs, compact.
@@ -129,7 +129,7 @@ func TestRoundTripThroughEveryRung(t *testing.T) {
 				t.Errorf("sampling request of %d bytes", len(b))
 			}
 
-			llm := connect(t, newServer(t, withLLM), "inprocess", era.version)
+			llm := connect(t, newServer(t, withLLM), "inprocess", era.Version)
 			decode(t, callTool(t, llm, FindBestFlightName, roundTrip), &r)
 			check(t, r, "server_llm")
 		})
@@ -157,7 +157,7 @@ func TestRoundTripPromptIsSmall(t *testing.T) {
 
 func TestFlexibleDatesCalendar(t *testing.T) {
 	for _, era := range eras {
-		c := connect(t, newServer(t), "http", era.version)
+		c := connect(t, newServer(t), "http", era.Version)
 		for name, args := range map[string]map[string]any{
 			"one way":    {"origin": "JFK", "destination": "LHR", "date": "2026-12-15", "flexDays": 2},
 			"round trip": with(roundTrip, "flexDays", 2),
@@ -166,15 +166,15 @@ func TestFlexibleDatesCalendar(t *testing.T) {
 			res := callTool(t, c, FindBestFlightName, args)
 			decode(t, res, &r)
 			if len(r.Calendar) != 5 || r.Calendar[0].Date != "2026-12-13" || r.Calendar[4].Date != "2026-12-17" {
-				t.Errorf("%s/%s: calendar %+v", era.name, name, r.Calendar)
+				t.Errorf("%s/%s: calendar %+v", era.Name, name, r.Calendar)
 			}
 			for _, d := range r.Calendar {
 				if d.BestID == "" || d.LowestUSD <= 0 || !strings.Contains(d.BestID, d.Date[2:4]+d.Date[5:7]+d.Date[8:10]) {
-					t.Errorf("%s/%s: day %+v", era.name, name, d)
+					t.Errorf("%s/%s: day %+v", era.Name, name, d)
 				}
 			}
 			if !strings.Contains(text(res), "Lowest fare per day: 12-13 $") || !strings.Contains(text(res), "[12-15 $") {
-				t.Errorf("%s/%s: the text lacks the calendar:\n%s", era.name, name, text(res))
+				t.Errorf("%s/%s: the text lacks the calendar:\n%s", era.Name, name, text(res))
 			}
 		}
 	}

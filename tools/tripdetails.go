@@ -170,11 +170,11 @@ func tripForm(prefill FindArgs, need flights.Problems, again bool) mcp.Elicitati
 		"destination": airport("To", "London or LHR", prefill.Destination),
 		"date":        date, "passengers": passengers, "cabin": cabin,
 	}
-	var form formSchema
+	var form fallback.FormSchema
 	for _, f := range formFields {
-		form.properties = append(form.properties, formField{name: f, schema: schemas[f]})
+		form.Properties = append(form.Properties, fallback.FormField{Name: f, Schema: schemas[f]})
 		if slices.ContainsFunc(need, func(p flights.Problem) bool { return p.Field == f }) {
-			form.required = append(form.required, f)
+			form.Required = append(form.Required, f)
 		}
 	}
 	return mcp.ElicitationParams{
@@ -244,9 +244,9 @@ func detailsWhy(w fallback.Why) string {
 // missing field, what is accepted, and whether the user was asked (whether
 // the form reached the client, not what the failure is called: a form
 // never sent for want of time was not seen by anyone).
-func (c *call) detailsNeeded(a asked, need flights.Problems) *mcp.CallToolResult {
-	why, reason, asked := a.why, a.reason, a.sent
-	c.record(a.attempt(stepTrip))
+func detailsNeeded(c *fallback.Call, a fallback.Asked, need flights.Problems) *mcp.CallToolResult {
+	why, reason, asked := a.Why, a.Reason, a.Sent
+	c.Record(a.Attempt(stepTrip))
 	var b strings.Builder
 	fmt.Fprintf(&b, "findBestFlight did not search: it needs the %s. ", fieldWords(need))
 	if asked {
@@ -262,7 +262,7 @@ func (c *call) detailsNeeded(a asked, need flights.Problems) *mcp.CallToolResult
 	} else {
 		b.WriteString("Ask the user for these in the conversation, then call findBestFlight again with them.")
 	}
-	return c.fail(ErrorTripDetailsNeeded, b.String(), &ToolError{Why: detailsWhy(why), Reason: reason, AskedUser: &asked, Fields: need})
+	return c.Fail(ErrorTripDetailsNeeded, b.String(), &ToolError{Why: detailsWhy(why), Reason: reason, AskedUser: &asked, Fields: problems(need)})
 }
 
 // settleTrip turns the call's arguments, and the user's answers, into a valid
@@ -271,7 +271,7 @@ func (c *call) detailsNeeded(a asked, need flights.Problems) *mcp.CallToolResult
 // When there is no trip yet it returns the result to send instead: the
 // pending form (modern era) or an isError. argPs are the problems found
 // decoding the arguments; st carries the user's answers across rounds.
-func (t *Toolset) settleTrip(ctx context.Context, c *call, st *findState, args FindArgs, argPs flights.Problems) (flights.Trip, *mcp.CallToolResult) {
+func (t *Toolset) settleTrip(ctx context.Context, c *fallback.Call, st *findState, args FindArgs, argPs flights.Problems) (flights.Trip, *mcp.CallToolResult) {
 	var answerPs flights.Problems
 	var answered time.Duration // how long the user took
 	gotAnswer := false         // a form was answered in this round
@@ -283,40 +283,40 @@ func (t *Toolset) settleTrip(ctx context.Context, c *call, st *findState, args F
 		trip, err := t.validator.Validate(merged.request())
 		var domain flights.Problems
 		if err != nil && !errors.As(err, &domain) {
-			c.log.Error().Err(err).Msg("validate trip")
-			return flights.Trip{}, c.fail(ErrorInvalidArguments, "findBestFlight could not check the trip: "+clean(err.Error(), 120), nil)
+			c.Log().Error().Err(err).Msg("validate trip")
+			return flights.Trip{}, c.Fail(fallback.ErrorInvalidArguments, "findBestFlight could not check the trip: "+fallback.Clean(err.Error(), 120), nil)
 		}
 		if len(argPs) > 0 {
 			// The arguments themselves are wrong: the host's model fixes
 			// those, and no form is shown for them.
-			return flights.Trip{}, c.invalidArguments(mergeProblems(argPs, domain))
+			return flights.Trip{}, invalidArguments(c, mergeProblems(argPs, domain))
 		}
 		ps := mergeProblems(answerPs, domain)
 		if len(ps) == 0 {
 			if gotAnswer {
-				c.record(fallback.UsedBy(stepTrip, "the user gave the missing details in a form", answered))
+				c.Record(fallback.UsedBy(stepTrip, "the user gave the missing details in a form", answered))
 			}
 			return trip, nil
 		}
 		need, wrong := t.partition(ps, args, st.Trip != nil)
 		if len(wrong) > 0 {
-			return flights.Trip{}, c.invalidArguments(ps)
+			return flights.Trip{}, invalidArguments(c, ps)
 		}
-		if !c.resuming(stepTrip) && c.timesAsked(stepTrip) >= maxTripForms {
-			return flights.Trip{}, c.detailsNeeded(asked{why: fallback.StillInvalid, reason: "the details given were still not valid after a second form",
-				elapsed: answered, sent: true}, need)
+		if !c.Resuming(stepTrip) && c.TimesAsked(stepTrip) >= maxTripForms {
+			return flights.Trip{}, detailsNeeded(c, fallback.Asked{Why: fallback.StillInvalid, Reason: "the details given were still not valid after a second form",
+				Elapsed: answered, Sent: true}, need)
 		}
-		a := c.ask(ctx, question{step: stepTrip, key: tripKey, limit: t.elicitationTimeout,
-			waiting: "waiting for the user to give the trip details",
-			form:    ptr(tripForm(merged, need, c.timesAsked(stepTrip) > 0))})
+		a := c.Ask(ctx, fallback.Question{Step: stepTrip, Key: tripKey, Limit: t.elicitationTimeout,
+			Waiting: "waiting for the user to give the trip details",
+			Form:    ptr(tripForm(merged, need, c.TimesAsked(stepTrip) > 0))})
 		switch {
-		case a.pending != nil:
-			return flights.Trip{}, a.pending
-		case a.failed():
-			return flights.Trip{}, c.detailsNeeded(a, need)
+		case a.Pending != nil:
+			return flights.Trip{}, a.Pending
+		case a.Failed():
+			return flights.Trip{}, detailsNeeded(c, a, need)
 		}
-		answered, gotAnswer = a.elapsed, true
-		answerPs = readTripAnswer(a.answer.content, st)
+		answered, gotAnswer = a.Elapsed, true
+		answerPs = readTripAnswer(a.Answer.Content, st)
 	}
 }
 

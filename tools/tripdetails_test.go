@@ -51,8 +51,8 @@ func TestFindBestFlightAsksForMissingDetails(t *testing.T) {
 	} {
 		for _, via := range transports {
 			for _, era := range eras {
-				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
-					res, form := callWithForm(t, via, era.version, tc.form, tc.callErr, FindBestFlightName, partialTrip, tc.opts...)
+				t.Run(tc.name+"/"+via+"/"+era.Name, func(t *testing.T) {
+					res, form := callWithForm(t, via, era.Version, tc.form, tc.callErr, FindBestFlightName, partialTrip, tc.opts...)
 					if res == nil {
 						return
 					}
@@ -175,10 +175,10 @@ func checkDetailsNeeded(t *testing.T, res *mcp.CallToolResult, why string, asked
 func TestTripDetailsCarryIntoSampling(t *testing.T) {
 	for _, via := range transports {
 		for _, era := range eras {
-			t.Run(via+"/"+era.name, func(t *testing.T) {
+			t.Run(via+"/"+era.Name, func(t *testing.T) {
 				form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}
 				sampler := &fakeclient.Sampler{Behaviour: fakemodel.Answers}
-				c := connect(t, newServer(t), via, era.version, client.WithElicitationHandler(form), client.WithSamplingHandler(sampler))
+				c := connect(t, newServer(t), via, era.Version, client.WithElicitationHandler(form), client.WithSamplingHandler(sampler))
 				var r FindResult
 				decode(t, callTool(t, c, FindBestFlightName, partialTrip), &r)
 				if r.Method != "client_sampling" || r.Trip.Origin != "JFK" || r.Trip.Date != "2026-12-15" || r.Trip.Passengers != 2 {
@@ -196,7 +196,7 @@ func TestTripDetailsCarryIntoSampling(t *testing.T) {
 func TestTripFormNotShownForBadArguments(t *testing.T) {
 	for _, era := range eras {
 		form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodTrip}
-		c := connect(t, newServer(t), "inprocess", era.version, client.WithElicitationHandler(form))
+		c := connect(t, newServer(t), "inprocess", era.Version, client.WithElicitationHandler(form))
 		for _, args := range []map[string]any{
 			{"destination": "LHR", "maxStops": 7},
 			{"origin": "XXQ", "destination": "LHR"},
@@ -204,11 +204,11 @@ func TestTripFormNotShownForBadArguments(t *testing.T) {
 		} {
 			res := callTool(t, c, FindBestFlightName, args)
 			if !res.IsError || !strings.Contains(text(res), "problem(s) with the arguments") || !strings.Contains(text(res), "date: is missing") {
-				t.Errorf("%s %v: %s", era.name, args, text(res))
+				t.Errorf("%s %v: %s", era.Name, args, text(res))
 			}
 		}
 		if n := len(form.Requests()); n != 0 {
-			t.Errorf("%s: %d forms shown for bad arguments", era.name, n)
+			t.Errorf("%s: %d forms shown for bad arguments", era.Name, n)
 		}
 	}
 }

@@ -33,10 +33,10 @@ const (
 	stepView = "view"
 )
 
-// CanShowView reports whether the client declared MCP Apps with the MIME
+// canShowView reports whether the client declared MCP Apps with the MIME
 // type of this server's view (legacy: in initialize; modern: in the
 // request's _meta capabilities).
-func (c Client) CanShowView() bool {
+func canShowView(c fallback.Client) bool {
 	ext, ok := c.Capabilities.Extensions[UIExtension].(map[string]any)
 	if !ok {
 		return false
@@ -66,11 +66,11 @@ func withView(tool mcp.Tool) mcp.Tool {
 // from the model); any other client neither sees nor can call them (mcp-go
 // applies the filter to tools/call too).
 func viewTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	if !ClientFrom(ctx).CanShowView() {
-		return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return tool.Name == ListOptionsName })
+	if !canShowView(fallback.ClientFrom(ctx)) {
+		return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return viewOnly(tool.Name) })
 	}
 	for i, tool := range tools {
-		if tool.Name == ListOptionsName {
+		if viewOnly(tool.Name) {
 			tools[i].Meta = mcp.NewMetaFromMap(map[string]any{"ui": map[string]any{"visibility": []any{"app"}}})
 		}
 	}
@@ -78,11 +78,11 @@ func viewTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 }
 
 // viewAttempt is the view decision, recorded with findBestFlight's others.
-func viewAttempt(c Client) fallback.Attempt {
+func viewAttempt(c fallback.Client) fallback.Attempt {
 	if !c.Known {
 		return fallback.SkippedFor(stepView, fallback.UnknownClient, "cannot tell whether this client renders MCP Apps: a legacy request without an initialized session")
 	}
-	if !c.CanShowView() {
+	if !canShowView(c) {
 		return fallback.SkippedFor(stepView, fallback.ClientCannotAsk, "client did not declare MCP Apps ("+UIExtension+" with "+ViewMIME+"): the text and structuredContent are the whole result")
 	}
 	return fallback.UsedBy(stepView, "the host renders the results view "+ViewURI+" beside the text", 0)
@@ -99,7 +99,7 @@ func viewResource() mcp.Resource {
 // asks for the strictest sandbox: no network origins at all (the page is
 // self-contained) and a border.
 func readView(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	if !ClientFrom(ctx).CanShowView() {
+	if !canShowView(fallback.ClientFrom(ctx)) {
 		return nil, fmt.Errorf("%s is an MCP App view: declare the %s extension with %s to read it", ViewURI, UIExtension, ViewMIME)
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{
@@ -113,7 +113,7 @@ func readView(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceC
 func offerView(s *server.MCPServer, hooks *server.Hooks) {
 	s.AddResource(viewResource(), readView)
 	hooks.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
-		if res == nil || ClientFrom(ctx).CanShowView() {
+		if res == nil || canShowView(fallback.ClientFrom(ctx)) {
 			return
 		}
 		res.Resources = slices.DeleteFunc(res.Resources, func(r mcp.Resource) bool { return r.URI == ViewURI })

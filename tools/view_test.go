@@ -30,13 +30,13 @@ func TestViewOnlyForClientsThatDeclareIt(t *testing.T) {
 	for _, via := range transports {
 		for _, era := range eras {
 			for _, declared := range []bool{true, false} {
-				name := via + "/" + era.name + "/not declared"
+				name := via + "/" + era.Name + "/not declared"
 				var opts []client.ClientOption
 				if declared {
-					name, opts = via+"/"+era.name+"/declared", []client.ClientOption{declaresView}
+					name, opts = via+"/"+era.Name+"/declared", []client.ClientOption{declaresView}
 				}
 				t.Run(name, func(t *testing.T) {
-					c := connect(t, newServer(t), via, era.version, opts...)
+					c := connect(t, newServer(t), via, era.Version, opts...)
 					ctx := context.Background()
 					list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 					if err != nil {

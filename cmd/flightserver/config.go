@@ -16,11 +16,11 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/llm"
 	"github.com/flightserver/flightserver/ranking"
 	"github.com/flightserver/flightserver/tools"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";

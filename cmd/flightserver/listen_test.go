@@ -15,8 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/serverbin"
-	"github.com/flightserver/flightserver/tools"
 )
 
 // listenRequest is a 2026-07-28 subscriptions/listen for the tool list.
@@ -60,7 +60,7 @@ func checkAcknowledgedFirst(t *testing.T, id int, msgs []streamMessage) {
 // Every subscriptions/listen is acknowledged before its result, over both
 // transports, through the binary. mcp-go alone wrote the result first over
 // stdio every time. Over HTTP it lost the acknowledgement when its writer
-// ran on another core and lost the lock (tools/listen.go): one time in
+// ran on another core and lost the lock (fallback/listen.go): one time in
 // five for curl, about one in a hundred for this client, so two hundred
 // listens caught it in four runs of six. What pins the HTTP side every
 // run: TestAcknowledgedFirstSignalsTheAcknowledgement (the writer),
@@ -127,7 +127,7 @@ func TestHTTPListenGetsTheSignal(t *testing.T) {
 	signalled := make(chan bool, 1)
 	hooks := &server.Hooks{}
 	hooks.AddAfterSubscriptionsListen(func(ctx context.Context, _ any, _ *mcp.SubscriptionsListenRequest, _ *mcp.SubscriptionsListenResult) {
-		_, ok := tools.AckSignalFrom(ctx)
+		_, ok := fallback.AckSignalFrom(ctx)
 		signalled <- ok
 	})
 	srv := server.NewMCPServer("t", "1", server.WithHooks(hooks), server.WithToolCapabilities(false))

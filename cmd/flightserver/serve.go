@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/telemetry"
@@ -168,13 +169,13 @@ func serveUntilDone(ctx context.Context, httpSrv *http.Server, ln net.Listener, 
 // newSessions is the table of 2025-11-25 sessions for cfg's limits
 // (--max-sessions, --max-sessions-per-client, --served-by), and the
 // tracker of their GET streams (--max-streams) it ends with each session.
-func newSessions(cfg config, log zerolog.Logger) (*httpguard.Sessions, *tools.GETStreams, error) {
-	var streams *tools.GETStreams
+func newSessions(cfg config, log zerolog.Logger) (*httpguard.Sessions, *fallback.GETStreams, error) {
+	var streams *fallback.GETStreams
 	sess, err := httpguard.NewSessions(httpguard.SessionLimits{
 		Max: cfg.maxSessions, MaxPerClient: cfg.maxSessionsPerClient, MaxStreams: cfg.maxStreams,
 		ServedBy: cfg.servedBy, Who: cfg.clients(),
 	}, log, func(b httpguard.StreamBounds) httpguard.Streams {
-		streams = tools.NewGETStreams(tools.StreamLimits{Max: cfg.maxStreams, Live: b.Live, Full: b.Full})
+		streams = fallback.NewGETStreams(fallback.StreamLimits{Max: cfg.maxStreams, Live: b.Live, Full: b.Full})
 		return streams
 	})
 	return sess, streams, err
@@ -189,7 +190,7 @@ func (c config) clients() httpguard.Clients {
 // withAckSignal hands the HTTP layer's acknowledgement signal to tools'
 // subscriptions/listen hook.
 func withAckSignal(ctx context.Context, written func(id any) <-chan struct{}) context.Context {
-	return tools.WithAckSignal(ctx, written)
+	return fallback.WithAckSignal(ctx, written)
 }
 
 // newHandler routes /mcp through the protections (package httpguard) and
@@ -200,7 +201,7 @@ func withAckSignal(ctx context.Context, written func(id any) <-chan struct{}) co
 // body), a body too large or too slow, a full house or a draining one, a
 // session that lives elsewhere or one too many, a GET stream beyond the
 // limit.
-func newHandler(mcpHTTP http.Handler, cfg config, sess *httpguard.Sessions, streams *tools.GETStreams, calls *httpguard.Inflight, metrics *telemetry.Metrics, log zerolog.Logger) (http.Handler, error) {
+func newHandler(mcpHTTP http.Handler, cfg config, sess *httpguard.Sessions, streams *fallback.GETStreams, calls *httpguard.Inflight, metrics *telemetry.Metrics, log zerolog.Logger) (http.Handler, error) {
 	// The layers in front of mcp-go log only what they refuse, which
 	// flightserver_http_refusals_total counts anyway: their lines are
 	// sampled, so a client sending bad requests cannot decide how much the

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/stdiopipe"
 	"github.com/flightserver/flightserver/tools"
 )
@@ -37,7 +38,7 @@ func serveStdio(ctx context.Context, cfg config, srv *server.MCPServer, log zero
 	pipe := stdiopipe.New(ctx, stdin, stdout, cfg.maxBodyBytes, cfg.callBudget+exitMargin, log)
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(tools.StdLogger(log))
-	err := stdio.Listen(tools.WithAckSignal(ctx, pipe.Acked), pipe, pipe)
+	err := stdio.Listen(fallback.WithAckSignal(ctx, pipe.Acked), pipe, pipe)
 	switch {
 	case ctx.Err() != nil:
 		log.Info().Msg("interrupted by a signal; exiting")

@@ -75,7 +75,7 @@ const maxClients = 10_000
 // client: the bearer token (one shared --auth-token authenticates every
 // client alike, and tells none apart), nor a 2025-11-25 session (a client
 // may start many; each session has bounds of its own: one GET stream, and
-// a few questions waiting for the client at once, tools/ask.go). On stdio
+// a few questions waiting for the client at once, fallback/ask.go). On stdio
 // there is one client, the process at the other end of the pipe, and only
 // the per-session bounds apply.
 type Clients struct {
@@ -205,7 +205,7 @@ func (l *RateLimiter) Wrap(log zerolog.Logger, next http.Handler) http.Handler {
 // others 503. A legacy call waiting for the client's own answer (a form,
 // a sampling request) holds its slot in that client's share until the
 // answer comes or the question times out: a client that never answers
-// uses up its own share, nobody else's, and tools/ask.go bounds how many
+// uses up its own share, nobody else's, and fallback/ask.go bounds how many
 // questions one session may have waiting at once.
 type Inflight struct {
 	max, perClient int

@@ -11,7 +11,7 @@ import (
 
 // AckContext returns ctx carrying written, the signal the engine's
 // subscriptions/listen hook waits on before mcp-go writes the result
-// (tools.WithAckSignal in the server; see tools/listen.go for the race it
+// (fallback.WithAckSignal in the server; see fallback/listen.go for the race it
 // closes).
 type AckContext func(ctx context.Context, written func(id any) <-chan struct{}) context.Context
 

@@ -36,7 +36,7 @@ import (
 //
 // A session's GET stream is its own, too: at most one (a reconnect
 // replaces it), at most --max-streams in all, and closed when the session
-// ends (the tracker NewSessions is given, tools.GETStreams in the server).
+// ends (the tracker NewSessions is given, fallback.GETStreams in the server).
 // mcp-go leaves it open after DELETE and after the sweep, still sending
 // heartbeats for a session nobody can use. So a client's streams are
 // bounded by its sessions. (A session whose stream is open is in use:
@@ -68,7 +68,7 @@ type SessionLimits struct {
 	Who Clients
 }
 
-// Streams is the tracker of the sessions' GET streams (tools.GETStreams in
+// Streams is the tracker of the sessions' GET streams (fallback.GETStreams in
 // the server): a session's stream is closed when the session ends.
 type Streams interface {
 	CloseSession(id string)
@@ -109,7 +109,7 @@ var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 // NewSessions is the session table for limits. newStreams builds the
 // tracker of the sessions' GET streams from the table's bounds on them
-// (in the server: tools.NewGETStreams); log gets the refusals of streams,
+// (in the server: fallback.NewGETStreams); log gets the refusals of streams,
 // sampled as RefusalLog samples.
 func NewSessions(limits SessionLimits, log zerolog.Logger, newStreams func(StreamBounds) Streams) (*Sessions, error) {
 	ended, err := lru.New[string, struct{}](endedSessions)

@@ -21,5 +21,5 @@
 //     its acknowledgement has been written.
 //
 // It knows JSON-RPC and the MCP method names, nothing of the tools: the
-// server hands Acked to the engine (tools.WithAckSignal).
+// server hands Acked to the engine (fallback.WithAckSignal).
 package stdiopipe

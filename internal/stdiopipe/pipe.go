@@ -37,7 +37,7 @@ import (
 //     call moves on to its fallback instead of waiting out its timeout.
 //   - It tells when a subscriptions/listen acknowledgement has been
 //     written (Acked), so that its result goes out after it
-//     (tools/listen.go).
+//     (fallback/listen.go).
 //
 // It tracks requests by JSON-RPC id in both directions: mcp-go writes each
 // message in one Write, and writes go out under one lock so that its
@@ -182,7 +182,7 @@ type listenAck struct {
 	sent    bool
 }
 
-// Acked is the pipe's acknowledgement signal (tools.AckSignal in the
+// Acked is the pipe's acknowledgement signal (fallback.AckSignal in the
 // server): the channel closed once the subscriptions/listen request with
 // this id has been acknowledged; nil for an id that is no listen request
 // in flight.

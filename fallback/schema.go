@@ -1,4 +1,4 @@
-package tools
+package fallback
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// schemaFor derives a JSON schema from a Go struct (names, types, required
+// SchemaFor derives a JSON schema from a Go struct (names, types, required
 // fields and descriptions come from the struct and its tags) and then lets
 // the caller add the constraints struct tags cannot say: enums, bounds,
 // formats. The struct stays the single source of the argument names; the
@@ -20,8 +20,8 @@ import (
 // up front saves a failed call.
 //
 // require, when not nil, replaces the list of required properties: one
-// struct can then give the variants different clients see (listing.go).
-func schemaFor[T any](refine map[string]func(*jsonschema.Schema), require []string) (json.RawMessage, error) {
+// struct can then give the variants different clients see (tools/listing.go).
+func SchemaFor[T any](refine map[string]func(*jsonschema.Schema), require []string) (json.RawMessage, error) {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("schema for %T: %w", *new(T), err)
@@ -48,41 +48,47 @@ func schemaFor[T any](refine map[string]func(*jsonschema.Schema), require []stri
 	return raw, nil
 }
 
-// hints are a tool's behaviour annotations. All four are always set,
+// Hints are a tool's behaviour annotations. All four are always set,
 // because mcp.NewTool pre-fills destructive and open-world, the opposite of
 // what most tools here are.
-type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+type Hints struct{ ReadOnly, Destructive, Idempotent, OpenWorld bool }
 
-// defineTool builds a tool whose input schema comes from In (refined, and
-// with require as its required properties when not nil) and whose output
-// schema comes from Out, with every annotation set explicitly.
-func defineTool[In, Out any](name, title, description string, refine map[string]func(*jsonschema.Schema), require []string, h hints) (mcp.Tool, error) {
-	in, err := schemaFor[In](refine, require)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	out, err := schemaFor[Out](nil, nil)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	return mcp.NewTool(name,
-		mcp.WithToolTitle(title),
-		mcp.WithDescription(description),
-		rawInputSchema(in),
-		mcp.WithRawOutputSchema(out),
-		mcp.WithReadOnlyHintAnnotation(h.readOnly),
-		mcp.WithDestructiveHintAnnotation(h.destructive),
-		mcp.WithIdempotentHintAnnotation(h.idempotent),
-		mcp.WithOpenWorldHintAnnotation(h.openWorld),
-	), nil
+// Definition is what DefineTool builds a tool from.
+type Definition struct {
+	Name, Title, Description string
+	// Refine and Require shape the input schema, as in SchemaFor.
+	Refine  map[string]func(*jsonschema.Schema)
+	Require []string
+	// RefineOutput refines the output schema's properties: a tool that
+	// returns attempts names its own steps there.
+	RefineOutput map[string]func(*jsonschema.Schema)
+	Hints        Hints
 }
 
-// flightIDPattern is the shape of a flight id findBestFlight hands out;
-// optionIDPattern also admits a round trip's, two flight ids joined by "_".
-const (
-	flightIDPattern = `[A-Za-z]{3}-[A-Za-z]{3}-[0-9]{6}-[0-9A-Za-z]{5}`
-	optionIDPattern = `^` + flightIDPattern + `(_` + flightIDPattern + `)?$`
-)
+// DefineTool builds a tool whose input schema comes from In and whose
+// output schema comes from Out, each refined as d says, with every
+// annotation set explicitly.
+func DefineTool[In, Out any](d Definition) (mcp.Tool, error) {
+	in, err := SchemaFor[In](d.Refine, d.Require)
+	if err != nil {
+		return mcp.Tool{}, err
+	}
+	out, err := SchemaFor[Out](d.RefineOutput, nil)
+	if err != nil {
+		return mcp.Tool{}, err
+	}
+	h := d.Hints
+	return mcp.NewTool(d.Name,
+		mcp.WithToolTitle(d.Title),
+		mcp.WithDescription(d.Description),
+		rawInputSchema(in),
+		mcp.WithRawOutputSchema(out),
+		mcp.WithReadOnlyHintAnnotation(h.ReadOnly),
+		mcp.WithDestructiveHintAnnotation(h.Destructive),
+		mcp.WithIdempotentHintAnnotation(h.Idempotent),
+		mcp.WithOpenWorldHintAnnotation(h.OpenWorld),
+	), nil
+}
 
 // rawInputSchema sets a derived input schema. mcp.WithRawInputSchema keeps
 // the object schema mcp.NewTool pre-fills, and mcp-go then refuses to list a
@@ -94,21 +100,25 @@ func rawInputSchema(raw json.RawMessage) mcp.ToolOption {
 	}
 }
 
-// Refinements used by the tools' schemas.
+// Refinements for SchemaFor and DefineTool: the constraints struct tags
+// cannot say.
 
-func integer(min, max int) func(*jsonschema.Schema) {
+// Integer is a whole number in [min, max].
+func Integer(min, max int) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) {
 		s.Type, s.Types = "integer", nil
 		s.Minimum, s.Maximum = ptr(float64(min)), ptr(float64(max))
 	}
 }
 
-func positiveNumber(s *jsonschema.Schema) {
+// PositiveNumber is a number above zero.
+func PositiveNumber(s *jsonschema.Schema) {
 	s.Type, s.Types = "number", nil
 	s.ExclusiveMinimum = ptr(0.0)
 }
 
-func enum[T ~string](values ...T) func(*jsonschema.Schema) {
+// Enum is one of values.
+func Enum[T ~string](values ...T) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) {
 		s.Enum = make([]any, len(values))
 		for i, v := range values {
@@ -117,48 +127,51 @@ func enum[T ~string](values ...T) func(*jsonschema.Schema) {
 	}
 }
 
-func length(min, max int) func(*jsonschema.Schema) {
+// Length bounds a string's length.
+func Length(min, max int) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.MinLength, s.MaxLength = ptr(min), ptr(max) }
 }
 
-// list bounds an array of strings.
-func list(max int) func(*jsonschema.Schema) {
+// List bounds an array of strings.
+func List(max int) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.MaxItems = ptr(max) }
 }
 
-func pattern(p string) func(*jsonschema.Schema) {
+// Pattern is a string matching the regular expression p.
+func Pattern(p string) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.Pattern = p }
 }
 
-func format(f string) func(*jsonschema.Schema) {
+// Format is a string of the JSON Schema format f ("date").
+func Format(f string) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.Format = f }
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// formSchema is an elicitation form's requestedSchema: a flat object whose
+// FormSchema is an elicitation form's requestedSchema: a flat object whose
 // properties go on the wire in the order they are given, which is the order
 // hosts show the fields in. (A Go map would be sent sorted by name, and a
 // person would see Cabin, Departure date, To, From.) mcp-go encodes the
 // schema with encoding/json in both eras (a 2025-11-25 elicitation/create
 // request and a 2026-07-28 input request alike), so MarshalJSON decides.
-type formSchema struct {
-	properties []formField
-	required   []string
+type FormSchema struct {
+	Properties []FormField
+	Required   []string
 }
 
-// formField is one property of a form: its name and its schema (a
+// FormField is one property of a form: its name and its schema (a
 // primitive type and its constraints).
-type formField struct {
-	name   string
-	schema map[string]any
+type FormField struct {
+	Name   string
+	Schema map[string]any
 }
 
-// field returns the schema of the named property, or nil.
-func (s formSchema) field(name string) map[string]any {
-	for _, f := range s.properties {
-		if f.name == name {
-			return f.schema
+// Field returns the schema of the named property, or nil.
+func (s FormSchema) Field(name string) map[string]any {
+	for _, f := range s.Properties {
+		if f.Name == name {
+			return f.Schema
 		}
 	}
 	return nil
@@ -166,28 +179,28 @@ func (s formSchema) field(name string) map[string]any {
 
 // MarshalJSON writes {"type":"object","properties":{…},"required":[…]}
 // with the properties in order; required is left out when empty.
-func (s formSchema) MarshalJSON() ([]byte, error) {
+func (s FormSchema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"type":"object","properties":{`)
-	for i, f := range s.properties {
+	for i, f := range s.Properties {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		name, err := json.Marshal(f.name)
+		name, err := json.Marshal(f.Name)
 		if err != nil {
 			return nil, err
 		}
-		schema, err := json.Marshal(f.schema)
+		schema, err := json.Marshal(f.Schema)
 		if err != nil {
-			return nil, fmt.Errorf("form field %s: %w", f.name, err)
+			return nil, fmt.Errorf("form field %s: %w", f.Name, err)
 		}
 		b.Write(name)
 		b.WriteByte(':')
 		b.Write(schema)
 	}
 	b.WriteByte('}')
-	if len(s.required) > 0 {
-		required, err := json.Marshal(s.required)
+	if len(s.Required) > 0 {
+		required, err := json.Marshal(s.Required)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package tools
+package fallback
 
 import (
 	"context"
@@ -12,50 +12,49 @@ import (
 	"github.com/rs/zerolog"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/telemetry"
-	"github.com/flightserver/flightserver/tools/state"
 )
 
-// A tool is declared once: its name, the steps at which it may ask the
+// Spec declares a tool once: its name, the steps at which it may ask the
 // client something (each names a question, and a modern retry's state must
 // be at one of them), and its handler. The handler reads as the tool's
 // decisions; everything every tool does alike — the call budget, who the
 // client is, reopening a modern retry's state, recording attempts, one log
-// line per call — happens here, once.
-type toolSpec[S any] struct {
-	name  string
-	steps []string
-	// handle decides and answers. st is the tool's own state across the
+// line per call — happens in Serve, once.
+type Spec[S any] struct {
+	Name  string
+	Steps []string
+	// Handle decides and answers. st is the tool's own state across the
 	// rounds of a modern call: decoded from the retry's sealed state, and
 	// sealed again with every question the handler asks.
-	handle func(ctx context.Context, c *call, st *S) *mcp.CallToolResult
+	Handle func(ctx context.Context, c *Call, st *S) *mcp.CallToolResult
 }
 
-// serve turns a spec into the handler mcp-go calls.
-func serve[S any](t *Toolset, spec toolSpec[S]) server.ToolHandlerFunc {
+// Serve turns a spec into the handler mcp-go calls.
+func Serve[S any](e *Engine, spec Spec[S]) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, cancel := context.WithTimeout(ctx, t.callBudget)
+		ctx, cancel := context.WithTimeout(ctx, e.callBudget)
 		defer cancel()
 		var st S
-		c := t.newCall(ctx, req, spec.name, &st)
+		c := e.newCall(ctx, req, spec.Name, &st)
 		ctx = c.trace(ctx)
-		ended := t.metrics.CallStarted(spec.name)
-		res := c.open(spec.steps)
+		ended := e.metrics.CallStarted(spec.Name)
+		res := c.open(spec.Steps)
 		if res == nil {
-			res = spec.handle(ctx, c, &st)
+			res = spec.Handle(ctx, c, &st)
 		}
 		outcome := c.finish(res)
-		ended(string(c.client.Era), t.transport, outcome)
+		ended(string(c.client.Era), e.transport, outcome)
 		telemetry.EndToolCall(c.span, outcome, c.errorCode)
 		return res, nil
 	}
 }
 
-// call is one tool call as every tool sees it: who the client is, what the
+// Call is one tool call as every tool sees it: who the client is, what the
 // rounds before it left (modern era), and the decisions made so far.
-type call struct {
-	t      *Toolset
+type Call struct {
+	e      *Engine
 	req    mcp.CallToolRequest
 	tool   string
 	client Client
@@ -71,26 +70,43 @@ type call struct {
 	// per step (rounds is their sum).
 	asked map[string]int
 	// attempts are the decisions so far, this round's and earlier rounds'.
-	attempts []fallback.Attempt
+	attempts []Attempt
 
 	// span is the call's trace span; errorCode the code of its isError.
 	span      trace.Span
 	errorCode string
 }
 
+// Tool is the name of the tool called.
+func (c *Call) Tool() string { return c.tool }
+
+// Request is the call as the client sent it: its arguments are untrusted.
+func (c *Call) Request() mcp.CallToolRequest { return c.req }
+
+// Client is who sent the call and what it declared.
+func (c *Call) Client() Client { return c.client }
+
+// Log is the call's logger, with the tool, era and client on every line.
+func (c *Call) Log() *zerolog.Logger { return &c.log }
+
+// Attempts are the decisions recorded so far, earlier rounds' included,
+// in order. The slice is the call's own: read it, do not change it.
+func (c *Call) Attempts() []Attempt { return c.attempts }
+
 // resumed is a modern retry's verified state: which question it answers.
 type resumed struct {
 	step  string
-	round sealedRound
+	round Round
 	// consumed is set once the question's answer has been read, so that a
 	// second question at the same step (a form asked again) is asked anew.
 	consumed bool
 }
 
-// sealedRound is what a modern call's requestState carries from one round
-// to the next. It is signed (tools/state), so the client can read it but not
-// change it: nothing secret goes in.
-type sealedRound struct {
+// Round is what a modern call's requestState carries from one round to the
+// next. It is signed (fallback/state), so the client can read it but not
+// change it: nothing secret goes in. It is exported so that a test can seal
+// a state this version would have sealed; a tool never builds one.
+type Round struct {
 	// AskedAtMs is when the question was asked, for the attempt's elapsed
 	// time (across replicas, so clocks may differ a little).
 	AskedAtMs int64 `json:"at"`
@@ -117,24 +133,24 @@ type sealedRound struct {
 
 // sealedAttempt is an Attempt in the state's compact form.
 type sealedAttempt struct {
-	Step    string              `json:"s"`
-	Outcome fallback.Outcome    `json:"o"`
-	Why     fallback.Why        `json:"w,omitempty"`
-	Reason  string              `json:"r,omitempty"`
-	Ms      int64               `json:"ms,omitempty"`
-	Answer  fallback.AnswerForm `json:"a,omitempty"`
+	Step    string     `json:"s"`
+	Outcome Outcome    `json:"o"`
+	Why     Why        `json:"w,omitempty"`
+	Reason  string     `json:"r,omitempty"`
+	Ms      int64      `json:"ms,omitempty"`
+	Answer  AnswerForm `json:"a,omitempty"`
 }
 
-// maxRounds bounds the questions one call may ask, across all its rounds:
+// MaxRounds bounds the questions one call may ask, across all its rounds:
 // two trip forms, a sampling question and a re-ask leave room to spare. A
 // client replaying states cannot make one chain ask forever.
-const maxRounds = 6
+const MaxRounds = 6
 
-func (t *Toolset) newCall(ctx context.Context, req mcp.CallToolRequest, tool string, data any) *call {
+func (e *Engine) newCall(ctx context.Context, req mcp.CallToolRequest, tool string, data any) *Call {
 	client := ClientFrom(ctx)
-	return &call{
-		t: t, req: req, tool: tool, client: client, data: data, start: time.Now(),
-		log: t.log.With().Str("tool", tool).Str("era", string(client.Era)).Str("client", clean(client.Name, 60)).Logger(),
+	return &Call{
+		e: e, req: req, tool: tool, client: client, data: data, start: time.Now(),
+		log: e.log.With().Str("tool", tool).Str("era", string(client.Era)).Str("client", Clean(client.Name, 60)).Logger(),
 	}
 }
 
@@ -142,7 +158,7 @@ func (t *Toolset) newCall(ctx context.Context, req mcp.CallToolRequest, tool str
 // the tool's steps. It returns the isError to answer when the state cannot
 // be used: it says why and how to start over, and nothing is built on it.
 // Answers that arrive without a state prove nothing and are ignored.
-func (c *call) open(steps []string) *mcp.CallToolResult {
+func (c *Call) open(steps []string) *mcp.CallToolResult {
 	p := c.req.Params
 	if p.RequestState == "" {
 		if len(p.InputResponses) > 0 {
@@ -152,18 +168,18 @@ func (c *call) open(steps []string) *mcp.CallToolResult {
 	}
 	refuse := func(why string) *mcp.CallToolResult {
 		c.log.Warn().Str("why", why).Msg("refused requestState")
-		return c.fail(ErrorStateRefused, fmt.Sprintf("This retry's requestState cannot be used: %s. "+
+		return c.Fail(ErrorStateRefused, fmt.Sprintf("This retry's requestState cannot be used: %s. "+
 			"Call %s again without requestState and inputResponses to start over.", why, c.tool), nil)
 	}
 	digest, err := state.Digest(p.Arguments)
 	if err != nil {
 		return refuse("its arguments cannot be read")
 	}
-	payload, err := c.t.sealer.Open(p.RequestState, c.tool, digest, steps...)
+	payload, err := c.e.sealer.Open(p.RequestState, c.tool, digest, steps...)
 	if err != nil {
 		return refuse(err.Error())
 	}
-	var round sealedRound
+	var round Round
 	if err := json.Unmarshal(payload.Data, &round); err != nil {
 		// Our own signed bytes that do not decode: another version sealed them.
 		return refuse("it holds nothing this server can read (sealed by another version?)")
@@ -176,14 +192,14 @@ func (c *call) open(steps []string) *mcp.CallToolResult {
 	c.resumed = &resumed{step: payload.Step, round: round}
 	c.asked = round.Asked
 	for _, a := range round.Attempts {
-		c.attempts = append(c.attempts, fallback.Attempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why, Reason: a.Reason,
+		c.attempts = append(c.attempts, Attempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why, Reason: a.Reason,
 			Elapsed: time.Duration(a.Ms) * time.Millisecond, Answer: a.Answer})
 	}
 	return nil
 }
 
 // trace starts the call's span, a child of the trace the request carried.
-func (c *call) trace(ctx context.Context) context.Context {
+func (c *Call) trace(ctx context.Context) context.Context {
 	var meta map[string]any
 	if m := c.req.Params.Meta; m != nil {
 		meta = m.AdditionalFields
@@ -196,11 +212,11 @@ func (c *call) trace(ctx context.Context) context.Context {
 	return ctx
 }
 
-// record adds one decision to the call's attempts: in the result, the
+// Record adds one decision to the call's attempts: in the result, the
 // metrics and the trace alike.
-func (c *call) record(a fallback.Attempt) {
+func (c *Call) Record(a Attempt) {
 	c.attempts = append(c.attempts, a)
-	c.t.metrics.Attempt(c.tool, a.Step, string(a.Outcome))
+	c.e.metrics.Attempt(c.tool, a.Step, string(a.Outcome))
 	telemetry.Rung(c.span.SpanContext(), a.Step, string(a.Outcome), string(a.Why), a.Elapsed)
 	c.log.Debug().Str("step", a.Step).Str("outcome", string(a.Outcome)).Str("why", string(a.Why)).
 		Str("reason", a.Reason).Str("answer", string(a.Answer)).Dur("elapsed_ms", a.Elapsed).Msg("attempt")
@@ -209,7 +225,7 @@ func (c *call) record(a fallback.Attempt) {
 // seal writes the state of a question at step: this call's arguments (the
 // retry must carry the same), the tool's data and, if they fit, the attempts
 // so far.
-func (c *call) seal(step string, round sealedRound) (string, error) {
+func (c *Call) seal(step string, round Round) (string, error) {
 	token, err := c.sealWith(step, round, true)
 	if errors.Is(err, state.ErrTooLarge) {
 		// The attempts are there to be shown; the question must go out.
@@ -218,7 +234,7 @@ func (c *call) seal(step string, round sealedRound) (string, error) {
 	return token, err
 }
 
-func (c *call) sealWith(step string, round sealedRound, attempts bool) (string, error) {
+func (c *Call) sealWith(step string, round Round, attempts bool) (string, error) {
 	data, err := json.Marshal(c.data)
 	if err != nil {
 		return "", fmt.Errorf("record the %s state: %w", step, err)
@@ -229,7 +245,7 @@ func (c *call) sealWith(step string, round sealedRound, attempts bool) (string, 
 			break
 		}
 		round.Attempts = append(round.Attempts, sealedAttempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why,
-			Reason: clean(a.Reason, 240), Ms: max(0, a.Elapsed.Milliseconds()), Answer: a.Answer})
+			Reason: Clean(a.Reason, 240), Ms: max(0, a.Elapsed.Milliseconds()), Answer: a.Answer})
 	}
 	digest, err := state.Digest(c.req.Params.Arguments)
 	if err != nil {
@@ -239,7 +255,7 @@ func (c *call) sealWith(step string, round sealedRound, attempts bool) (string, 
 	if err != nil {
 		return "", fmt.Errorf("record the %s state: %w", step, err)
 	}
-	token, err := c.t.sealer.Seal(state.Payload{Tool: c.tool, ArgsDigest: digest, Step: step, Data: body})
+	token, err := c.e.sealer.Seal(state.Payload{Tool: c.tool, ArgsDigest: digest, Step: step, Data: body})
 	if err != nil {
 		return "", fmt.Errorf("seal the %s state: %w", step, err)
 	}
@@ -249,7 +265,7 @@ func (c *call) sealWith(step string, round sealedRound, attempts bool) (string, 
 // finish logs the one line every call gets at info: what it decided and
 // how it ended (ok, error, input_required, which it returns). Per-rung
 // detail is at debug.
-func (c *call) finish(res *mcp.CallToolResult) string {
+func (c *Call) finish(res *mcp.CallToolResult) string {
 	outcome := "ok"
 	switch {
 	case res == nil:
@@ -277,20 +293,20 @@ func (c *call) finish(res *mcp.CallToolResult) string {
 	return outcome
 }
 
-// timesAsked is how many times this call's chain has asked the question at
+// TimesAsked is how many times this call's chain has asked the question at
 // step.
-func (c *call) timesAsked(step string) int { return c.asked[step] }
+func (c *Call) TimesAsked(step string) int { return c.asked[step] }
 
 // counted notes one more question asked at step.
-func (c *call) counted(step string) {
+func (c *Call) counted(step string) {
 	if c.asked == nil {
 		c.asked = map[string]int{}
 	}
 	c.asked[step]++
 }
 
-// rounds is how many questions this call's chain has asked, at every step.
-func (c *call) rounds() int {
+// Rounds is how many questions this call's chain has asked, at every step.
+func (c *Call) Rounds() int {
 	n := 0
 	for _, k := range c.asked {
 		n += k
@@ -298,8 +314,8 @@ func (c *call) rounds() int {
 	return n
 }
 
-// resuming reports whether this call is a modern retry whose answer to the
+// Resuming reports whether this call is a modern retry whose answer to the
 // question at step has not been read yet.
-func (c *call) resuming(step string) bool {
+func (c *Call) Resuming(step string) bool {
 	return c.resumed != nil && !c.resumed.consumed && c.resumed.step == step
 }

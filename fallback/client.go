@@ -1,12 +1,10 @@
-package tools
+package fallback
 
 import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/flightserver/flightserver/fallback"
 )
 
 // Era is the protocol era of one request. The server serves both on one
@@ -93,39 +91,39 @@ func (c Client) CanElicitForm() bool {
 // CanListRoots reports whether the client declared roots.
 func (c Client) CanListRoots() bool { return c.Capabilities.Roots != nil }
 
-// askKind is what a question asks the client for: the three client
+// AskKind is what a question asks the client for: the three client
 // primitives the server uses.
-type askKind string
+type AskKind string
 
 const (
-	askSampling askKind = "sampling"
-	askForm     askKind = "form"
-	askRoots    askKind = "roots"
+	AskSampling AskKind = "sampling"
+	AskForm     AskKind = "form"
+	AskRoots    AskKind = "roots"
 )
 
-// cannotAsk says why this client must not be asked for kind, or "" when it
+// CannotAsk says why this client must not be asked for kind, or "" when it
 // may be. A server MUST NOT use a capability the client did not declare, in
 // either era; this is the one place that decides it, for the ask mechanism
 // and for the rungs that want to skip early with the same words.
-func (c Client) cannotAsk(kind askKind) (fallback.Why, string) {
+func (c Client) CannotAsk(kind AskKind) (Why, string) {
 	if !c.Known {
-		return fallback.UnknownClient, "cannot tell what this client can do: a legacy request without an initialized session"
+		return UnknownClient, "cannot tell what this client can do: a legacy request without an initialized session"
 	}
 	switch kind {
-	case askSampling:
+	case AskSampling:
 		if !c.CanSample() {
-			return fallback.ClientCannotAsk, "client did not declare sampling"
+			return ClientCannotAsk, "client did not declare sampling"
 		}
-	case askForm:
+	case AskForm:
 		switch {
 		case c.Capabilities.Elicitation == nil:
-			return fallback.ClientCannotAsk, "client did not declare elicitation"
+			return ClientCannotAsk, "client did not declare elicitation"
 		case !c.CanElicitForm():
-			return fallback.URLModeOnly, "client declared only URL-mode elicitation, and this needs a form"
+			return URLModeOnly, "client declared only URL-mode elicitation, and this needs a form"
 		}
-	case askRoots:
+	case AskRoots:
 		if !c.CanListRoots() {
-			return fallback.ClientCannotAsk, "client did not declare roots"
+			return ClientCannotAsk, "client did not declare roots"
 		}
 	}
 	return "", ""

@@ -1,4 +1,4 @@
-package tools
+package fallback
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 // clean makes untrusted text (a client's name, an error a client sent, a
 // root's URI) safe to show in one line: no control characters, at most n
 // bytes, never a broken UTF-8 sequence.
-func clean(s string, n int) string {
+func Clean(s string, n int) string {
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return ' '

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flightserver/flightserver/tools/state"
+	"github.com/flightserver/flightserver/fallback/state"
 )
 
 // FuzzOpen feeds Open arbitrary tokens and bindings. Open must never panic,

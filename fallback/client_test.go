@@ -1,4 +1,4 @@
-package tools
+package fallback_test
 
 import (
 	"context"
@@ -8,21 +8,26 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/internal/mcptest"
 )
 
-// probeName is a tool registered only by these tests: it reports what
+// probeName is the one tool of the probe server: it reports what
 // ClientFrom saw for the call.
 const probeName = "probeClient"
 
 type probed struct {
-	Era                                  Era
+	Era                                  fallback.Era
 	Name                                 string
 	Known, Sample, ElicitForm, ListRoots bool
 }
 
-func withProbe(s *server.MCPServer) *server.MCPServer {
+// probeServer is a server with nothing but the probe.
+func probeServer() *server.MCPServer {
+	s := server.NewMCPServer("engine-test", "1")
 	s.AddTool(mcp.NewTool(probeName), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := ClientFrom(ctx)
+		c := fallback.ClientFrom(ctx)
 		b, err := json.Marshal(probed{c.Era, c.Name, c.Known, c.CanSample(), c.CanElicitForm(), c.CanListRoots()})
 		if err != nil {
 			return nil, err
@@ -35,7 +40,7 @@ func withProbe(s *server.MCPServer) *server.MCPServer {
 func probe(t *testing.T, c *client.Client) probed {
 	t.Helper()
 	var p probed
-	if err := json.Unmarshal([]byte(text(callTool(t, c, probeName, nil))), &p); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.Text(mcptest.CallTool(t, c, probeName, nil))), &p); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -61,13 +66,13 @@ func TestClientFromReadsCapabilitiesInBothEras(t *testing.T) {
 		{"everything", mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{}, Elicitation: form, Roots: roots}, probed{Sample: true, ElicitForm: true, ListRoots: true}},
 	} {
 		for _, via := range transports {
-			for _, era := range eras {
-				t.Run(tc.name+"/"+via+"/"+era.name, func(t *testing.T) {
-					c := connect(t, withProbe(newServer(t)), via, era.version, client.WithClientCapabilities(tc.caps))
+			for _, era := range mcptest.Eras {
+				t.Run(tc.name+"/"+via+"/"+era.Name, func(t *testing.T) {
+					c := mcptest.Connect(t, probeServer(), via, era.Version, via == "http" && era.Name == "legacy", client.WithClientCapabilities(tc.caps))
 					want := tc.want
-					want.Era, want.Name, want.Known = Legacy, "flightserver-test", true
-					if era.name == "modern" {
-						want.Era = Modern
+					want.Era, want.Name, want.Known = fallback.Legacy, mcptest.ClientName, true
+					if era.Name == "modern" {
+						want.Era = fallback.Modern
 					}
 					if got := probe(t, c); got != want {
 						t.Errorf("ClientFrom = %+v, want %+v", got, want)
@@ -82,9 +87,9 @@ func TestClientFromReadsCapabilitiesInBothEras(t *testing.T) {
 // capabilities without an error; ClientFrom must say it cannot know rather
 // than claim the client declared nothing.
 func TestClientFromUnknownOnLegacyStatelessHTTP(t *testing.T) {
-	c := connect(t, withProbe(newServer(t)), "stateless-http", mcp.ProtocolVersion20251125,
+	c := mcptest.Connect(t, probeServer(), "stateless-http", mcp.ProtocolVersion20251125, false,
 		client.WithClientCapabilities(mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{}}))
-	if got := probe(t, c); got.Known || got.Sample || got.Era != Legacy {
+	if got := probe(t, c); got.Known || got.Sample || got.Era != fallback.Legacy {
 		t.Errorf("ClientFrom = %+v, want legacy, unknown, nothing usable", got)
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package fallback
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/telemetry"
 )
 
@@ -22,7 +21,7 @@ import (
 //
 //   - 2025-11-25 (legacy): the server sends its own request while the call
 //     is open and waits, under the question's limit and the call budget less
-//     answerReserve, with progress notifications while a person answers.
+//     AnswerReserve, with progress notifications while a person answers.
 //     mcp-go's MRTR bridge would do this too, but it hangs on a silent client
 //     and turns every refusal into a failed call (PROTOCOL-NOTES §4), so the
 //     requests are made directly and every error is classified.
@@ -32,110 +31,110 @@ import (
 //
 // Either way ask returns one of three things: the answer, the pending
 // input_required result to send (modern), or a failure with a
-// fallback.Why and a reason. A client is never asked for what it did not
+// Why and a reason. A client is never asked for what it did not
 // declare. The tools only decide what to ask and what to do with the
 // outcome.
 
-// question is one thing to ask the client. Exactly one of sampling, form and
-// roots is set.
-type question struct {
-	// step names the question: in attempts, in logs and in the sealed state
+// Question is one thing to ask the client. Exactly one of Sampling, Form and
+// Roots is set.
+type Question struct {
+	// Step names the question: in attempts, in logs and in the sealed state
 	// a modern retry must carry to answer it.
-	step string
-	// key is the question's key in a modern input_required result.
-	key      string
-	sampling *mcp.CreateMessageParams
-	form     *mcp.ElicitationParams
-	roots    bool
-	// limit bounds how long a legacy client may take (the call budget
+	Step string
+	// Key is the question's key in a modern input_required result.
+	Key      string
+	Sampling *mcp.CreateMessageParams
+	Form     *mcp.ElicitationParams
+	Roots    bool
+	// Limit bounds how long a legacy client may take (the call budget
 	// bounds it too).
-	limit time.Duration
-	// waiting is what progress notifications say while a legacy client's
+	Limit time.Duration
+	// Waiting is what progress notifications say while a legacy client's
 	// user takes their time.
-	waiting string
-	// about is a digest of what the question is about (the flights shown to
+	Waiting string
+	// About is a digest of what the question is about (the flights shown to
 	// a model): a modern answer sealed about anything else is stale.
-	about string
+	About string
 }
 
-func (q question) kind() askKind {
+func (q Question) kind() AskKind {
 	switch {
-	case q.sampling != nil:
-		return askSampling
-	case q.form != nil:
-		return askForm
+	case q.Sampling != nil:
+		return AskSampling
+	case q.Form != nil:
+		return AskForm
 	default:
-		return askRoots
+		return AskRoots
 	}
 }
 
-// answer is what the client answered; the field of the question's kind is
+// Answer is what the client answered; the field of the question's kind is
 // set.
-type answer struct {
-	sampling *mcp.CreateMessageResult
-	// content is an accepted form's content: untrusted, like arguments.
-	content any
-	roots   []mcp.Root
+type Answer struct {
+	Sampling *mcp.CreateMessageResult
+	// Content is an accepted form's content: untrusted, like arguments.
+	Content any
+	Roots   []mcp.Root
 }
 
-// asked is the outcome of a question: an answer, a pending input_required
-// result, or (neither) a failure with why and reason. sent says whether the
+// Asked is the outcome of a question: an Answer, a Pending input_required
+// result, or (neither) a failure with Why and Reason. Sent says whether the
 // question reached the client at all: one that could not be asked (not
 // declared, no stream, no time) makes its rung skipped, not failed.
-type asked struct {
-	answer  *answer
-	pending *mcp.CallToolResult
-	why     fallback.Why
-	reason  string
-	elapsed time.Duration
-	sent    bool
+type Asked struct {
+	Answer  *Answer
+	Pending *mcp.CallToolResult
+	Why     Why
+	Reason  string
+	Elapsed time.Duration
+	Sent    bool
 }
 
-// failed reports whether the question got neither an answer nor a pending
+// Failed reports whether the question got neither an answer nor a pending
 // result.
-func (a asked) failed() bool { return a.answer == nil && a.pending == nil }
+func (a Asked) Failed() bool { return a.Answer == nil && a.Pending == nil }
 
-// attempt is a failed question as the attempt of the rung that asked:
+// Attempt is a failed question as the attempt of the rung that asked:
 // skipped when it could not be asked, failed when it was.
-func (a asked) attempt(step string) fallback.Attempt {
-	if !a.sent {
-		return fallback.SkippedFor(step, a.why, a.reason)
+func (a Asked) Attempt(step string) Attempt {
+	if !a.Sent {
+		return SkippedFor(step, a.Why, a.Reason)
 	}
-	return fallback.FailedFor(step, a.why, a.reason, a.elapsed)
+	return FailedFor(step, a.Why, a.Reason, a.Elapsed)
 }
 
 // notAsked is a question that never reached the client.
-func notAsked(why fallback.Why, reason string) asked {
-	return asked{why: why, reason: reason}
+func notAsked(why Why, reason string) Asked {
+	return Asked{Why: why, Reason: reason}
 }
 
 // unanswered is a question the client got and did not usefully answer.
-func unanswered(why fallback.Why, reason string, since time.Time) asked {
-	return asked{why: why, reason: reason, elapsed: time.Since(since), sent: true}
+func unanswered(why Why, reason string, since time.Time) Asked {
+	return Asked{Why: why, Reason: reason, Elapsed: time.Since(since), Sent: true}
 }
 
-// ask puts q to the client: see the top of this file. Each question is a
+// Ask puts q to the client: see the top of this file. Each question is a
 // span of the call's trace.
-func (c *call) ask(ctx context.Context, q question) asked {
-	ctx, span := telemetry.StartAsk(ctx, string(q.kind()), q.step)
+func (c *Call) Ask(ctx context.Context, q Question) Asked {
+	ctx, span := telemetry.StartAsk(ctx, string(q.kind()), q.Step)
 	a := c.asking(ctx, q)
-	telemetry.EndAsk(span, string(a.why))
+	telemetry.EndAsk(span, string(a.Why))
 	return a
 }
 
-func (c *call) asking(ctx context.Context, q question) asked {
-	if r := c.resumed; r != nil && !r.consumed && r.step == q.step {
+func (c *Call) asking(ctx context.Context, q Question) Asked {
+	if r := c.resumed; r != nil && !r.consumed && r.step == q.Step {
 		// A modern retry answering this question. The state proves we
 		// asked; what the retry itself declares does not matter, since
 		// nothing more is asked of it.
 		r.consumed = true
 		return c.readAnswer(q, r)
 	}
-	if why, reason := c.client.cannotAsk(q.kind()); why != "" {
+	if why, reason := c.client.CannotAsk(q.kind()); why != "" {
 		return notAsked(why, reason)
 	}
-	if n := c.rounds(); n >= maxRounds {
-		return notAsked(fallback.TooManyRounds, fmt.Sprintf("this call has already asked the client %d times", n))
+	if n := c.Rounds(); n >= MaxRounds {
+		return notAsked(TooManyRounds, fmt.Sprintf("this call has already asked the client %d times", n))
 	}
 	if c.client.Era == Modern {
 		return c.pose(q, 0)
@@ -146,132 +145,132 @@ func (c *call) asking(ctx context.Context, q question) asked {
 // pose is the modern question: an input_required result whose sealed state
 // binds the question to this call's tool, arguments and step. again counts
 // how often this question was posed again for want of an answer.
-func (c *call) pose(q question, again int) asked {
+func (c *Call) pose(q Question, again int) Asked {
 	start := time.Now()
-	c.counted(q.step)
-	token, err := c.seal(q.step, sealedRound{AskedAtMs: start.UnixMilli(), About: q.about, Rounds: c.rounds(), Again: again, Asked: c.asked})
+	c.counted(q.Step)
+	token, err := c.seal(q.Step, Round{AskedAtMs: start.UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked})
 	if err != nil {
-		c.log.Error().Err(err).Str("step", q.step).Msg("could not seal a question")
-		return notAsked(fallback.ServerFault, "the server could not record the question")
+		c.log.Error().Err(err).Str("step", q.Step).Msg("could not seal a question")
+		return notAsked(ServerFault, "the server could not record the question")
 	}
 	b := server.NewInputRequestBuilder(token)
 	switch q.kind() {
-	case askSampling:
-		b.Sample(q.key, *q.sampling)
-	case askForm:
-		b.Elicit(q.key, *q.form)
+	case AskSampling:
+		b.Sample(q.Key, *q.Sampling)
+	case AskForm:
+		b.Elicit(q.Key, *q.Form)
 	default:
-		b.Roots(q.key)
+		b.Roots(q.Key)
 	}
-	c.log.Debug().Str("step", q.step).Int("round", c.rounds()).Msg("asked the client; waiting for its retry")
+	c.log.Debug().Str("step", q.Step).Int("round", c.Rounds()).Msg("asked the client; waiting for its retry")
 	// The client fulfils the request and calls again with the answer; we
 	// hold nothing while it does, and if it never does (the user declined
 	// to sample), there is nothing to clean up.
-	return asked{pending: b.ToolResult()}
+	return Asked{Pending: b.ToolResult()}
 }
 
 // readAnswer reads a modern retry's answer to q.
-func (c *call) readAnswer(q question, r *resumed) asked {
+func (c *Call) readAnswer(q Question, r *resumed) Asked {
 	elapsed := max(0, time.Since(time.UnixMilli(r.round.AskedAtMs)))
-	fail := func(why fallback.Why, reason string) asked {
-		return asked{why: why, reason: reason, elapsed: elapsed, sent: true}
+	fail := func(why Why, reason string) Asked {
+		return Asked{Why: why, Reason: reason, Elapsed: elapsed, Sent: true}
 	}
-	if q.about != r.round.About {
-		return fail(fallback.StaleAnswer, "the data changed between the question and the answer, so the answer no longer applies")
+	if q.About != r.round.About {
+		return fail(StaleAnswer, "the data changed between the question and the answer, so the answer no longer applies")
 	}
 	responses := c.req.Params.InputResponses
-	var a answer
+	var a Answer
 	var form *mcp.ElicitationResult
 	switch q.kind() {
-	case askSampling:
-		a.sampling = server.SamplingResponse(responses, q.key)
-	case askForm:
-		form = server.ElicitationResponse(responses, q.key)
+	case AskSampling:
+		a.Sampling = server.SamplingResponse(responses, q.Key)
+	case AskForm:
+		form = server.ElicitationResponse(responses, q.Key)
 	default:
-		if res := server.RootsResponse(responses, q.key); res != nil {
-			a.roots = res.Roots
-			if a.roots == nil {
-				a.roots = []mcp.Root{}
+		if res := server.RootsResponse(responses, q.Key); res != nil {
+			a.Roots = res.Roots
+			if a.Roots == nil {
+				a.Roots = []mcp.Root{}
 			}
 		}
 	}
-	if a.sampling == nil && form == nil && a.roots == nil {
+	if a.Sampling == nil && form == nil && a.Roots == nil {
 		// The spec asks servers to ask again rather than fail; once, and
 		// only if the client still declares what it takes.
-		if why, _ := c.client.cannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.rounds() < maxRounds {
-			c.log.Info().Str("step", q.step).Msg("the retry carried no answer; asking once more")
+		if why, _ := c.client.CannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.Rounds() < MaxRounds {
+			c.log.Info().Str("step", q.Step).Msg("the retry carried no answer; asking once more")
 			return c.pose(q, r.round.Again+1)
 		}
-		return fail(fallback.NoAnswer, "the retry carried no answer to the question")
+		return fail(NoAnswer, "the retry carried no answer to the question")
 	}
 	if form != nil {
 		return formOutcome(form, elapsed)
 	}
-	return asked{answer: &a, elapsed: elapsed}
+	return Asked{Answer: &a, Elapsed: elapsed}
 }
 
 // formOutcome classifies a form's answer: only an accepted form answers.
-func formOutcome(res *mcp.ElicitationResult, elapsed time.Duration) asked {
+func formOutcome(res *mcp.ElicitationResult, elapsed time.Duration) Asked {
 	switch res.Action {
 	case mcp.ElicitationResponseActionAccept:
-		return asked{answer: &answer{content: res.Content}, elapsed: elapsed}
+		return Asked{Answer: &Answer{Content: res.Content}, Elapsed: elapsed}
 	case mcp.ElicitationResponseActionDecline:
-		return asked{why: fallback.UserDeclined, reason: "the user declined", elapsed: elapsed, sent: true}
+		return Asked{Why: UserDeclined, Reason: "the user declined", Elapsed: elapsed, Sent: true}
 	default:
-		return asked{why: fallback.UserCancelled, reason: "the user dismissed the form without answering", elapsed: elapsed, sent: true}
+		return Asked{Why: UserCancelled, Reason: "the user dismissed the form without answering", Elapsed: elapsed, Sent: true}
 	}
 }
 
 // askNow is the legacy question: a direct request while the call waits.
-func (c *call) askNow(ctx context.Context, q question) asked {
+func (c *Call) askNow(ctx context.Context, q Question) Asked {
 	start := time.Now()
 	kind := q.kind()
 	session := server.ClientSessionFromContext(ctx)
-	if kind == askRoots && session != nil {
-		if roots, ok := c.t.roots.get(session.SessionID()); ok {
-			return asked{answer: &answer{roots: roots}}
+	if kind == AskRoots && session != nil {
+		if roots, ok := c.e.roots.get(session.SessionID()); ok {
+			return Asked{Answer: &Answer{Roots: roots}}
 		}
 	}
-	if kind != askForm && legacyHTTPWithoutGETStream(ctx) {
-		return notAsked(fallback.NoStream, fmt.Sprintf("client has no GET stream open (waited %s), the only way mcp-go can deliver %s on legacy streamable HTTP",
-			formatWait(getStreamGrace), kind))
+	if kind != AskForm && legacyHTTPWithoutGETStream(ctx) {
+		return notAsked(NoStream, fmt.Sprintf("client has no GET stream open (waited %s), the only way mcp-go can deliver %s on legacy streamable HTTP",
+			FormatWait(getStreamGrace), kind))
 	}
-	wait := waitable(ctx, q.limit)
+	wait := Waitable(ctx, q.Limit)
 	if wait <= 0 {
-		return notAsked(fallback.NoTime, "no time was left in the call budget to wait for an answer")
+		return notAsked(NoTime, "no time was left in the call budget to wait for an answer")
 	}
 	if session != nil {
-		leave, ok := c.t.waiting.enter(session.SessionID())
+		leave, ok := c.e.waiting.enter(session.SessionID())
 		if !ok {
-			return notAsked(fallback.TooManyWaiting, fmt.Sprintf("this session already has %d of the server's questions waiting for its answers, "+
+			return notAsked(TooManyWaiting, fmt.Sprintf("this session already has %d of the server's questions waiting for its answers, "+
 				"the most one session may: answer or dismiss them first", maxWaitingPerSession))
 		}
 		defer leave()
 	}
 	qctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	c.counted(q.step)
-	stop := c.progressWhileWaiting(qctx, q.waiting)
+	c.counted(q.Step)
+	stop := c.progressWhileWaiting(qctx, q.Waiting)
 	defer stop()
 
 	srv := server.ServerFromContext(ctx)
-	var a answer
+	var a Answer
 	var err error
 	switch kind {
-	case askSampling:
+	case AskSampling:
 		//lint:ignore SA1019 sampling is deprecated in 2026-07-28 but is how a legacy client lends its model; the rung exists to use it where it still works.
-		a.sampling, err = srv.RequestSampling(qctx, mcp.CreateMessageRequest{CreateMessageParams: *q.sampling})
-	case askForm:
+		a.Sampling, err = srv.RequestSampling(qctx, mcp.CreateMessageRequest{CreateMessageParams: *q.Sampling})
+	case AskForm:
 		var res *mcp.ElicitationResult
-		if res, err = srv.RequestElicitation(qctx, mcp.ElicitationRequest{Params: *q.form}); err == nil {
+		if res, err = srv.RequestElicitation(qctx, mcp.ElicitationRequest{Params: *q.Form}); err == nil {
 			return formOutcome(res, time.Since(start))
 		}
 	default:
 		var res *mcp.ListRootsResult
 		if res, err = srv.RequestRoots(qctx, mcp.ListRootsRequest{}); err == nil {
-			a.roots = res.Roots
+			a.Roots = res.Roots
 			if session != nil {
-				c.t.roots.put(session.SessionID(), a.roots)
+				c.e.roots.put(session.SessionID(), a.Roots)
 			}
 		}
 	}
@@ -279,7 +278,7 @@ func (c *call) askNow(ctx context.Context, q question) asked {
 		why, reason := classifyAskError(ctx, qctx, err, wait, kind)
 		return unanswered(why, reason, start)
 	}
-	return asked{answer: &a, elapsed: time.Since(start)}
+	return Asked{Answer: &a, Elapsed: time.Since(start)}
 }
 
 // maxWaitingPerSession bounds the legacy questions one session may have
@@ -326,26 +325,26 @@ func (w *waitingTable) enter(session string) (leave func(), ok bool) {
 // and a reason a person understands. mcp-go has no typed error for a
 // client's answer: stdio keeps only the message, HTTP keeps the code inside
 // the string ("... error -1: ..."), so the message is all there is to read.
-func classifyAskError(call, question context.Context, err error, wait time.Duration, kind askKind) (fallback.Why, string) {
+func classifyAskError(call, question context.Context, err error, wait time.Duration, kind AskKind) (Why, string) {
 	msg := strings.ToLower(err.Error())
 	switch {
 	case call.Err() != nil:
-		return fallback.CallEnded, "the call ended (cancelled or out of budget) while waiting for the client"
+		return CallEnded, "the call ended (cancelled or out of budget) while waiting for the client"
 	case errors.Is(question.Err(), context.DeadlineExceeded):
-		return fallback.NoAnswer, "no answer within " + formatWait(wait)
-	case kind == askSampling && (strings.Contains(msg, "error -1:") || strings.Contains(msg, "reject") ||
+		return NoAnswer, "no answer within " + FormatWait(wait)
+	case kind == AskSampling && (strings.Contains(msg, "error -1:") || strings.Contains(msg, "reject") ||
 		strings.Contains(msg, "declin") || strings.Contains(msg, "denied")):
-		return fallback.UserRejected, "the user rejected the request"
-	case kind == askSampling && (strings.Contains(msg, "failed to parse sampling response") || strings.Contains(msg, "failed to unmarshal sampling response")):
+		return UserRejected, "the user rejected the request"
+	case kind == AskSampling && (strings.Contains(msg, "failed to parse sampling response") || strings.Contains(msg, "failed to unmarshal sampling response")):
 		// mcp-go decodes the answer before we see it (a tool_use block
 		// without an id or a name, a content type it does not know): the
 		// client did answer, with nothing readable.
-		return fallback.UnusableAnswer, "the client's answer could not be read: its content is not valid sampling content"
+		return UnusableAnswer, "the client's answer could not be read: its content is not valid sampling content"
 	case strings.Contains(msg, "-32601") || strings.Contains(msg, "method not found") || strings.Contains(msg, "not support") ||
 		strings.Contains(msg, "no sampling handler") || strings.Contains(msg, "no elicitation handler") || strings.Contains(msg, "no roots handler"):
-		return fallback.Unsupported, fmt.Sprintf("the client does not support %s after all", kind)
+		return Unsupported, fmt.Sprintf("the client does not support %s after all", kind)
 	default:
-		return fallback.ClientError, "the client answered with an error: " + clean(err.Error(), 120)
+		return ClientError, "the client answered with an error: " + Clean(err.Error(), 120)
 	}
 }
 
@@ -353,7 +352,7 @@ func classifyAskError(call, question context.Context, err error, wait time.Durat
 // while the server waits for the client, when the request carried a
 // progress token: hosts that reset their timeout on progress then wait for
 // a slow typist. It returns the function that stops it.
-func (c *call) progressWhileWaiting(ctx context.Context, message string) func() {
+func (c *Call) progressWhileWaiting(ctx context.Context, message string) func() {
 	meta := c.req.Params.Meta
 	if meta == nil || meta.ProgressToken == nil {
 		return func() {}
@@ -367,7 +366,7 @@ func (c *call) progressWhileWaiting(ctx context.Context, message string) func() 
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		tick := time.NewTicker(c.t.progressEvery)
+		tick := time.NewTicker(c.e.progressEvery)
 		defer tick.Stop()
 		for n := 1; ; n++ {
 			select {

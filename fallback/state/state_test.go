@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flightserver/flightserver/tools/state"
+	"github.com/flightserver/flightserver/fallback/state"
 )
 
 var (

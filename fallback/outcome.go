@@ -1,30 +1,27 @@
-package tools
+package fallback
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/flightserver/flightserver/fallback"
-	"github.com/flightserver/flightserver/flights"
 )
 
 // Every result says which path the call took and why, in one vocabulary:
 // a successful result's structuredContent has "attempts", and an isError
 // result carries the same attempts, with an error code, in _meta.
 
-// AttemptOut is one decision in a result: the "attempts" of every tool.
+// AttemptOut is one decision in a result: the "attempts" of every tool. Its
+// schema's descriptions are generic; a tool names its own steps in them
+// (DefineTool's RefineOutput).
 type AttemptOut struct {
-	Step      string `json:"step" jsonschema:"the rung this decision is about, e.g. client_sampling, server_llm, deterministic, candidates, trip_details, confirm_form, confirm_arguments, client_roots, export_dir, view"`
+	Step      string `json:"step" jsonschema:"the step this decision is about, from the tool's fixed list"`
 	Outcome   string `json:"outcome" jsonschema:"used, skipped (not tried: unavailable or not asked for) or failed (tried, with no usable result; the next rung ran)"`
 	Why       string `json:"why,omitempty" jsonschema:"for skipped and failed: the cause, from a fixed list (client_cannot_ask, user_declined, user_rejected, no_answer, no_time, not_configured, ...; see docs/FALLBACKS.md)"`
 	Reason    string `json:"reason" jsonschema:"the cause in words, for people"`
 	ElapsedMs int64  `json:"elapsedMs"`
-	Answer    string `json:"answer,omitempty" jsonschema:"for a rung that asked a model and got an answer (client_sampling, server_llm): how the answer came, structured (the model called the submit_ranking tool it was offered, because the client declared sampling.tools) or text (what the model wrote, read leniently)"`
+	Answer    string `json:"answer,omitempty" jsonschema:"for a step that asked a model and got an answer: how the answer came, structured (the model called the answer tool it was offered, because the client declared sampling.tools) or text (what the model wrote, read leniently)"`
 }
 
-func attemptsOut(as []fallback.Attempt) []AttemptOut {
+// AttemptsOut is the attempts as a result lists them.
+func AttemptsOut(as []Attempt) []AttemptOut {
 	out := make([]AttemptOut, len(as))
 	for i, a := range as {
 		// max: an elapsed time measured across replicas with skewed clocks
@@ -47,26 +44,16 @@ func attemptsOut(as []fallback.Attempt) []AttemptOut {
 // keeps data for programs rather than models.
 const ErrorMetaKey = "io.github.flightserver/error"
 
-// Error codes of ToolError.Error.
+// Error codes of ToolError.Error that mean the same for every tool; a
+// tool adds its own (tools: not_booked, trip_details_needed, ...).
 const (
 	// ErrorInvalidArguments: the arguments are wrong; Fields says how.
 	ErrorInvalidArguments = "invalid_arguments"
-	// ErrorTripDetailsNeeded: findBestFlight did not search for want of
-	// trip details; Why, AskedUser and Fields say what and why.
-	ErrorTripDetailsNeeded = "trip_details_needed"
-	// ErrorNotRanked: a single-rung strategy could not rank.
-	ErrorNotRanked = "not_ranked"
-	// ErrorNotBooked: bookFlight did not book; Why says why.
-	ErrorNotBooked = "not_booked"
-	// ErrorNotSaved: saveItinerary wrote nothing; Why says why.
-	ErrorNotSaved = "not_saved"
 	// ErrorStateRefused: a modern retry's requestState cannot be used.
 	ErrorStateRefused = "state_refused"
-	// ErrorSearchFailed: the flight search itself failed.
-	ErrorSearchFailed = "search_failed"
 	// ErrorCancelled: the call was cancelled before it could finish.
 	ErrorCancelled = "cancelled"
-	// ErrorBusy: the server had no room for another search in time;
+	// ErrorBusy: the server had no room for the work in time;
 	// RetryAfterSeconds says when to call again.
 	ErrorBusy = "busy"
 )
@@ -75,8 +62,8 @@ const (
 // ErrorMetaKey in its _meta; the text says the same for people.
 type ToolError struct {
 	Error string `json:"error"`
-	// Why is the cause, from the fallback vocabulary (for trip details, the
-	// Why* values of this package).
+	// Why is the cause, from the fallback vocabulary (or a tool's own, such
+	// as tools' trip-details Why* values).
 	Why    string `json:"why,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	// AskedUser says whether the server showed the user a form (trip
@@ -86,15 +73,15 @@ type ToolError struct {
 	AskedUser *bool `json:"askedUser,omitempty"`
 	// Fields are the problems with the arguments or the details still
 	// needed: each field, what is wrong and what is accepted.
-	Fields   flights.Problems `json:"fields,omitempty"`
-	Attempts []AttemptOut     `json:"attempts,omitempty"`
+	Fields   []Problem    `json:"fields,omitempty"`
+	Attempts []AttemptOut `json:"attempts,omitempty"`
 	// RetryAfterSeconds, on a busy error, is when to call again.
 	RetryAfterSeconds int `json:"retryAfterSeconds,omitempty"`
 }
 
-// fail is an isError result with text for people and the details for
+// Fail is an isError result with text for people and the details for
 // programs; detail may be nil (then only the code and the attempts).
-func (c *call) fail(code, text string, detail *ToolError) *mcp.CallToolResult {
+func (c *Call) Fail(code, text string, detail *ToolError) *mcp.CallToolResult {
 	d := ToolError{}
 	if detail != nil {
 		d = *detail
@@ -102,32 +89,17 @@ func (c *call) fail(code, text string, detail *ToolError) *mcp.CallToolResult {
 	d.Error = code
 	c.errorCode = code
 	if len(c.attempts) > 0 {
-		d.Attempts = attemptsOut(c.attempts)
+		d.Attempts = AttemptsOut(c.attempts)
 	}
 	res := mcp.NewToolResultError(text)
 	res.Meta = mcp.NewMetaFromMap(map[string]any{ErrorMetaKey: d})
 	return res
 }
 
-// maxProblemsShown bounds an error listing: a caller sending thousands of
-// unknown arguments gets a readable answer, not a megabyte.
-const maxProblemsShown = 20
-
-// invalidArguments is the isError for bad arguments: every problem on its
-// own line, so the host's model can fix all of them and call again.
-func (c *call) invalidArguments(ps flights.Problems) *mcp.CallToolResult {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s did not run: %d problem(s) with the arguments.\n", c.tool, len(ps))
-	for i, p := range ps {
-		if i == maxProblemsShown {
-			fmt.Fprintf(&b, "- … and %d more\n", len(ps)-i)
-			break
-		}
-		fmt.Fprintf(&b, "- %s\n", p)
-	}
-	b.WriteString("Fix these and call again.")
-	if len(ps) > maxProblemsShown {
-		ps = ps[:maxProblemsShown]
-	}
-	return c.fail(ErrorInvalidArguments, b.String(), &ToolError{Fields: ps})
+// Problem is one thing wrong with a call's arguments, or one detail still
+// needed: the field, what is wrong and what is accepted.
+type Problem struct {
+	Field    string `json:"field"`
+	Problem  string `json:"problem"`
+	Accepted string `json:"accepted"`
 }

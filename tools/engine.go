@@ -1,0 +1,75 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/flights"
+)
+
+// The engine's result types, by the names the flight tools' results and
+// errors have always used.
+type (
+	// ToolError is fallback.ToolError.
+	ToolError = fallback.ToolError
+	// AttemptOut is fallback.AttemptOut.
+	AttemptOut = fallback.AttemptOut
+)
+
+// ErrorMetaKey is fallback.ErrorMetaKey.
+const ErrorMetaKey = fallback.ErrorMetaKey
+
+// Error codes of ToolError.Error that only these tools use (the engine's
+// own are fallback.Error*).
+const (
+	// ErrorTripDetailsNeeded: findBestFlight did not search for want of
+	// trip details; Why, AskedUser and Fields say what and why.
+	ErrorTripDetailsNeeded = "trip_details_needed"
+	// ErrorNotRanked: a single-rung strategy could not rank.
+	ErrorNotRanked = "not_ranked"
+	// ErrorNotBooked: bookFlight did not book; Why says why.
+	ErrorNotBooked = "not_booked"
+	// ErrorNotSaved: saveItinerary wrote nothing; Why says why.
+	ErrorNotSaved = "not_saved"
+	// ErrorSearchFailed: the flight search itself failed.
+	ErrorSearchFailed = "search_failed"
+)
+
+// problems is the domain's problems in the engine's words: the same three
+// fields, the same JSON.
+func problems(ps flights.Problems) []fallback.Problem {
+	if ps == nil {
+		return nil
+	}
+	out := make([]fallback.Problem, len(ps))
+	for i, p := range ps {
+		out[i] = fallback.Problem(p)
+	}
+	return out
+}
+
+// maxProblemsShown bounds an error listing: a caller sending thousands of
+// unknown arguments gets a readable answer, not a megabyte.
+const maxProblemsShown = 20
+
+// invalidArguments is the isError for bad arguments: every problem on its
+// own line, so the host's model can fix all of them and call again.
+func invalidArguments(c *fallback.Call, ps flights.Problems) *mcp.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s did not run: %d problem(s) with the arguments.\n", c.Tool(), len(ps))
+	for i, p := range ps {
+		if i == maxProblemsShown {
+			fmt.Fprintf(&b, "- … and %d more\n", len(ps)-i)
+			break
+		}
+		fmt.Fprintf(&b, "- %s\n", p)
+	}
+	b.WriteString("Fix these and call again.")
+	if len(ps) > maxProblemsShown {
+		ps = ps[:maxProblemsShown]
+	}
+	return c.Fail(fallback.ErrorInvalidArguments, b.String(), &ToolError{Fields: problems(ps)})
+}
