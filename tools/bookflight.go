@@ -43,13 +43,6 @@ type BookArgs struct {
 	Confirm       bool   `json:"confirm,omitempty" jsonschema:"true only after the user explicitly approved this booking (needed when your client cannot show the server's confirmation form)"`
 }
 
-func (a *BookArgs) fields() map[string]argField {
-	return map[string]argField{
-		"flightId": stringArg(&a.FlightID), "passengerName": stringArg(&a.PassengerName),
-		"seat": stringArg(&a.Seat), "cabin": stringArg(&a.Cabin), "confirm": boolArg(&a.Confirm),
-	}
-}
-
 // BookResult is bookFlight's structuredContent.
 type BookResult struct {
 	Simulated     bool   `json:"simulated" jsonschema:"always true: nothing is booked, charged or sent anywhere"`
@@ -135,7 +128,7 @@ func (t *Toolset) bookFlightSpec() fallback.Spec[struct{}] {
 // tells the host's model to get first.
 func (t *Toolset) bookFlight(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args BookArgs
-	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, &args)
 	if strings.TrimSpace(args.FlightID) == "" {
 		ps = append(ps, flights.Problem{Field: "flightId", Problem: "is missing", Accepted: "a flight id from findBestFlight"})
 	}
