@@ -165,8 +165,8 @@ func planFor(t reflect.Type) (*argPlan, error) {
 		return p.(planned).plan, p.(planned).err
 	}
 	p, err := newPlan(t)
-	plans.Store(t, planned{p, err})
-	return p, err
+	got, _ := plans.LoadOrStore(t, planned{p, err}) // the first of two racing builders wins
+	return got.(planned).plan, got.(planned).err
 }
 
 func newPlan(t reflect.Type) (*argPlan, error) {
