@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/flightserver/flightserver/fallback"
@@ -239,4 +240,23 @@ func BenchmarkDecodeArguments(b *testing.B) {
 			}
 		}
 	})
+}
+
+// concurrent is decoded by no other test, so its plan is built here, by
+// goroutines racing to build it (run with -race).
+type concurrent struct {
+	N *int `json:"n"`
+}
+
+func TestDecodeConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			var c concurrent
+			if ps := fallback.DecodeArguments(map[string]any{"n": i}, &c); ps != nil || c.N == nil || *c.N != i {
+				t.Errorf("goroutine %d: %v, %v", i, ps, c.N)
+			}
+		})
+	}
+	wg.Wait()
 }
