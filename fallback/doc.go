@@ -68,7 +68,11 @@
 // operator's settings, what the client declared, nothing to rank, no time
 // left) and resumes a modern retry at the rung whose question it answers.
 // A tool's schemas come from its Go types (DefineTool, SchemaFor), and a
-// form's fields go out in the order given (FormSchema).
+// form's fields go out in the order given (FormSchema). The same types'
+// json tags read what comes back: DecodeArguments reads a call's arguments
+// and DecodeForm an accepted form's content, leniently where the meaning
+// is plain, and with a Problem per field (and per unknown argument) where
+// it is not (args.go).
 //
 // The engine also holds the transport-level pieces the eras need on
 // streamable HTTP: GETStreams (which legacy sessions can receive sampling

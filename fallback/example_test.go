@@ -56,9 +56,17 @@ func ExampleServe() {
 				c.Record(a.Attempt("name_form"))
 				return c.Fail("no_name", "no name: "+a.Reason, &fallback.ToolError{Why: string(a.Why)})
 			}
+			// The answer is untrusted: read by the form's own names, each
+			// field checked for its type.
+			var answer struct {
+				Name string `json:"name"`
+			}
+			if ps := fallback.DecodeForm(a.Answer.Content, &answer); len(ps) > 0 || answer.Name == "" {
+				c.Record(fallback.FailedFor("name_form", fallback.UnusableAnswer, "the form gave no name", a.Elapsed))
+				return c.Fail("no_name", "no name in the form", nil)
+			}
 			c.Record(fallback.UsedBy("name_form", "the user gave their name", a.Elapsed))
-			name, _ := a.Answer.Content.(map[string]any)["name"].(string)
-			res := mcp.NewToolResultText("Hello, " + name)
+			res := mcp.NewToolResultText("Hello, " + answer.Name)
 			res.StructuredContent = map[string]any{"attempts": fallback.AttemptsOut(c.Attempts())}
 			return res
 		},

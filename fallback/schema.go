@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -68,7 +69,14 @@ type Definition struct {
 // DefineTool builds a tool whose input schema comes from In and whose
 // output schema comes from Out, each refined as d says, with every
 // annotation set explicitly.
+//
+// In must also be a struct DecodeArguments can read, so that a tool whose
+// arguments cannot be read fails here, when the server starts, and not on a
+// client's call.
 func DefineTool[In, Out any](d Definition) (mcp.Tool, error) {
+	if _, err := planFor(reflect.TypeFor[In]()); err != nil {
+		return mcp.Tool{}, fmt.Errorf("tool %s: %w", d.Name, err)
+	}
 	in, err := SchemaFor[In](d.Refine, d.Require)
 	if err != nil {
 		return mcp.Tool{}, err

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 	"slices"
@@ -25,6 +26,7 @@ func TestBookFlightWithForm(t *testing.T) {
 		name    string
 		form    *fakeclient.Form
 		booked  bool
+		seat    string // booked: the seat held (default window)
 		says    string // in the error text when not booked
 		callErr string // modern silent: the client gives up
 		// dismissed: the user closed the form without choosing, so the
@@ -38,6 +40,11 @@ func TestBookFlightWithForm(t *testing.T) {
 		{name: "confirm false", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": false, "passengerName": "Ada Lovelace"}}, says: "did not tick"},
 		{name: "bad name", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": "x<script>"}}, says: "passenger name"},
 		{name: "wrong types", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": "yes", "passengerName": 42}}, says: "did not tick"},
+		{name: "name not a string", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": 42}}, says: "passenger name"},
+		// A seat that is not one (or not a string) is no preference.
+		{name: "seat not a string", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": "Ada Lovelace", "seat": 1}}, booked: true, seat: "no_preference"},
+		// A client's own keys are not the server's: ignored.
+		{name: "extra keys", form: &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: map[string]any{"confirm": true, "passengerName": "Ada Lovelace", "seat": "window", "x-client": map[string]any{"a": 1}}}, booked: true},
 		{name: "silent", form: &fakeclient.Form{Behaviour: fakeclient.Silent}, says: "got no answer: no answer within 300ms", callErr: "context deadline exceeded"},
 		// A 2026-07-28 host that fails never retries: like silence, the
 		// server does not hear of it, and the call ends at the client.
@@ -85,7 +92,8 @@ func TestBookFlightWithForm(t *testing.T) {
 						}
 						var r BookResult
 						decodeWith(t, bookOutputSchema, res, &r)
-						if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != "window" || usedStep(r.Attempts) != stepConfirmForm || r.FlightID != id ||
+						seat := cmp.Or(tc.seat, "window")
+						if !r.Simulated || r.PassengerName != "Ada Lovelace" || r.Seat != seat || usedStep(r.Attempts) != stepConfirmForm || r.FlightID != id ||
 							!regexp.MustCompile(`^BK-`+regexp.QuoteMeta(id)+`-[A-Z2-7]+-[A-Z2-7]{6}$`).MatchString(r.Reference) {
 							t.Errorf("booking %+v", r)
 						}

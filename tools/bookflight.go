@@ -43,13 +43,6 @@ type BookArgs struct {
 	Confirm       bool   `json:"confirm,omitempty" jsonschema:"true only after the user explicitly approved this booking (needed when your client cannot show the server's confirmation form)"`
 }
 
-func (a *BookArgs) fields() map[string]argField {
-	return map[string]argField{
-		"flightId": stringArg(&a.FlightID), "passengerName": stringArg(&a.PassengerName),
-		"seat": stringArg(&a.Seat), "cabin": stringArg(&a.Cabin), "confirm": boolArg(&a.Confirm),
-	}
-}
-
 // BookResult is bookFlight's structuredContent.
 type BookResult struct {
 	Simulated     bool   `json:"simulated" jsonschema:"always true: nothing is booked, charged or sent anywhere"`
@@ -95,6 +88,14 @@ const (
 	confirmKey      = "confirm"
 )
 
+// confirmAnswer is what the user submitted in the confirmation form
+// (confirmationSchema's fields): untrusted until checked, like arguments.
+type confirmAnswer struct {
+	PassengerName string `json:"passengerName"`
+	Seat          string `json:"seat"`
+	Confirm       bool   `json:"confirm"`
+}
+
 // confirmationSchema is the form: flat, primitives only, nothing secret,
 // in the order a person fills it in: who travels, where they sit, and last
 // the tick that books.
@@ -135,7 +136,7 @@ func (t *Toolset) bookFlightSpec() fallback.Spec[struct{}] {
 // tells the host's model to get first.
 func (t *Toolset) bookFlight(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args BookArgs
-	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, &args)
 	if strings.TrimSpace(args.FlightID) == "" {
 		ps = append(ps, flights.Problem{Field: "flightId", Problem: "is missing", Accepted: "a flight id from findBestFlight"})
 	}
@@ -219,18 +220,23 @@ func (t *Toolset) confirmByForm(ctx context.Context, c *fallback.Call, f chosen,
 	case a.Failed():
 		return notBooked(c, a.Attempt(stepConfirmForm), formFailureText(a)+" Ask the user, then call bookFlight again."), a
 	}
-	content, _ := a.Answer.Content.(map[string]any)
-	if confirmed, _ := content["confirm"].(bool); !confirmed {
+	// A field of the wrong type reads as not given, and the checks below
+	// say what that means: no tick is no booking, no usable name is asked
+	// for again, no usable seat is the call's (or no preference). So the
+	// decoding problems add nothing here, unlike the trip form's, which
+	// the next form shows the user.
+	var answer confirmAnswer
+	_ = decodeForm(a.Answer.Content, &answer)
+	if !answer.Confirm {
 		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.NotConfirmed, "the user did not tick the confirmation", a.Elapsed),
 			"the user did not tick the confirmation."), a
 	}
-	raw, _ := content["passengerName"].(string)
-	name, err := checkName(raw)
+	name, err := checkName(answer.PassengerName)
 	if err != nil {
 		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.UnusableAnswer, "the passenger name in the form "+err.Error(), a.Elapsed),
 			"the passenger name in the form "+err.Error()+". Call bookFlight again to ask once more."), a
 	}
-	seat, _ := content["seat"].(string)
+	seat := answer.Seat
 	if !validSeat(seat) {
 		seat = seatOr(args.Seat)
 	}

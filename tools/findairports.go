@@ -23,10 +23,6 @@ type FindAirportsArgs struct {
 	Country string `json:"country,omitempty" jsonschema:"only airports in this country: an ISO code (US) or a name (United States)"`
 }
 
-func (a *FindAirportsArgs) fields() map[string]argField {
-	return map[string]argField{"query": stringArg(&a.Query), "country": stringArg(&a.Country)}
-}
-
 // AirportsResult is findAirports' structuredContent.
 type AirportsResult struct {
 	Airports []AirportOut `json:"airports" jsonschema:"the matches, exact codes first; findBestFlight accepts any code here"`
@@ -84,7 +80,7 @@ func (t *Toolset) findAirportsSpec() fallback.Spec[struct{}] {
 // from), so its result has no attempts.
 func (t *Toolset) findAirports(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args FindAirportsArgs
-	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, &args)
 	q, country := strings.TrimSpace(args.Query), strings.TrimSpace(args.Country)
 	switch {
 	case len(ps) > 0:

@@ -60,18 +60,6 @@ type FindArgs struct {
 	Strategy        string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), server_llm (the server's own LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
 }
 
-func (a *FindArgs) fields() map[string]argField {
-	return map[string]argField{
-		"origin": stringArg(&a.Origin), "destination": stringArg(&a.Destination), "date": stringArg(&a.Date),
-		"returnDate": stringArg(&a.ReturnDate), "flexDays": intArg(&a.FlexDays), "flexIndependently": boolArg(&a.FlexIndependent),
-		"passengers": intArg(&a.Passengers), "cabin": stringArg(&a.Cabin), "maxStops": intArg(&a.MaxStops),
-		"departAfter": stringArg(&a.DepartAfter), "departBefore": stringArg(&a.DepartBefore),
-		"arriveAfter": stringArg(&a.ArriveAfter), "arriveBefore": stringArg(&a.ArriveBefore),
-		"airlines": stringsArg(&a.Airlines), "excludeAirlines": stringsArg(&a.ExcludeAirlines),
-		"maxPrice": numberArg(&a.MaxPrice), "strategy": stringArg(&a.Strategy),
-	}
-}
-
 func (a *FindArgs) request() flights.Request {
 	return flights.Request{
 		Origin: a.Origin, Destination: a.Destination, Date: a.Date, ReturnDate: a.ReturnDate, FlexDays: a.FlexDays, FlexIndependent: a.FlexIndependent,
@@ -141,7 +129,7 @@ func (t *Toolset) findBestFlightSpec() fallback.Spec[findState] {
 // under the call budget, so the call always answers in time.
 func (t *Toolset) findBestFlight(ctx context.Context, c *fallback.Call, st *findState) *mcp.CallToolResult {
 	var args FindArgs
-	argPs := decodeArgs(c.Request().Params.Arguments, args.fields())
+	argPs := decodeArgs(c.Request().Params.Arguments, &args)
 	strategy := Strategy(strings.ToLower(strings.TrimSpace(args.Strategy)))
 	if strategy == "" {
 		strategy = Auto

@@ -40,13 +40,6 @@ type SaveArgs struct {
 	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file of that name (default false: an existing file is kept and the call fails)"`
 }
 
-func (a *SaveArgs) fields() map[string]argField {
-	return map[string]argField{
-		"flightId": stringArg(&a.FlightID), "bookingRef": stringArg(&a.BookingRef), "format": stringArg(&a.Format), "directory": stringArg(&a.Directory),
-		"filename": stringArg(&a.Filename), "overwrite": boolArg(&a.Overwrite),
-	}
-}
-
 // SaveResult is saveItinerary's structuredContent.
 type SaveResult struct {
 	URI      string `json:"uri" jsonschema:"file:// URI of the file written"`
@@ -94,7 +87,7 @@ func (t *Toolset) saveItinerarySpec() fallback.Spec[struct{}] {
 // saving. Then it renders the flight and writes it safely.
 func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args SaveArgs
-	ps := decodeArgs(c.Request().Params.Arguments, args.fields())
+	ps := decodeArgs(c.Request().Params.Arguments, &args)
 	format := strings.ToLower(strings.TrimSpace(args.Format))
 	if format == "" {
 		format = FormatICS

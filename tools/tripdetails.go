@@ -71,18 +71,11 @@ type tripAnswer struct {
 	Cabin       string `json:"cabin,omitempty"`
 }
 
-func (a *tripAnswer) fields() map[string]argField {
-	return map[string]argField{
-		"origin": stringArg(&a.Origin), "destination": stringArg(&a.Destination), "date": stringArg(&a.Date),
-		"passengers": intArg(&a.Passengers), "cabin": stringArg(&a.Cabin),
-	}
-}
-
 // parseTripAnswer reads accepted form content: types checked, lengths
 // bounded, unknown keys ignored.
 func parseTripAnswer(content any) (tripAnswer, flights.Problems) {
 	var a tripAnswer
-	ps := decodeForm(content, a.fields())
+	ps := decodeForm(content, &a)
 	for i, p := range ps {
 		if p.Field == "arguments" { // the content as a whole
 			ps[i] = flights.Problem{Field: formAsWhole, Problem: "the answer was not a set of fields", Accepted: "the form's fields"}
