@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 count=${1:-5}
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
-go test -run '^$' -bench . -benchmem -count "$count" ./flights ./ranking/... ./tools ./cmd/flightserver | tee "$raw" >&2
+go test -run '^$' -bench . -benchmem -count "$count" ./fallback ./flights ./ranking/... ./tools ./cmd/flightserver | tee "$raw" >&2
 go run ./scripts/benchreport < "$raw"
