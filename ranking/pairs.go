@@ -48,7 +48,7 @@ const MaxLegsPerDay = 100
 
 // RoundTrips is what pairing a round trip's flights found.
 type RoundTrips struct {
-	// Pairs are the best pairs by score, best first (OrderRoundTrips).
+	// Pairs are the best pairs by score, best first (Order).
 	Pairs []flights.RoundTrip
 	// Standouts are the cheapest, the fastest and the best nonstop pair of
 	// all that could be flown, whether or not they are among Pairs.
@@ -100,7 +100,7 @@ func (w Weights) legs(trip flights.Trip, fs []flights.Flight, out bool) []leg {
 		stops, hours := w.penalties(f)
 		for p := range flights.Pairings {
 			// As Score adds them, so that a pair's score is exactly
-			// ScoreRoundTrip of the round trip NewRoundTrip makes.
+			// ScoreOption of the round trip NewRoundTrip makes.
 			ls[i].share[p] = f.RoundTripShareUSD(flights.Pairing(p))
 			ls[i].score[p] = float64(ls[i].share[p]) + stops + hours
 		}
@@ -316,7 +316,7 @@ func (p *pairing) pairPrice(k pairKey) int {
 
 func (p *pairing) pick(k pairKey) *Pick {
 	rt := p.roundTrip(k)
-	return &Pick{Flight: rt.Out, Return: &rt.Return}
+	return &Pick{Option: Option{Flight: rt.Out, Return: &rt.Return}}
 }
 
 // PairRoundTrips pairs a round trip's flights: the outbound flights
@@ -449,13 +449,13 @@ func OneWayStandouts(candidates []flights.Flight) Standouts {
 	for i := range candidates {
 		f := &candidates[i]
 		if s.Cheapest == nil || f.PriceUSD < s.Cheapest.Flight.PriceUSD {
-			s.Cheapest = &Pick{Flight: *f}
+			s.Cheapest = &Pick{Option: Option{Flight: *f}}
 		}
 		if s.Fastest == nil || f.Duration() < s.Fastest.Flight.Duration() {
-			s.Fastest = &Pick{Flight: *f}
+			s.Fastest = &Pick{Option: Option{Flight: *f}}
 		}
 		if s.Nonstop == nil && f.Stops() == 0 {
-			s.Nonstop = &Pick{Flight: *f}
+			s.Nonstop = &Pick{Option: Option{Flight: *f}}
 		}
 	}
 	return s

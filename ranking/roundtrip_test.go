@@ -60,6 +60,16 @@ func everyPair(trip flights.Trip, outs, rets []flights.Flight) []flights.RoundTr
 	return all
 }
 
+// orderPairs sorts round trips best first, in place, as Order sorts them
+// as options.
+func orderPairs(rs []flights.RoundTrip) {
+	os := Paired(rs)
+	DefaultWeights.Order(os)
+	for i, o := range os {
+		rs[i] = o.roundTrip()
+	}
+}
+
 // RoundTripCandidates gives exactly what pairing everything, sorting and
 // taking the best pairs that share no flight with MaxPairsPerFlight pairs
 // already taken would, without keeping every pair; every pair can be
@@ -81,7 +91,7 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 			got := DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)
 
 			all := everyPair(trip, outs, rets)
-			DefaultWeights.OrderRoundTrips(all)
+			orderPairs(all)
 			if len(all) < 10 {
 				t.Fatalf("only %d feasible pairs: the case is too thin", len(all))
 			}
@@ -120,12 +130,12 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 
 func TestRankRoundTrips(t *testing.T) {
 	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-22", Passengers: ptr(3)})
-	picks := DefaultWeights.RankRoundTrips(DefaultWeights.RoundTripCandidates(trip, outs, rets, 47), 3)
+	picks := DefaultWeights.Rank(Paired(DefaultWeights.RoundTripCandidates(trip, outs, rets, 47)), 3).Picks
 	if len(picks) != 3 {
 		t.Fatalf("%d picks", len(picks))
 	}
 	first := picks[0]
-	for _, want := range []string{fmt.Sprintf("$%d ($%d for 3) round trip", first.RoundTrip.PriceUSD(), first.RoundTrip.TotalUSD()), "out $", "; back $", "best balance", "score "} {
+	for _, want := range []string{fmt.Sprintf("$%d ($%d for 3) round trip", first.PriceUSD(), first.TotalUSD()), "out $", "; back $", "best balance", "score "} {
 		if !strings.Contains(first.Reason, want) {
 			t.Errorf("reason %q lacks %q", first.Reason, want)
 		}
@@ -136,12 +146,12 @@ func TestRankRoundTrips(t *testing.T) {
 	// Three ways to make the trip: no outbound or return flight twice.
 	seen := map[string]bool{}
 	for _, p := range picks {
-		if seen[p.RoundTrip.Out.ID] || seen[p.RoundTrip.Return.ID] {
-			t.Errorf("picks share a flight: %s", p.RoundTrip.ID())
+		if seen[p.Flight.ID] || seen[p.Return.ID] {
+			t.Errorf("picks share a flight: %s", p.ID())
 		}
-		seen[p.RoundTrip.Out.ID], seen[p.RoundTrip.Return.ID] = true, true
+		seen[p.Flight.ID], seen[p.Return.ID] = true, true
 	}
-	if got := DefaultWeights.RankRoundTrips(nil, 3); len(got) != 0 {
+	if got := DefaultWeights.Rank(nil, 3).Picks; len(got) != 0 {
 		t.Errorf("no candidates gave %v", got)
 	}
 }
@@ -162,12 +172,12 @@ func TestDeterministicGolden(t *testing.T) {
 		fmt.Fprintf(&b, "\n%s %v -> %s %v, %s, %d pax, %s\n%s\n", trip.Origin, trip.Origins(), trip.Destination, trip.Destinations(),
 			strings.TrimSpace(req.Date+" "+req.ReturnDate), trip.Passengers, trip.Cabin, DefaultWeights.ExplainCabin(trip.Cabin))
 		if trip.IsRoundTrip() {
-			for _, p := range DefaultWeights.RankRoundTrips(DefaultWeights.RoundTripCandidates(trip, outs, rets, 10), 3) {
-				fmt.Fprintf(&b, "%s\n  %s\n", p.RoundTrip.ID(), p.Reason)
+			for _, p := range DefaultWeights.Rank(Paired(DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)), 3).Picks {
+				fmt.Fprintf(&b, "%s\n  %s\n", p.ID(), p.Reason)
 			}
 			continue
 		}
-		for _, p := range DefaultWeights.Rank(DefaultWeights.Candidates(trip, outs), 3).Picks {
+		for _, p := range DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, outs)), 3).Picks {
 			fmt.Fprintf(&b, "%s via %v\n  %s\n", p.Flight.ID, p.Flight.Via(), p.Reason)
 		}
 	}
@@ -201,7 +211,7 @@ func TestRoundTripDaysHaveTheLowestFarePerReturnDay(t *testing.T) {
 			type cell struct{ out, ret string }
 			lowest, best := map[cell]int{}, map[cell]flights.RoundTrip{}
 			all := everyPair(trip, outs, rets)
-			DefaultWeights.OrderRoundTrips(all) // best first: the first of a cell is its best
+			orderPairs(all) // best first: the first of a cell is its best
 			for _, rt := range all {
 				k := cell{trip.DepartDay(rt.Out.Depart()).Format(flights.DateLayout), civil(rt.Return.Depart()).Format(flights.DateLayout)}
 				if _, ok := best[k]; !ok {

@@ -156,10 +156,11 @@ func (t *Toolset) searchAnew(ctx context.Context, trip flights.Trip) (searched, 
 	if !trip.IsRoundTrip() {
 		cands := t.weights.Candidates(trip, outs)
 		s.standouts = ranking.OneWayStandouts(cands)
+		s.options.List = ranking.OneWay(cands)
 		if trip.FlexDays > 0 {
-			s.calendar = ranking.Options{Trip: trip, Flights: cands}.Calendar(trip.Dates())
+			s.calendar = s.options.Calendar(trip.Dates())
 		}
-		s.options.Flights = cands[:min(len(cands), maxOptions)]
+		s.options.List = s.options.List[:min(len(cands), maxOptions)]
 		if len(cands) == 0 {
 			return t.relax(ctx, s, trip)
 		}
@@ -171,7 +172,7 @@ func (t *Toolset) searchAnew(ctx context.Context, trip flights.Trip) (searched, 
 	}
 	s.found += len(rets)
 	rt := t.weights.PairRoundTrips(trip, outs, rets, ranking.MaxPairs)
-	s.options.Pairs, s.standouts = rt.Pairs, rt.Standouts
+	s.options.List, s.standouts = ranking.Paired(rt.Pairs), rt.Standouts
 	if trip.FlexDays > 0 {
 		s.calendar = rt.Days
 	}
@@ -232,28 +233,27 @@ func compactSearch(s searched) (searched, int) {
 			nsegs += len(f.Segments)
 		}
 	}
-	s.options.Flights = append([]flights.Flight(nil), s.options.Flights...)
-	s.options.Pairs = append([]flights.RoundTrip(nil), s.options.Pairs...)
+	s.options.List = append([]ranking.Option(nil), s.options.List...)
 	picks := []*ranking.Pick{s.standouts.Cheapest, s.standouts.Fastest, s.standouts.Nonstop}
-	var all []*flights.Flight
-	for i := range s.options.Flights {
-		all = append(all, &s.options.Flights[i])
-	}
-	for i := range s.options.Pairs {
-		all = append(all, &s.options.Pairs[i].Out, &s.options.Pairs[i].Return)
+	opts := make([]*ranking.Option, 0, len(s.options.List)+len(picks))
+	for i := range s.options.List {
+		opts = append(opts, &s.options.List[i])
 	}
 	for i, p := range picks {
-		if p == nil {
-			continue
+		if p != nil {
+			c := *p
+			picks[i] = &c
+			opts = append(opts, &c.Option)
 		}
-		c := *p
-		if c.Return != nil {
-			ret := *c.Return
-			c.Return = &ret
-			all = append(all, c.Return)
+	}
+	var all []*flights.Flight
+	for _, o := range opts {
+		all = append(all, &o.Flight)
+		if o.Return != nil {
+			ret := *o.Return
+			o.Return = &ret
+			all = append(all, o.Return)
 		}
-		picks[i] = &c
-		all = append(all, &picks[i].Flight)
 	}
 	s.standouts = ranking.Standouts{Cheapest: picks[0], Fastest: picks[1], Nonstop: picks[2]}
 	for _, f := range all {
@@ -281,8 +281,13 @@ func compactSearch(s searched) (searched, int) {
 // airline codes are the catalogue's, and shared).
 func cachedBytes(s searched, nflights int, segs []flights.Segment) int {
 	n := int(unsafe.Sizeof(s)) + cap(segs)*int(unsafe.Sizeof(flights.Segment{})) +
-		cap(s.options.Flights)*int(unsafe.Sizeof(flights.Flight{})) + cap(s.options.Pairs)*int(unsafe.Sizeof(flights.RoundTrip{})) +
+		cap(s.options.List)*int(unsafe.Sizeof(ranking.Option{})) +
 		cap(s.calendar)*int(unsafe.Sizeof(ranking.Day{})) + cap(s.relaxed)*int(unsafe.Sizeof(ranking.Relaxation{}))
+	for _, o := range s.options.List {
+		if o.Return != nil {
+			n += int(unsafe.Sizeof(flights.Flight{}))
+		}
+	}
 	for _, p := range []*ranking.Pick{s.standouts.Cheapest, s.standouts.Fastest, s.standouts.Nonstop} {
 		if p != nil {
 			n += int(unsafe.Sizeof(*p) + unsafe.Sizeof(flights.Flight{}))
