@@ -211,7 +211,7 @@ func (w Weights) reason(k int, o Option, best extremes) string {
 		lead += "; cheapest of these"
 	}
 	reason := fmt.Sprintf("%s: %s (score %.0f: out %.0f + back %.0f)", Describe(o), lead, w.ScoreOption(o), w.Score(o.Flight), w.Score(*o.Return))
-	if changes := AirportChanges(o.roundTrip()); len(changes) > 0 {
+	if changes := AirportChanges(o); len(changes) > 0 {
 		reason += "; " + strings.Join(changes, "; ")
 	}
 	return reason
@@ -285,8 +285,12 @@ func varied(os []Option, n int) []int {
 // went: the return lands at another airport of the origin's city than the
 // outbound left from (out of EWR, back into LGA), or leaves from another
 // airport of the destination's than the outbound landed at. Empty when it
-// uses the same airports both ways.
-func AirportChanges(r flights.RoundTrip) []string {
+// uses the same airports both ways, and for a one-way option.
+func AirportChanges(o Option) []string {
+	if o.Return == nil {
+		return nil
+	}
+	r := o.roundTrip()
 	var out []string
 	from, landed := r.Out.Segments[0].From, r.Out.Segments[len(r.Out.Segments)-1].To
 	leaves, home := r.Return.Segments[0].From, r.Return.Segments[len(r.Return.Segments)-1].To

@@ -78,6 +78,14 @@ func (o Option) Duration() time.Duration {
 	return o.Flight.Duration()
 }
 
+// Stops is the number of connections on every leg of the option together.
+func (o Option) Stops() int {
+	if o.Return != nil {
+		return o.Flight.Stops() + o.Return.Stops()
+	}
+	return o.Flight.Stops()
+}
+
 // Nonstop reports whether every leg of the option is nonstop.
 func (o Option) Nonstop() bool {
 	return o.Flight.Stops() == 0 && (o.Return == nil || o.Return.Stops() == 0)
