@@ -241,15 +241,6 @@ func minOf[E any, T cmp.Ordered](xs []E, key func(E) T) T {
 	return m
 }
 
-// RoundTripCandidates is the best limit pairs of PairRoundTrips, best
-// first (as Order).
-func (w Weights) RoundTripCandidates(trip flights.Trip, outs, rets []flights.Flight, limit int) []flights.RoundTrip {
-	if limit <= 0 {
-		return nil
-	}
-	return w.PairRoundTrips(trip, outs, rets, limit).Pairs
-}
-
 // varied picks n of the ordered options: each in turn when it shares no
 // flight with an earlier pick (a one-way option always qualifies), then
 // the best of the rest.

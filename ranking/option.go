@@ -31,6 +31,9 @@ func OneWay(fs []flights.Flight) []Option {
 
 // Paired are the pairs as round-trip options, in their order.
 func Paired(rs []flights.RoundTrip) []Option {
+	if rs == nil {
+		return nil
+	}
 	os := make([]Option, len(rs))
 	rets := make([]flights.Flight, len(rs)) // one block for the returns
 	for i, r := range rs {

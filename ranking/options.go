@@ -20,10 +20,13 @@ type Options struct {
 	List []Option
 }
 
-// MaxPairs is how many round trips the rungs choose among: the best pairs of
-// (typically) 47 outbound and 47 return flights, as many as a one-way
-// search has options, which keeps the prompt under 8 KB.
-const MaxPairs = 47
+// MaxOptions is how many options the rungs choose among: as many as one
+// day of a one-way search has (typically 47), across the days of a
+// flexible search, so its prompt stays as small as a single day's; for a
+// round trip, the best pairs of (typically) 47 outbound and 47 return
+// flights, which keeps the prompt under 8 KB. The calendar still covers
+// every day.
+const MaxOptions = 47
 
 // Len is how many options there are.
 func (o Options) Len() int { return len(o.List) }
@@ -77,10 +80,10 @@ type Day struct {
 	Returns []Day
 }
 
-// Calendar is one Day per outbound date searched, in date order, each
+// calendar is one Day per outbound date searched, in date order, each
 // option on the day of the trip it counts for (flights.Trip.DepartDay); a
 // day with no option has LowestUSD 0 and no BestID.
-func (o Options) Calendar(dates []time.Time) []Day {
+func (o Options) calendar(dates []time.Time) []Day {
 	days := make([]Day, len(dates))
 	index := make(map[string]int, len(dates))
 	for i, d := range dates {

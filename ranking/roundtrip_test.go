@@ -60,6 +60,16 @@ func everyPair(trip flights.Trip, outs, rets []flights.Flight) []flights.RoundTr
 	return all
 }
 
+// roundTripCandidates are the best limit pairs of PairRoundTrips, as
+// pairs.
+func roundTripCandidates(trip flights.Trip, outs, rets []flights.Flight, limit int) []flights.RoundTrip {
+	var rs []flights.RoundTrip
+	for _, o := range DefaultWeights.PairRoundTrips(trip, outs, rets, limit).Options {
+		rs = append(rs, o.roundTrip())
+	}
+	return rs
+}
+
 // orderPairs sorts round trips best first, in place, as Order sorts them
 // as options.
 func orderPairs(rs []flights.RoundTrip) {
@@ -70,7 +80,7 @@ func orderPairs(rs []flights.RoundTrip) {
 	}
 }
 
-// RoundTripCandidates gives exactly what pairing everything, sorting and
+// PairRoundTrips gives exactly what pairing everything, sorting and
 // taking the best pairs that share no flight with MaxPairsPerFlight pairs
 // already taken would, without keeping every pair; every pair can be
 // flown, keeps the trip's limits and is priced for the party.
@@ -88,7 +98,7 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			trip, outs, rets := searchAll(t, tc.req)
-			got := DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)
+			got := roundTripCandidates(trip, outs, rets, 10)
 
 			all := everyPair(trip, outs, rets)
 			orderPairs(all)
@@ -123,14 +133,14 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 			}
 		})
 	}
-	if got := DefaultWeights.RoundTripCandidates(flights.Trip{MaxStops: 2}, nil, []flights.Flight{flight("a", "08:00", 7, 0, 500)}, 10); got != nil {
+	if got := DefaultWeights.PairRoundTrips(flights.Trip{MaxStops: 2}, nil, []flights.Flight{flight("a", "08:00", 7, 0, 500)}, 10).Options; got != nil {
 		t.Errorf("no outbound flights gave %d pairs", len(got))
 	}
 }
 
 func TestRankRoundTrips(t *testing.T) {
 	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-22", Passengers: ptr(3)})
-	picks := DefaultWeights.Rank(Paired(DefaultWeights.RoundTripCandidates(trip, outs, rets, 47)), 3).Picks
+	picks := DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 47).Options, 3).Picks
 	if len(picks) != 3 {
 		t.Fatalf("%d picks", len(picks))
 	}
@@ -172,7 +182,7 @@ func TestDeterministicGolden(t *testing.T) {
 		fmt.Fprintf(&b, "\n%s %v -> %s %v, %s, %d pax, %s\n%s\n", trip.Origin, trip.Origins(), trip.Destination, trip.Destinations(),
 			strings.TrimSpace(req.Date+" "+req.ReturnDate), trip.Passengers, trip.Cabin, DefaultWeights.ExplainCabin(trip.Cabin))
 		if trip.IsRoundTrip() {
-			for _, p := range DefaultWeights.Rank(Paired(DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)), 3).Picks {
+			for _, p := range DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 10).Options, 3).Picks {
 				fmt.Fprintf(&b, "%s\n  %s\n", p.ID(), p.Reason)
 			}
 			continue
@@ -206,7 +216,7 @@ func TestRoundTripDaysHaveTheLowestFarePerReturnDay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			trip, outs, rets := searchAll(t, tc.req)
-			days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxPairs).Days
+			days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxOptions).Days
 			retDates := trip.ReturnDates()
 			type cell struct{ out, ret string }
 			lowest, best := map[cell]int{}, map[cell]flights.RoundTrip{}
@@ -257,7 +267,7 @@ func TestRoundTripDaysHaveTheLowestFarePerReturnDay(t *testing.T) {
 		})
 	}
 	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-20"})
-	if days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxPairs).Days; len(days) != 1 || days[0].Returns != nil {
+	if days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxOptions).Days; len(days) != 1 || days[0].Returns != nil {
 		t.Errorf("a trip on fixed dates has return cells: %+v", days)
 	}
 }

@@ -38,11 +38,6 @@ type searched struct {
 	relaxed []ranking.Relaxation
 }
 
-// maxOptions bounds the one-way options the rungs choose among, across the
-// days of a flexible search: as many as one day has, so the prompt stays
-// as small as a single day's. The calendar still covers every day.
-const maxOptions = 47
-
 // A search is reused for a while: the same trip asked again (a popular
 // route, the next round of a 2026-07-28 call, a host that retries) gets the
 // options already found, priced and ordered, instead of searching again.
@@ -152,31 +147,18 @@ func (t *Toolset) searchAnew(ctx context.Context, trip flights.Trip) (searched, 
 	if err != nil {
 		return searched{}, err
 	}
-	s := searched{found: len(outs), options: ranking.Options{Trip: trip}}
-	if !trip.IsRoundTrip() {
-		cands := t.weights.Candidates(trip, outs)
-		s.standouts = ranking.OneWayStandouts(cands)
-		s.options.List = ranking.OneWay(cands)
-		if trip.FlexDays > 0 {
-			s.calendar = s.options.Calendar(trip.Dates())
+	var rets []flights.Flight
+	if trip.IsRoundTrip() {
+		if rets, err = t.searchDays(ctx, trip.ReturnDates(), trip.Return); err != nil {
+			return searched{}, err
 		}
-		s.options.List = s.options.List[:min(len(cands), maxOptions)]
-		if len(cands) == 0 {
-			return t.relax(ctx, s, trip)
-		}
-		return s, nil
 	}
-	rets, err := t.searchDays(ctx, trip.ReturnDates(), trip.Return)
-	if err != nil {
-		return searched{}, err
-	}
-	s.found += len(rets)
-	rt := t.weights.PairRoundTrips(trip, outs, rets, ranking.MaxPairs)
-	s.options.List, s.standouts = ranking.Paired(rt.Pairs), rt.Standouts
+	f := t.weights.Find(trip, outs, rets, ranking.MaxOptions)
+	s := searched{found: len(outs) + len(rets), options: ranking.Options{Trip: trip, List: f.Options}, standouts: f.Standouts}
 	if trip.FlexDays > 0 {
-		s.calendar = rt.Days
+		s.calendar = f.Days
 	}
-	if rt.Feasible == 0 {
+	if f.Feasible == 0 {
 		return t.relax(ctx, s, trip)
 	}
 	return s, nil
