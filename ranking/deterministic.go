@@ -120,8 +120,8 @@ func (w Weights) Candidates(trip flights.Trip, found []flights.Flight) []flights
 	return fs
 }
 
-// Rank returns n of options (filtered and ordered: Candidates, or Paired
-// PairRoundTrips) with a reason each. It never fails: this is the tier
+// Rank returns n of options (filtered and ordered, as Find gives them)
+// with a reason each. It never fails: this is the tier
 // every other one falls back on. For a round trip it takes the best, then
 // the best that fly neither an outbound nor a return flight already
 // picked, so that three picks are three ways to make the trip, not one
