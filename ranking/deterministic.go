@@ -102,8 +102,8 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // as one-way options.
 func (w Weights) orderFlights(fs []flights.Flight) {
 	perm := w.order(len(fs), func(i int) orderKey {
-		return orderKey{score: w.Score(fs[i]), duration: fs[i].Duration(), depart: fs[i].Depart().Unix(), id: fs[i].ID}
-	})
+		return orderKey{score: w.Score(fs[i]), duration: fs[i].Duration(), depart: fs[i].Depart().Unix()}
+	}, func(i int) (string, string) { return fs[i].ID, "" })
 	sorted := make([]flights.Flight, len(fs))
 	for i, j := range perm {
 		sorted[i] = fs[j]

@@ -126,11 +126,16 @@ func describeFlight(f flights.Flight) string {
 func (w Weights) Order(os []Option) {
 	perm := w.order(len(os), func(i int) orderKey {
 		o := os[i]
-		k := orderKey{score: w.ScoreOption(o), duration: o.Duration(), depart: o.Flight.Depart().Unix(), id: o.Flight.ID}
+		k := orderKey{score: w.ScoreOption(o), duration: o.Duration(), depart: o.Flight.Depart().Unix()}
 		if o.Return != nil {
-			k.back, k.backID = o.Return.Depart().Unix(), o.Return.ID
+			k.back = o.Return.Depart().Unix()
 		}
 		return k
+	}, func(i int) (string, string) {
+		if os[i].Return != nil {
+			return os[i].Flight.ID, os[i].Return.ID
+		}
+		return os[i].Flight.ID, ""
 	})
 	sorted := make([]Option, len(os))
 	for i, j := range perm {
@@ -139,18 +144,17 @@ func (w Weights) Order(os []Option) {
 	copy(os, sorted)
 }
 
-// orderKey is an option as Order compares it.
+// orderKey is an option as Order compares it, before its ids.
 type orderKey struct {
 	score        float64
 	duration     time.Duration
 	depart, back int64 // Unix seconds; back is 0 for one way
-	id, backID   string
 }
 
 // order is the permutation that sorts n options best first by their keys,
-// each computed once, not once per comparison.
-func (w Weights) order(n int, key func(i int) orderKey) []int {
-	type keyed struct {
+// each computed once, not once per comparison, and then by their legs' ids.
+func (w Weights) order(n int, key func(i int) orderKey, ids func(i int) (out, back string)) []int {
+	type keyed struct { // no pointers: sorting moves plain words
 		orderKey
 		i int
 	}
@@ -159,8 +163,13 @@ func (w Weights) order(n int, key func(i int) orderKey) []int {
 		ks[i] = keyed{key(i), i}
 	}
 	slices.SortFunc(ks, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.duration, b.duration), cmp.Compare(a.depart, b.depart),
-			cmp.Compare(a.back, b.back), strings.Compare(a.id, b.id), strings.Compare(a.backID, b.backID))
+		if c := cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.duration, b.duration), cmp.Compare(a.depart, b.depart),
+			cmp.Compare(a.back, b.back)); c != 0 {
+			return c
+		}
+		ao, ab := ids(a.i)
+		bo, bb := ids(b.i)
+		return cmp.Or(strings.Compare(ao, bo), strings.Compare(ab, bb))
 	})
 	perm := make([]int, n)
 	for i, k := range ks {
