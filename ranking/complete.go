@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/ranking/answer"
 )
 
@@ -18,28 +17,26 @@ import (
 //
 // Picks beyond the first n are dropped. Picks not from answer.Parse are
 // handled safely: reasons are cleaned again, an empty reason becomes the
-// flight's facts (Describe), and a pick naming no candidate, or one already
+// option's facts (Describe), and a pick naming no candidate, or one already
 // picked, is skipped. The candidates slice is not changed.
-func (w Weights) FromAnswer(tier Tier, candidates []flights.Flight, picks []answer.Pick, n int) Ranking {
+func (w Weights) FromAnswer(tier Tier, candidates []Option, picks []answer.Pick, n int) Ranking {
 	ordered := slices.Clone(candidates)
 	w.Order(ordered)
-	return fromAnswer(tier, len(ordered), func(i int) string { return ordered[i].ID }, func(i int) Pick {
-		return Pick{Flight: ordered[i], Reason: Describe(ordered[i])}
-	}, picks, n)
+	return fromAnswer(tier, ordered, picks, n)
 }
 
-// fromAnswer is FromAnswer over any options, the i-th in the deterministic
-// order: id(i) is its id, and pick(i) its pick with the facts as the
-// reason (written only for the options a ranking shows).
-func fromAnswer(tier Tier, count int, id func(i int) string, pick func(i int) Pick, picks []answer.Pick, n int) Ranking {
+// fromAnswer is FromAnswer over options already in the deterministic
+// order.
+func fromAnswer(tier Tier, options []Option, picks []answer.Pick, n int) Ranking {
+	count := len(options)
 	r := Ranking{Method: tier, Ranked: true, Considered: count}
 	if n <= 0 {
 		return r
 	}
 	byID := make(map[string]int, count)
-	for i := range count {
-		if _, dup := byID[id(i)]; !dup {
-			byID[id(i)] = i
+	for i, o := range options {
+		if _, dup := byID[o.ID()]; !dup {
+			byID[o.ID()] = i
 		}
 	}
 	picked := make(map[int]bool, n)
@@ -52,7 +49,7 @@ func fromAnswer(tier Tier, count int, id func(i int) string, pick func(i int) Pi
 			continue
 		}
 		picked[i] = true
-		chosen := pick(i)
+		chosen := described(options[i])
 		if reason := answer.CleanReason(p.Reason); reason != "" {
 			chosen.Reason = reason
 		}
@@ -70,7 +67,7 @@ func fromAnswer(tier Tier, count int, id func(i int) string, pick func(i int) Pi
 			continue
 		}
 		picked[i] = true
-		added := pick(i)
+		added := described(options[i])
 		added.Reason = fmt.Sprintf("added from the deterministic order (%s): %s", byModel, added.Reason)
 		r.Picks = append(r.Picks, added)
 	}

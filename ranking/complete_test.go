@@ -70,7 +70,7 @@ func TestFromAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := slices.Clone(cs)
-			r := DefaultWeights.FromAnswer(ClientSampling, cs, tc.picks, tc.n)
+			r := DefaultWeights.FromAnswer(ClientSampling, OneWay(cs), tc.picks, tc.n)
 			var got []string
 			for _, p := range r.Picks {
 				got = append(got, p.Flight.ID+": "+p.Reason)
@@ -90,7 +90,7 @@ func TestFromAnswer(t *testing.T) {
 
 func TestFromAnswerTruncatesReasons(t *testing.T) {
 	cs := answerCandidates()
-	r := DefaultWeights.FromAnswer(ClientSampling, cs, []answer.Pick{{ID: id(2), Reason: strings.Repeat("ab ", 200)}}, 1)
+	r := DefaultWeights.FromAnswer(ClientSampling, OneWay(cs), []answer.Pick{{ID: id(2), Reason: strings.Repeat("ab ", 200)}}, 1)
 	if got := r.Picks[0].Reason; utf8.RuneCountInString(got) > answer.MaxReasonRunes || !strings.HasSuffix(got, "b…") {
 		t.Errorf("reason %q", got)
 	}
@@ -105,7 +105,7 @@ func TestAnswerOnARealSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := DefaultWeights.FromAnswer(ClientSampling, fs, picks, 3)
+	r := DefaultWeights.FromAnswer(ClientSampling, OneWay(fs), picks, 3)
 	if len(r.Picks) != 3 || r.Picks[0].Flight.ID != last.ID || r.Picks[1].Flight.ID != fs[0].ID || r.Picks[2].Flight.ID != fs[1].ID {
 		t.Errorf("got %s, want %s %s %s", ids(r.Picks), last.ID, fs[0].ID, fs[1].ID)
 	}
@@ -138,7 +138,7 @@ func TestFromAnswerCompletesTheCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("refused: %v", err)
 			}
-			r := DefaultWeights.FromAnswer(ClientSampling, fs, picks, 3)
+			r := DefaultWeights.FromAnswer(ClientSampling, OneWay(fs), picks, 3)
 			if len(r.Picks) != 3 || r.Picks[0].Flight.ID != picks[0].ID {
 				t.Fatalf("FromAnswer gave %s for picks %+v", ids(r.Picks), picks)
 			}

@@ -98,28 +98,15 @@ func usd(v float64) string { return "$" + strconv.FormatFloat(math.Round(v), 'f'
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// Order sorts flights best first, in place: by score, then shorter duration,
-// then earlier departure, then id, so that equal scores still give one
-// answer on every machine. Keys are computed once per flight, not once per
-// comparison.
-func (w Weights) Order(fs []flights.Flight) {
-	type keyed struct { // no pointers: sorting moves plain words
-		score    float64
-		duration time.Duration
-		depart   int64
-		i        int
-	}
-	ks := make([]keyed, len(fs))
-	for i, f := range fs {
-		ks[i] = keyed{w.Score(f), f.Duration(), f.Depart().Unix(), i}
-	}
-	slices.SortFunc(ks, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.duration, b.duration),
-			cmp.Compare(a.depart, b.depart), cmp.Compare(fs[a.i].ID, fs[b.i].ID))
-	})
+// orderFlights sorts flights best first, in place, as Order sorts them
+// as one-way options.
+func (w Weights) orderFlights(fs []flights.Flight) {
+	perm := w.order(len(fs), func(i int) orderKey {
+		return orderKey{score: w.Score(fs[i]), duration: fs[i].Duration(), depart: fs[i].Depart().Unix()}
+	}, func(i int) (string, string) { return fs[i].ID, "" })
 	sorted := make([]flights.Flight, len(fs))
-	for i, k := range ks {
-		sorted[i] = fs[k.i]
+	for i, j := range perm {
+		sorted[i] = fs[j]
 	}
 	copy(fs, sorted)
 }
@@ -129,53 +116,55 @@ func (w Weights) Order(fs []flights.Flight) {
 // order, the deterministic tier takes its head).
 func (w Weights) Candidates(trip flights.Trip, found []flights.Flight) []flights.Flight {
 	fs := Filter(trip, found)
-	w.Order(fs)
+	w.orderFlights(fs)
 	return fs
 }
 
-// Rank returns the best n of candidates (from Candidates: filtered and
-// ordered) with a reason each. It never fails: this is the tier every other
-// one falls back on.
-func (w Weights) Rank(candidates []flights.Flight, n int) Ranking {
-	r := Ranking{Method: Deterministic, Ranked: true, Considered: len(candidates)}
-	if len(candidates) == 0 {
+// Rank returns n of options (filtered and ordered, as Find gives them)
+// with a reason each. It never fails: this is the tier
+// every other one falls back on. For a round trip it takes the best, then
+// the best that fly neither an outbound nor a return flight already
+// picked, so that three picks are three ways to make the trip, not one
+// return flight with three outbounds; only when there are not enough of
+// those does a pick share a flight.
+func (w Weights) Rank(options []Option, n int) Ranking {
+	r := Ranking{Method: Deterministic, Ranked: true, Considered: len(options)}
+	if len(options) == 0 {
 		return r
 	}
 	best := extremes{
-		price:    minOf(candidates, func(g flights.Flight) int { return g.PriceUSD }),
-		duration: minOf(candidates, flights.Flight.Duration),
-		score:    w.Score(candidates[0]),
+		price:    minOf(options, Option.PriceUSD),
+		duration: minOf(options, Option.Duration),
+		score:    w.ScoreOption(options[0]),
 	}
-	for i, f := range candidates[:min(n, len(candidates))] {
-		r.Picks = append(r.Picks, Pick{Flight: f, Reason: w.reason(i, f, best)})
+	for k, i := range varied(options, n) {
+		r.Picks = append(r.Picks, Pick{Option: options[i], Reason: w.reason(k, options[i], best)})
 	}
 	return r
 }
 
 // extremes are what a reason compares a pick with: the lowest fare and
-// duration among the candidates, and the first pick's score.
+// duration among the options, and the first option's score.
 type extremes struct {
 	price    int
 	duration time.Duration
 	score    float64
 }
 
-// Shortlist is the candidates tier: the first n of candidates (filtered and
-// ordered), for the host's model to choose from with the user. It is marked
-// unranked because the order is a convenience, not a recommendation.
-func (w Weights) Shortlist(candidates []flights.Flight, n int) Ranking {
-	r := Ranking{Method: Candidates, Ranked: false, Considered: len(candidates)}
-	for _, f := range candidates[:min(n, len(candidates))] {
-		r.Picks = append(r.Picks, Pick{Flight: f, Reason: Describe(f)})
+// Shortlist is the candidates tier: the first n of options (filtered and
+// ordered), for the host's model to choose from with the user, each with
+// its facts (Describe). It is marked unranked because the order is a
+// convenience, not a recommendation.
+func (w Weights) Shortlist(options []Option, n int) Ranking {
+	r := Ranking{Method: Candidates, Ranked: false, Considered: len(options)}
+	for _, o := range options[:min(n, len(options))] {
+		r.Picks = append(r.Picks, described(o))
 	}
 	return r
 }
 
-// Describe is a flight in one line of facts: fare (and the total, for more
-// than one passenger), stops, duration.
-func Describe(f flights.Flight) string {
-	return fmt.Sprintf("%s, %s, %s", fareText(f.PriceUSD, f.TotalUSD), StopsText(f), flights.FormatDuration(f.Duration()))
-}
+// described is o as a pick with its facts as the reason.
+func described(o Option) Pick { return Pick{Option: o, Reason: Describe(o)} }
 
 // fareText is "$600", or "$600 ($1800 for 3)" when the total covers more
 // than one passenger.
@@ -198,24 +187,34 @@ func StopsText(f flights.Flight) string {
 	}
 }
 
-// reason says why the flight at position i (in the ordered fs) is there:
-// what it is, what stands out about it, and its score taken apart.
-func (w Weights) reason(i int, f flights.Flight, best extremes) string {
-	var notes []string
-	if f.PriceUSD == best.price {
-		notes = append(notes, "cheapest")
-	}
-	if f.Duration() == best.duration {
-		notes = append(notes, "fastest")
-	}
+// reason says why the option that is the k-th pick is there: what it
+// is, what stands out about it, and its score taken apart.
+func (w Weights) reason(k int, o Option, best extremes) string {
 	lead := "best balance of price, stops and time"
-	if i > 0 {
-		lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.Score(f)-best.score)
+	if k > 0 {
+		lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.ScoreOption(o)-best.score)
 	}
-	if len(notes) > 0 {
-		lead += "; " + strings.Join(notes, " and ") + " of all"
+	if o.Return == nil {
+		var notes []string
+		if o.PriceUSD() == best.price {
+			notes = append(notes, "cheapest")
+		}
+		if o.Duration() == best.duration {
+			notes = append(notes, "fastest")
+		}
+		if len(notes) > 0 {
+			lead += "; " + strings.Join(notes, " and ") + " of all"
+		}
+		return fmt.Sprintf("%s: %s (%s)", Describe(o), lead, w.scoreText(o.Flight))
 	}
-	return fmt.Sprintf("%s: %s (%s)", Describe(f), lead, w.scoreText(f))
+	if o.PriceUSD() == best.price {
+		lead += "; cheapest of these"
+	}
+	reason := fmt.Sprintf("%s: %s (score %.0f: out %.0f + back %.0f)", Describe(o), lead, w.ScoreOption(o), w.Score(o.Flight), w.Score(*o.Return))
+	if changes := AirportChanges(o); len(changes) > 0 {
+		reason += "; " + strings.Join(changes, "; ")
+	}
+	return reason
 }
 
 // scoreText is a flight's score and what it is made of:
@@ -242,103 +241,26 @@ func minOf[E any, T cmp.Ordered](xs []E, key func(E) T) T {
 	return m
 }
 
-// ScoreRoundTrip is the sum of the legs' scores. Lower is better.
-func (w Weights) ScoreRoundTrip(r flights.RoundTrip) float64 {
-	return w.Score(r.Out) + w.Score(r.Return)
-}
-
-// RoundTripCandidates is the best limit pairs of PairRoundTrips, best
-// first (as OrderRoundTrips).
-func (w Weights) RoundTripCandidates(trip flights.Trip, outs, rets []flights.Flight, limit int) []flights.RoundTrip {
-	if limit <= 0 {
-		return nil
-	}
-	return w.PairRoundTrips(trip, outs, rets, limit).Pairs
-}
-
-// OrderRoundTrips sorts round trips best first, in place: by score, then
-// shorter time in the air and connecting, then earlier outbound and return
-// departures, then the legs' ids, so equal scores give one answer on every
-// machine. It is the order PairRoundTrips keeps.
-func (w Weights) OrderRoundTrips(rs []flights.RoundTrip) {
-	p := &pairing{outs: make([]flights.Flight, len(rs)), rets: make([]flights.Flight, len(rs))}
-	ks := make([]pairKey, len(rs))
-	for i, r := range rs {
-		p.outs[i], p.rets[i] = r.Out, r.Return
-		ks[i] = pairKey{score: w.ScoreRoundTrip(r), dur: r.Duration(), o: i, r: i}
-	}
-	p.oLegs, p.rLegs = make([]leg, len(rs)), make([]leg, len(rs))
-	for i, r := range rs {
-		p.oLegs[i] = leg{dep: r.Out.Depart().Unix(), i: i}
-		p.rLegs[i] = leg{dep: r.Return.Depart().Unix(), i: i}
-	}
-	slices.SortFunc(ks, func(a, b pairKey) int {
-		if p.less(a, b) {
-			return -1
-		}
-		if p.less(b, a) {
-			return 1
-		}
-		return 0
-	})
-	for i, k := range ks {
-		rs[i] = p.roundTrip(k)
-	}
-}
-
-// RoundTripPick is a chosen round trip and a one-line reason for people.
-type RoundTripPick struct {
-	RoundTrip flights.RoundTrip
-	Reason    string
-}
-
-// RankRoundTrips returns n of candidates (from RoundTripCandidates:
-// filtered, paired and ordered) with a reason each: the best, then the best
-// that fly neither an outbound nor a return flight already picked, so that
-// three picks are three ways to make the trip, not one return flight with
-// three outbounds; only when there are not enough of those does a pick
-// share a flight. Like Rank, it never fails.
-func (w Weights) RankRoundTrips(candidates []flights.RoundTrip, n int) []RoundTripPick {
-	var picks []RoundTripPick
-	if len(candidates) == 0 {
-		return nil
-	}
-	cheapest := minOf(candidates, flights.RoundTrip.PriceUSD)
-	for _, i := range varied(candidates, n) {
-		r := candidates[i]
-		lead := "best balance of price, stops and time"
-		if len(picks) > 0 {
-			lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.ScoreRoundTrip(r)-w.ScoreRoundTrip(candidates[0]))
-		}
-		if r.PriceUSD() == cheapest {
-			lead += "; cheapest of these"
-		}
-		reason := fmt.Sprintf("%s: out %s; back %s: %s (score %.0f: out %.0f + back %.0f)",
-			DescribeRoundTrip(r), Describe(r.Out), Describe(r.Return), lead, w.ScoreRoundTrip(r), w.Score(r.Out), w.Score(r.Return))
-		if changes := AirportChanges(r); len(changes) > 0 {
-			reason += "; " + strings.Join(changes, "; ")
-		}
-		picks = append(picks, RoundTripPick{RoundTrip: r, Reason: reason})
-	}
-	return picks
-}
-
-// varied picks n of the ordered round trips: each in turn when it shares
-// no flight with an earlier pick, then the best of the rest.
-func varied(rs []flights.RoundTrip, n int) []int {
+// varied picks n of the ordered options: each in turn when it shares no
+// flight with an earlier pick (a one-way option always qualifies), then
+// the best of the rest.
+func varied(os []Option, n int) []int {
 	used := map[string]bool{}
 	var out []int
-	taken := make([]bool, len(rs))
-	for i, r := range rs {
+	taken := make([]bool, len(os))
+	for i, o := range os {
 		if len(out) == n {
 			return out
 		}
-		if !used[r.Out.ID] && !used[r.Return.ID] {
-			used[r.Out.ID], used[r.Return.ID], taken[i] = true, true, true
+		if o.Return == nil {
+			taken[i] = true
+			out = append(out, i)
+		} else if !used[o.Flight.ID] && !used[o.Return.ID] {
+			used[o.Flight.ID], used[o.Return.ID], taken[i] = true, true, true
 			out = append(out, i)
 		}
 	}
-	for i := range rs {
+	for i := range os {
 		if len(out) == n {
 			break
 		}
@@ -354,8 +276,12 @@ func varied(rs []flights.RoundTrip, n int) []int {
 // went: the return lands at another airport of the origin's city than the
 // outbound left from (out of EWR, back into LGA), or leaves from another
 // airport of the destination's than the outbound landed at. Empty when it
-// uses the same airports both ways.
-func AirportChanges(r flights.RoundTrip) []string {
+// uses the same airports both ways, and for a one-way option.
+func AirportChanges(o Option) []string {
+	if o.Return == nil {
+		return nil
+	}
+	r := o.roundTrip()
 	var out []string
 	from, landed := r.Out.Segments[0].From, r.Out.Segments[len(r.Out.Segments)-1].To
 	leaves, home := r.Return.Segments[0].From, r.Return.Segments[len(r.Return.Segments)-1].To
@@ -366,10 +292,4 @@ func AirportChanges(r flights.RoundTrip) []string {
 		out = append(out, fmt.Sprintf("change of airport at home: leaves from %s, returns to %s", from, home))
 	}
 	return out
-}
-
-// DescribeRoundTrip is a round trip's fare in one line, with the total
-// when there is more than one passenger: "$1150 ($3450 for 3) round trip".
-func DescribeRoundTrip(r flights.RoundTrip) string {
-	return fareText(r.PriceUSD(), r.TotalUSD()) + " round trip"
 }

@@ -46,22 +46,43 @@ const MaxPairsPerFlight = 3
 // make one call pair a million pairs.
 const MaxLegsPerDay = 100
 
-// RoundTrips is what pairing a round trip's flights found.
-type RoundTrips struct {
-	// Pairs are the best pairs by score, best first (OrderRoundTrips).
-	Pairs []flights.RoundTrip
-	// Standouts are the cheapest, the fastest and the best nonstop pair of
-	// all that could be flown, whether or not they are among Pairs.
+// Found is what a trip's flights give it (Find): its best options, and
+// what a result names besides.
+type Found struct {
+	// Options are the best options by score, best first (Order): for a
+	// round trip, varied (see MaxPairsPerFlight).
+	Options []Option
+	// Standouts are the cheapest, the fastest and the best nonstop option
+	// of all that could be flown, whether or not they are among Options.
 	Standouts Standouts
 	// Days has one entry per outbound day of trip.Dates(): the day's best
-	// pair and its lowest fare, and on a flexible trip the same for each
-	// return day of trip.ReturnDates() (Day.Returns).
+	// option and its lowest fare, and on a flexible round trip the same for
+	// each return day of trip.ReturnDates() (Day.Returns).
 	Days []Day
-	// Feasible is how many pairs could be flown within the trip's limits.
+	// Feasible is how many options could be flown within the trip's
+	// limits: flights, or pairs.
 	Feasible int
-	// FewestStops is the fewest connections on either leg of any feasible
-	// pair (0: both nonstop); -1 when none is feasible.
+	// FewestStops is the fewest connections of any feasible option (for a
+	// round trip, on either leg: 0 is both nonstop); -1 when none is
+	// feasible.
 	FewestStops int
+}
+
+// Find is what the flights found give trip, at most limit options: for one
+// way, its flights filtered and ordered (Candidates); for a round trip, the
+// best pairs of outs and rets, its return flights (PairRoundTrips).
+func (w Weights) Find(trip flights.Trip, outs, rets []flights.Flight, limit int) Found {
+	if trip.IsRoundTrip() {
+		return w.PairRoundTrips(trip, outs, rets, limit)
+	}
+	cands := w.Candidates(trip, outs)
+	all := OneWay(cands)
+	f := Found{Standouts: oneWayStandouts(cands), Feasible: len(cands), FewestStops: -1,
+		Days: Options{Trip: trip, List: all}.calendar(trip.Dates()), Options: all[:min(len(all), max(limit, 0))]}
+	if len(cands) > 0 {
+		f.FewestStops = minOf(cands, flights.Flight.Stops)
+	}
+	return f
 }
 
 // Standouts are the options a result names whatever was picked, so that a
@@ -100,7 +121,7 @@ func (w Weights) legs(trip flights.Trip, fs []flights.Flight, out bool) []leg {
 		stops, hours := w.penalties(f)
 		for p := range flights.Pairings {
 			// As Score adds them, so that a pair's score is exactly
-			// ScoreRoundTrip of the round trip NewRoundTrip makes.
+			// ScoreOption of the round trip NewRoundTrip makes.
 			ls[i].share[p] = f.RoundTripShareUSD(flights.Pairing(p))
 			ls[i].score[p] = float64(ls[i].share[p]) + stops + hours
 		}
@@ -316,7 +337,7 @@ func (p *pairing) pairPrice(k pairKey) int {
 
 func (p *pairing) pick(k pairKey) *Pick {
 	rt := p.roundTrip(k)
-	return &Pick{Flight: rt.Out, Return: &rt.Return}
+	return &Pick{Option: Option{Flight: rt.Out, Return: &rt.Return}}
 }
 
 // PairRoundTrips pairs a round trip's flights: the outbound flights
@@ -331,8 +352,8 @@ func (p *pairing) pick(k pairKey) *Pick {
 // besides; outs and rets may span several days. Its work is one look at
 // each pair that could be flown and a heap of one pending pair per
 // outbound; it never holds more than limit pairs.
-func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, limit int) RoundTrips {
-	res := RoundTrips{FewestStops: -1}
+func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, limit int) Found {
+	res := Found{FewestStops: -1}
 	dates := trip.Dates()
 	res.Days = make([]Day, len(dates))
 	for i, d := range dates {
@@ -414,7 +435,7 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 			}
 		}
 	}
-	res.Pairs = p.varied(trip, limit)
+	res.Options = Paired(p.varied(trip, limit))
 	for _, s := range []struct {
 		k   *pairKey
 		dst **Pick
@@ -441,21 +462,21 @@ func (w Weights) PairRoundTrips(trip flights.Trip, outs, rets []flights.Flight, 
 	return res
 }
 
-// OneWayStandouts are the cheapest, the fastest and the best nonstop of
+// oneWayStandouts are the cheapest, the fastest and the best nonstop of
 // candidates (filtered and ordered, best first): ties go to the better
 // score.
-func OneWayStandouts(candidates []flights.Flight) Standouts {
+func oneWayStandouts(candidates []flights.Flight) Standouts {
 	var s Standouts
 	for i := range candidates {
 		f := &candidates[i]
 		if s.Cheapest == nil || f.PriceUSD < s.Cheapest.Flight.PriceUSD {
-			s.Cheapest = &Pick{Flight: *f}
+			s.Cheapest = &Pick{Option: Option{Flight: *f}}
 		}
 		if s.Fastest == nil || f.Duration() < s.Fastest.Flight.Duration() {
-			s.Fastest = &Pick{Flight: *f}
+			s.Fastest = &Pick{Option: Option{Flight: *f}}
 		}
 		if s.Nonstop == nil && f.Stops() == 0 {
-			s.Nonstop = &Pick{Flight: *f}
+			s.Nonstop = &Pick{Option: Option{Flight: *f}}
 		}
 	}
 	return s

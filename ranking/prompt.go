@@ -52,51 +52,40 @@ Answer with ONLY this JSON object and no other text:
 {"picks":[{"id":"<round trip id exactly as given>","reason":"<under 15 words>"}]}
 Give up to three picks, best first.`
 
-// NewPrompt builds the prompt for choosing among candidates (already
-// filtered by the trip and ordered, e.g. by Weights.Order) for trip. Every
-// flight needs at least one segment, as every provider's flights have.
-// When the candidates leave on more than one day (flexible dates), each
-// line says which.
+// NewPrompt builds the prompt for choosing among options (already
+// filtered by the trip and ordered, as Options are) for trip: one line an
+// option. Every flight needs at least one segment, as every provider's
+// flights have. A one-way line is a flight, with its date when the options
+// leave on more than one day (flexible dates). A round trip's line is the
+// pair's id, both flights with their dates, and their fare together, under
+// roundTripSystemPrompt.
 //
 // For a typical search (47 flights) the prompt is about 4 KB, roughly 1,000
-// tokens: see TestPromptIsSmall.
-func NewPrompt(trip flights.Trip, candidates []flights.Flight) Prompt {
-	days := spansDays(candidates)
-	var b strings.Builder
-	b.Grow(128 + 64*len(candidates))
-	b.WriteString(tripLine(trip, len(candidates), "flights"))
-	header := dataHeader
-	if days {
+// tokens, and for 47 round trips under 8 KB: see TestPromptIsSmall and
+// TestRoundTripPromptIsSmall.
+func NewPrompt(trip flights.Trip, options []Option) Prompt {
+	system, what, header := systemPrompt, "flights", dataHeader
+	idRunes, dates := answer.MaxIDRunes, spansDays(options)
+	if trip.IsRoundTrip() {
+		system, what, header = roundTripSystemPrompt, "round trips", "id|out_date|out_dep|out_arr|out_dur|out_stops|out_airlines|back_date|back_dep|back_arr|back_dur|back_stops|back_airlines|usd"
+		idRunes, dates = 2*answer.MaxIDRunes, true
+	} else if dates {
 		header = "id|date|dep|arr|dur|stops|airlines|usd"
 	}
-	b.WriteString("\n" + answer.DataOpen + "\n" + header + "\n")
-	for _, f := range candidates {
-		b.WriteString(answer.CleanField(f.ID, answer.MaxIDRunes))
-		writeLeg(&b, f, days)
-		b.WriteString(dataSep + strconv.Itoa(f.PriceUSD) + "\n")
-	}
-	b.WriteString(answer.DataClose)
-	return Prompt{System: systemPrompt, User: b.String()}
-}
-
-// NewRoundTripPrompt is NewPrompt for round trips (already paired and
-// ordered, e.g. by Weights.RoundTripCandidates): one line a pair, with the
-// pair's id, both flights and their fare together. Every line carries its
-// dates, since the return is on another day. For 47 pairs it stays under
-// 8 KB: see TestRoundTripPromptIsSmall.
-func NewRoundTripPrompt(trip flights.Trip, pairs []flights.RoundTrip) Prompt {
 	var b strings.Builder
-	b.Grow(192 + 128*len(pairs))
-	b.WriteString(tripLine(trip, len(pairs), "round trips"))
-	b.WriteString("\n" + answer.DataOpen + "\nid|out_date|out_dep|out_arr|out_dur|out_stops|out_airlines|back_date|back_dep|back_arr|back_dur|back_stops|back_airlines|usd\n")
-	for _, r := range pairs {
-		b.WriteString(answer.CleanField(r.ID(), 2*answer.MaxIDRunes))
-		writeLeg(&b, r.Out, true)
-		writeLeg(&b, r.Return, true)
-		b.WriteString(dataSep + strconv.Itoa(r.PriceUSD()) + "\n")
+	b.Grow(192 + 128*len(options))
+	b.WriteString(tripLine(trip, len(options), what))
+	b.WriteString("\n" + answer.DataOpen + "\n" + header + "\n")
+	for _, o := range options {
+		b.WriteString(answer.CleanField(o.ID(), idRunes))
+		writeLeg(&b, o.Flight, dates)
+		if o.Return != nil {
+			writeLeg(&b, *o.Return, true)
+		}
+		b.WriteString(dataSep + strconv.Itoa(o.PriceUSD()) + "\n")
 	}
 	b.WriteString(answer.DataClose)
-	return Prompt{System: roundTripSystemPrompt, User: b.String()}
+	return Prompt{System: system, User: b.String()}
 }
 
 // WithAnswerTool is p for a model that is offered the answer tool
@@ -109,10 +98,10 @@ func (p Prompt) WithAnswerTool() Prompt {
 	return p
 }
 
-// spansDays reports whether the flights leave on more than one local date.
-func spansDays(fs []flights.Flight) bool {
-	for _, f := range fs[min(1, len(fs)):] {
-		if f.Depart().Format(flights.DateLayout) != fs[0].Depart().Format(flights.DateLayout) {
+// spansDays reports whether the options leave on more than one local date.
+func spansDays(os []Option) bool {
+	for _, o := range os[min(1, len(os)):] {
+		if o.Flight.Depart().Format(flights.DateLayout) != os[0].Flight.Depart().Format(flights.DateLayout) {
 			return true
 		}
 	}

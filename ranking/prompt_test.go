@@ -15,9 +15,8 @@ import (
 func jfkLHRPrompt(t testing.TB) (Prompt, []flights.Flight) {
 	t.Helper()
 	trip, fs := search(t, "JFK", "LHR", "2026-12-15")
-	fs = Filter(trip, fs)
-	DefaultWeights.Order(fs)
-	return NewPrompt(trip, fs), fs
+	fs = DefaultWeights.Candidates(trip, fs)
+	return NewPrompt(trip, OneWay(fs)), fs
 }
 
 // The prompt for a full search result stays small: it is sent on every
@@ -75,7 +74,7 @@ func TestPromptTripLine(t *testing.T) {
 			"Trip: JFK to LHR on Tue 2026-12-15, 1 passenger, economy; limits: departing before 20:30. 2 flights:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := NewPrompt(tc.trip, []flights.Flight{flight("a", "08:00", 7, 0, 500), flight("b", "09:00", 8, 1, 400)})
+			p := NewPrompt(tc.trip, OneWay([]flights.Flight{flight("a", "08:00", 7, 0, 500), flight("b", "09:00", 8, 1, 400)}))
 			if got, _, _ := strings.Cut(p.User, "\n"); got != tc.want {
 				t.Errorf("trip line\n got %q\nwant %q", got, tc.want)
 			}
@@ -106,7 +105,7 @@ func TestPromptFlightLines(t *testing.T) {
 		}}, "NRT-HNL-261216-00004|00:30|12:30-1|7h00m|0|JL|700"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := NewPrompt(flights.Trip{MaxStops: 2, Passengers: 1}, []flights.Flight{tc.f})
+			p := NewPrompt(flights.Trip{MaxStops: 2, Passengers: 1}, OneWay([]flights.Flight{tc.f}))
 			lines := strings.Split(p.User, "\n")
 			if len(lines) != 5 || lines[1] != "<flights>" || lines[2] != dataHeader || lines[4] != "</flights>" {
 				t.Fatalf("user message is not trip, open, header, one flight, close:\n%s", p.User)
@@ -129,7 +128,7 @@ func TestPromptKeepsHostileDataInsideTheBlock(t *testing.T) {
 	evil.Segments[0].To = "MAN" + attack
 	evil.Segments[1].Airline = "VS+AA,QF:1"
 	p := NewPrompt(flights.Trip{Origin: "JFK" + attack, Destination: "LHR", MaxStops: 2, Passengers: 1},
-		[]flights.Flight{flight("fine", "09:00", 7, 0, 500), evil})
+		OneWay([]flights.Flight{flight("fine", "09:00", 7, 0, 500), evil}))
 
 	lines := strings.Split(p.User, "\n")
 	if len(lines) != 6 {

@@ -10,8 +10,6 @@
 package ranking
 
 import (
-	"time"
-
 	"github.com/flightserver/flightserver/flights"
 )
 
@@ -35,50 +33,10 @@ const (
 	Candidates Tier = "candidates"
 )
 
-// Pick is a chosen flight, or round trip, and a one-line reason for people.
+// Pick is a chosen option and a one-line reason for people.
 type Pick struct {
-	Flight flights.Flight
-	// Return is the return flight of a round trip; nil for one way.
-	Return *flights.Flight
+	Option
 	Reason string
-}
-
-// ID is the pick's id: the flight's, or the round trip's (both legs').
-func (p Pick) ID() string {
-	if p.Return != nil {
-		return flights.RoundTrip{Out: p.Flight, Return: *p.Return}.ID()
-	}
-	return p.Flight.ID
-}
-
-// TotalUSD is what the pick costs everyone travelling, both legs included.
-func (p Pick) TotalUSD() int {
-	if p.Return != nil {
-		return p.Flight.TotalUSD + p.Return.TotalUSD
-	}
-	return p.Flight.TotalUSD
-}
-
-// Duration is the time the pick spends flying and connecting, both legs
-// included.
-func (p Pick) Duration() time.Duration {
-	if p.Return != nil {
-		return p.Flight.Duration() + p.Return.Duration()
-	}
-	return p.Flight.Duration()
-}
-
-// Nonstop reports whether every leg of the pick is nonstop.
-func (p Pick) Nonstop() bool {
-	return p.Flight.Stops() == 0 && (p.Return == nil || p.Return.Stops() == 0)
-}
-
-// PriceUSD is the pick's fare per passenger, both legs included.
-func (p Pick) PriceUSD() int {
-	if p.Return != nil {
-		return p.Flight.PriceUSD + p.Return.PriceUSD
-	}
-	return p.Flight.PriceUSD
 }
 
 // Ranking is the outcome of ranking one trip's candidates.

@@ -47,18 +47,10 @@ func (w Weights) Relax(trip flights.Trip, outs, rets []flights.Flight) []Relaxat
 		relaxed := trip
 		f.clear(&relaxed)
 		r := Relaxation{Filter: f.name, Limit: f.limit}
-		if !trip.IsRoundTrip() {
-			fs := w.Candidates(relaxed, outs)
-			r.Options = len(fs)
-			if len(fs) > 0 {
-				r.Gives = f.gives(relaxed, fs, OneWayStandouts(fs), minOf(fs, flights.Flight.Stops))
-			}
-		} else {
-			rt := w.PairRoundTrips(relaxed, outs, rets, 0)
-			r.Options = rt.Feasible
-			if rt.Feasible > 0 {
-				r.Gives = f.gives(relaxed, w.Candidates(relaxed, outs), rt.Standouts, rt.FewestStops)
-			}
+		found := w.Find(relaxed, outs, rets, 0)
+		r.Options = found.Feasible
+		if found.Feasible > 0 {
+			r.Gives = f.gives(relaxed, w.Candidates(relaxed, outs), found.Standouts, found.FewestStops)
 		}
 		out = append(out, r)
 	}

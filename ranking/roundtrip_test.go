@@ -60,7 +60,27 @@ func everyPair(trip flights.Trip, outs, rets []flights.Flight) []flights.RoundTr
 	return all
 }
 
-// RoundTripCandidates gives exactly what pairing everything, sorting and
+// roundTripCandidates are the best limit pairs of PairRoundTrips, as
+// pairs.
+func roundTripCandidates(trip flights.Trip, outs, rets []flights.Flight, limit int) []flights.RoundTrip {
+	var rs []flights.RoundTrip
+	for _, o := range DefaultWeights.PairRoundTrips(trip, outs, rets, limit).Options {
+		rs = append(rs, o.roundTrip())
+	}
+	return rs
+}
+
+// orderPairs sorts round trips best first, in place, as Order sorts them
+// as options.
+func orderPairs(rs []flights.RoundTrip) {
+	os := Paired(rs)
+	DefaultWeights.Order(os)
+	for i, o := range os {
+		rs[i] = o.roundTrip()
+	}
+}
+
+// PairRoundTrips gives exactly what pairing everything, sorting and
 // taking the best pairs that share no flight with MaxPairsPerFlight pairs
 // already taken would, without keeping every pair; every pair can be
 // flown, keeps the trip's limits and is priced for the party.
@@ -78,10 +98,10 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			trip, outs, rets := searchAll(t, tc.req)
-			got := DefaultWeights.RoundTripCandidates(trip, outs, rets, 10)
+			got := roundTripCandidates(trip, outs, rets, 10)
 
 			all := everyPair(trip, outs, rets)
-			DefaultWeights.OrderRoundTrips(all)
+			orderPairs(all)
 			if len(all) < 10 {
 				t.Fatalf("only %d feasible pairs: the case is too thin", len(all))
 			}
@@ -113,19 +133,19 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 			}
 		})
 	}
-	if got := DefaultWeights.RoundTripCandidates(flights.Trip{MaxStops: 2}, nil, []flights.Flight{flight("a", "08:00", 7, 0, 500)}, 10); got != nil {
+	if got := DefaultWeights.PairRoundTrips(flights.Trip{MaxStops: 2}, nil, []flights.Flight{flight("a", "08:00", 7, 0, 500)}, 10).Options; got != nil {
 		t.Errorf("no outbound flights gave %d pairs", len(got))
 	}
 }
 
 func TestRankRoundTrips(t *testing.T) {
 	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-22", Passengers: ptr(3)})
-	picks := DefaultWeights.RankRoundTrips(DefaultWeights.RoundTripCandidates(trip, outs, rets, 47), 3)
+	picks := DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 47).Options, 3).Picks
 	if len(picks) != 3 {
 		t.Fatalf("%d picks", len(picks))
 	}
 	first := picks[0]
-	for _, want := range []string{fmt.Sprintf("$%d ($%d for 3) round trip", first.RoundTrip.PriceUSD(), first.RoundTrip.TotalUSD()), "out $", "; back $", "best balance", "score "} {
+	for _, want := range []string{fmt.Sprintf("$%d ($%d for 3) round trip", first.PriceUSD(), first.TotalUSD()), "out $", "; back $", "best balance", "score "} {
 		if !strings.Contains(first.Reason, want) {
 			t.Errorf("reason %q lacks %q", first.Reason, want)
 		}
@@ -136,12 +156,12 @@ func TestRankRoundTrips(t *testing.T) {
 	// Three ways to make the trip: no outbound or return flight twice.
 	seen := map[string]bool{}
 	for _, p := range picks {
-		if seen[p.RoundTrip.Out.ID] || seen[p.RoundTrip.Return.ID] {
-			t.Errorf("picks share a flight: %s", p.RoundTrip.ID())
+		if seen[p.Flight.ID] || seen[p.Return.ID] {
+			t.Errorf("picks share a flight: %s", p.ID())
 		}
-		seen[p.RoundTrip.Out.ID], seen[p.RoundTrip.Return.ID] = true, true
+		seen[p.Flight.ID], seen[p.Return.ID] = true, true
 	}
-	if got := DefaultWeights.RankRoundTrips(nil, 3); len(got) != 0 {
+	if got := DefaultWeights.Rank(nil, 3).Picks; len(got) != 0 {
 		t.Errorf("no candidates gave %v", got)
 	}
 }
@@ -162,12 +182,12 @@ func TestDeterministicGolden(t *testing.T) {
 		fmt.Fprintf(&b, "\n%s %v -> %s %v, %s, %d pax, %s\n%s\n", trip.Origin, trip.Origins(), trip.Destination, trip.Destinations(),
 			strings.TrimSpace(req.Date+" "+req.ReturnDate), trip.Passengers, trip.Cabin, DefaultWeights.ExplainCabin(trip.Cabin))
 		if trip.IsRoundTrip() {
-			for _, p := range DefaultWeights.RankRoundTrips(DefaultWeights.RoundTripCandidates(trip, outs, rets, 10), 3) {
-				fmt.Fprintf(&b, "%s\n  %s\n", p.RoundTrip.ID(), p.Reason)
+			for _, p := range DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 10).Options, 3).Picks {
+				fmt.Fprintf(&b, "%s\n  %s\n", p.ID(), p.Reason)
 			}
 			continue
 		}
-		for _, p := range DefaultWeights.Rank(DefaultWeights.Candidates(trip, outs), 3).Picks {
+		for _, p := range DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, outs)), 3).Picks {
 			fmt.Fprintf(&b, "%s via %v\n  %s\n", p.Flight.ID, p.Flight.Via(), p.Reason)
 		}
 	}
@@ -196,12 +216,12 @@ func TestRoundTripDaysHaveTheLowestFarePerReturnDay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			trip, outs, rets := searchAll(t, tc.req)
-			days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxPairs).Days
+			days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxOptions).Days
 			retDates := trip.ReturnDates()
 			type cell struct{ out, ret string }
 			lowest, best := map[cell]int{}, map[cell]flights.RoundTrip{}
 			all := everyPair(trip, outs, rets)
-			DefaultWeights.OrderRoundTrips(all) // best first: the first of a cell is its best
+			orderPairs(all) // best first: the first of a cell is its best
 			for _, rt := range all {
 				k := cell{trip.DepartDay(rt.Out.Depart()).Format(flights.DateLayout), civil(rt.Return.Depart()).Format(flights.DateLayout)}
 				if _, ok := best[k]; !ok {
@@ -247,7 +267,7 @@ func TestRoundTripDaysHaveTheLowestFarePerReturnDay(t *testing.T) {
 		})
 	}
 	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-20"})
-	if days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxPairs).Days; len(days) != 1 || days[0].Returns != nil {
+	if days := DefaultWeights.PairRoundTrips(trip, outs, rets, MaxOptions).Days; len(days) != 1 || days[0].Returns != nil {
 		t.Errorf("a trip on fixed dates has return cells: %+v", days)
 	}
 }

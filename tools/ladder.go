@@ -135,7 +135,7 @@ func (deterministicRung) Waits(*fallback.Call) bool                         { re
 
 func (r deterministicRung) Run(_ context.Context, _ *fallback.Call, job rankJob) reached {
 	start := time.Now()
-	rk := r.t.weights.Deterministic(job.Options, 3)
+	rk := r.t.weights.Rank(job.List, 3)
 	reason := "scored each option: " + r.t.weights.ExplainCabin(job.Trip.Cabin)
 	return reached{Result: &rk, Attempt: fallback.UsedBy(string(rk.Method), r.prefix+reason, time.Since(start))}
 }
@@ -154,7 +154,7 @@ func (candidatesRung) Waits(*fallback.Call) bool                         { retur
 
 func (r candidatesRung) Run(_ context.Context, _ *fallback.Call, job rankJob) reached {
 	start := time.Now()
-	rk := r.t.weights.ShortlistOf(job.Options, r.t.shortlist)
+	rk := r.t.weights.Shortlist(job.List, r.t.shortlist)
 	reason := fmt.Sprintf("the top %d by price, stops and duration, unranked, for the host's model to choose from with the user", len(rk.Picks))
 	return reached{Result: &rk, Attempt: fallback.UsedBy(string(rk.Method), r.prefix+reason, time.Since(start))}
 }

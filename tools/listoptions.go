@@ -85,7 +85,7 @@ func (t *Toolset) listOptions(ctx context.Context, c *fallback.Call, _ *struct{}
 		return t.searchFailed(ctx, c, err)
 	}
 	n := names{t.catalog}
-	listed := t.weights.ShortlistOf(found.options, found.options.Len())
+	listed := t.weights.Shortlist(found.options.List, found.options.Len())
 	res := OptionsResult{Trip: tripOut(trip), Options: make([]FlightOut, len(listed.Picks)), Found: found.found, Provider: providerOut(t.provider.About())}
 	seen := map[string]bool{}
 	for i, p := range listed.Picks {

@@ -65,7 +65,7 @@ func (t *Toolset) rankWithModel(ctx context.Context, c *fallback.Call, job ranki
 	reason := m.unusable
 	if reason == "" {
 		var err error
-		if r, err = t.weights.FromReply(tier, m.reply, job, 3); err != nil {
+		if r, err = ranking.FromReply(tier, m.reply, job, 3); err != nil {
 			reason = err.Error()
 		}
 	}

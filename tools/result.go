@@ -243,10 +243,7 @@ func optionOut(p *ranking.Pick, listed []FlightOut) *OptionOut {
 	if p == nil {
 		return nil
 	}
-	o := &OptionOut{ID: p.ID(), PriceUSD: p.PriceUSD(), TotalUSD: p.TotalUSD(), DurationMinutes: int(p.Duration().Minutes()), Stops: p.Flight.Stops()}
-	if p.Return != nil {
-		o.Stops += p.Return.Stops()
-	}
+	o := &OptionOut{ID: p.ID(), PriceUSD: p.PriceUSD(), TotalUSD: p.TotalUSD(), DurationMinutes: int(p.Duration().Minutes()), Stops: p.Stops()}
 	for _, f := range listed {
 		if f.ID == o.ID {
 			o.Position = f.Position
@@ -304,12 +301,11 @@ func flightOut(n names, pos int, p ranking.Pick) FlightOut {
 	out := FlightOut{
 		ID: p.ID(), Position: pos, Reason: p.Reason, PriceUSD: p.PriceUSD(), TotalUSD: p.TotalUSD(),
 		FlightID: f.FlightID, Stops: f.Stops, Via: f.Via, Airlines: f.Airlines, Depart: f.Depart, Arrive: f.Arrive,
-		DurationMinutes: f.DurationMinutes, Segments: f.Segments, Layovers: f.Layovers,
+		DurationMinutes: f.DurationMinutes, Segments: f.Segments, Layovers: f.Layovers, AirportChanges: ranking.AirportChanges(p.Option),
 	}
 	if p.Return != nil {
 		r := legOut(n, *p.Return)
 		out.Return = &r
-		out.AirportChanges = ranking.AirportChanges(flights.RoundTrip{Out: p.Flight, Return: *p.Return})
 	}
 	return out
 }

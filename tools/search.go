@@ -38,11 +38,6 @@ type searched struct {
 	relaxed []ranking.Relaxation
 }
 
-// maxOptions bounds the one-way options the rungs choose among, across the
-// days of a flexible search: as many as one day has, so the prompt stays
-// as small as a single day's. The calendar still covers every day.
-const maxOptions = 47
-
 // A search is reused for a while: the same trip asked again (a popular
 // route, the next round of a 2026-07-28 call, a host that retries) gets the
 // options already found, priced and ordered, instead of searching again.
@@ -152,30 +147,18 @@ func (t *Toolset) searchAnew(ctx context.Context, trip flights.Trip) (searched, 
 	if err != nil {
 		return searched{}, err
 	}
-	s := searched{found: len(outs), options: ranking.Options{Trip: trip}}
-	if !trip.IsRoundTrip() {
-		cands := t.weights.Candidates(trip, outs)
-		s.standouts = ranking.OneWayStandouts(cands)
-		if trip.FlexDays > 0 {
-			s.calendar = ranking.Options{Trip: trip, Flights: cands}.Calendar(trip.Dates())
+	var rets []flights.Flight
+	if trip.IsRoundTrip() {
+		if rets, err = t.searchDays(ctx, trip.ReturnDates(), trip.Return); err != nil {
+			return searched{}, err
 		}
-		s.options.Flights = cands[:min(len(cands), maxOptions)]
-		if len(cands) == 0 {
-			return t.relax(ctx, s, trip)
-		}
-		return s, nil
 	}
-	rets, err := t.searchDays(ctx, trip.ReturnDates(), trip.Return)
-	if err != nil {
-		return searched{}, err
-	}
-	s.found += len(rets)
-	rt := t.weights.PairRoundTrips(trip, outs, rets, ranking.MaxPairs)
-	s.options.Pairs, s.standouts = rt.Pairs, rt.Standouts
+	f := t.weights.Find(trip, outs, rets, ranking.MaxOptions)
+	s := searched{found: len(outs) + len(rets), options: ranking.Options{Trip: trip, List: f.Options}, standouts: f.Standouts}
 	if trip.FlexDays > 0 {
-		s.calendar = rt.Days
+		s.calendar = f.Days
 	}
-	if rt.Feasible == 0 {
+	if f.Feasible == 0 {
 		return t.relax(ctx, s, trip)
 	}
 	return s, nil
@@ -232,28 +215,27 @@ func compactSearch(s searched) (searched, int) {
 			nsegs += len(f.Segments)
 		}
 	}
-	s.options.Flights = append([]flights.Flight(nil), s.options.Flights...)
-	s.options.Pairs = append([]flights.RoundTrip(nil), s.options.Pairs...)
+	s.options.List = append([]ranking.Option(nil), s.options.List...)
 	picks := []*ranking.Pick{s.standouts.Cheapest, s.standouts.Fastest, s.standouts.Nonstop}
-	var all []*flights.Flight
-	for i := range s.options.Flights {
-		all = append(all, &s.options.Flights[i])
-	}
-	for i := range s.options.Pairs {
-		all = append(all, &s.options.Pairs[i].Out, &s.options.Pairs[i].Return)
+	opts := make([]*ranking.Option, 0, len(s.options.List)+len(picks))
+	for i := range s.options.List {
+		opts = append(opts, &s.options.List[i])
 	}
 	for i, p := range picks {
-		if p == nil {
-			continue
+		if p != nil {
+			c := *p
+			picks[i] = &c
+			opts = append(opts, &c.Option)
 		}
-		c := *p
-		if c.Return != nil {
-			ret := *c.Return
-			c.Return = &ret
-			all = append(all, c.Return)
+	}
+	var all []*flights.Flight
+	for _, o := range opts {
+		all = append(all, &o.Flight)
+		if o.Return != nil {
+			ret := *o.Return
+			o.Return = &ret
+			all = append(all, o.Return)
 		}
-		picks[i] = &c
-		all = append(all, &picks[i].Flight)
 	}
 	s.standouts = ranking.Standouts{Cheapest: picks[0], Fastest: picks[1], Nonstop: picks[2]}
 	for _, f := range all {
@@ -281,8 +263,13 @@ func compactSearch(s searched) (searched, int) {
 // airline codes are the catalogue's, and shared).
 func cachedBytes(s searched, nflights int, segs []flights.Segment) int {
 	n := int(unsafe.Sizeof(s)) + cap(segs)*int(unsafe.Sizeof(flights.Segment{})) +
-		cap(s.options.Flights)*int(unsafe.Sizeof(flights.Flight{})) + cap(s.options.Pairs)*int(unsafe.Sizeof(flights.RoundTrip{})) +
+		cap(s.options.List)*int(unsafe.Sizeof(ranking.Option{})) +
 		cap(s.calendar)*int(unsafe.Sizeof(ranking.Day{})) + cap(s.relaxed)*int(unsafe.Sizeof(ranking.Relaxation{}))
+	for _, o := range s.options.List {
+		if o.Return != nil {
+			n += int(unsafe.Sizeof(flights.Flight{}))
+		}
+	}
 	for _, p := range []*ranking.Pick{s.standouts.Cheapest, s.standouts.Fastest, s.standouts.Nonstop} {
 		if p != nil {
 			n += int(unsafe.Sizeof(*p) + unsafe.Sizeof(flights.Flight{}))

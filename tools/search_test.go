@@ -94,8 +94,11 @@ func TestCacheEntryRetainsNoMoreThanItReturns(t *testing.T) {
 		t.Errorf("the worst trip's entry is %d bytes, over the %d an entry may have: it would never be cached", accounted, maxEntryBytes)
 	}
 	// What it returns, it returns whole: every segment slice is its own.
-	for _, rt := range e.options.Pairs {
-		for _, f := range []flights.Flight{rt.Out, rt.Return} {
+	for _, o := range e.options.List {
+		if o.Return == nil {
+			t.Fatalf("%s: a round trip's option without a return", o.Flight.ID)
+		}
+		for _, f := range []flights.Flight{o.Flight, *o.Return} {
 			if cap(f.Segments) != len(f.Segments) {
 				t.Errorf("%s: segments with room for %d more", f.ID, cap(f.Segments)-len(f.Segments))
 			}

@@ -149,8 +149,8 @@ func TestRoundTripPromptIsSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := found.options.Prompt()
-	if found.options.Len() != ranking.MaxPairs || p.Size() > 8<<10 {
-		t.Errorf("%d pairs in %d bytes; want %d pairs in at most 8 KB", found.options.Len(), p.Size(), ranking.MaxPairs)
+	if found.options.Len() != ranking.MaxOptions || p.Size() > 8<<10 {
+		t.Errorf("%d pairs in %d bytes; want %d pairs in at most 8 KB", found.options.Len(), p.Size(), ranking.MaxOptions)
 	}
 	t.Logf("round-trip prompt: %d pairs, %d bytes, ~%d tokens", found.options.Len(), p.Size(), p.EstimatedTokens())
 }

@@ -242,13 +242,13 @@ func TestListOptionsRefusesAnIncompleteTrip(t *testing.T) {
 }
 
 // maxOptionsBytes bounds listFlightOptions' answer (docs/BENCHMARKS.md): at
-// most ranking.MaxPairs options and the three standouts, each at most two
+// most ranking.MaxOptions options and the three standouts, each at most two
 // legs.
 const maxOptionsBytes = 96 << 10
 
 // The view's list is bounded whatever the trip: the worst case (a round
 // trip between two metro areas, both dates flexible and apart) lists at
-// most MaxPairs options and the standouts, within maxOptionsBytes, while
+// most MaxOptions options and the standouts, within maxOptionsBytes, while
 // findBestFlight's own answer stays a few KB.
 func TestListOptionsAnswerIsBounded(t *testing.T) {
 	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728, declaresView)
@@ -260,8 +260,8 @@ func TestListOptionsAnswerIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(opts.Options) > ranking.MaxPairs+3 || len(b) > maxOptionsBytes {
-		t.Errorf("%d options in %d bytes, want at most %d in %d", len(opts.Options), len(b), ranking.MaxPairs+3, maxOptionsBytes)
+	if len(opts.Options) > ranking.MaxOptions+3 || len(b) > maxOptionsBytes {
+		t.Errorf("%d options in %d bytes, want at most %d in %d", len(opts.Options), len(b), ranking.MaxOptions+3, maxOptionsBytes)
 	}
 	if len(opts.Calendar) != 7 || len(opts.Calendar[0].Returns) != 7 {
 		t.Errorf("calendar %d days x %d return days, want 7 x 7", len(opts.Calendar), len(opts.Calendar[0].Returns))
