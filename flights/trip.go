@@ -25,6 +25,9 @@ const (
 // Cabins lists every cabin, cheapest first.
 var Cabins = []Cabin{Economy, PremiumEconomy, Business, First}
 
+// Words is the cabin as people write it: "premium economy".
+func (c Cabin) Words() string { return strings.ReplaceAll(string(c), "_", " ") }
+
 // Limits of a trip, shared by validation, the tool schema and the docs.
 const (
 	MinPassengers = 1

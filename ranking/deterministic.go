@@ -89,7 +89,7 @@ func (w Weights) ExplainCabin(cabin flights.Cabin) string {
 	k := w.Scale(cabin)
 	s := fmt.Sprintf("score = fare + %s per stop + %s per hour; lowest first", usd(k*w.StopPenaltyUSD), usd(k*w.HourCostUSD))
 	if k != 1 {
-		s += fmt.Sprintf(" (%s: x%s the economy %s and %s)", strings.ReplaceAll(string(cabin), "_", " "), num(k), usd(w.StopPenaltyUSD), usd(w.HourCostUSD))
+		s += fmt.Sprintf(" (%s: x%s the economy %s and %s)", cabin.Words(), num(k), usd(w.StopPenaltyUSD), usd(w.HourCostUSD))
 	}
 	return s
 }

@@ -124,7 +124,7 @@ func tripLine(trip flights.Trip, n int, what string) string {
 	if trip.Passengers != 1 {
 		pax = fmt.Sprintf("%d passengers", trip.Passengers)
 	}
-	cabin := strings.ReplaceAll(answer.CleanField(string(trip.Cabin), 20), "_", " ")
+	cabin := flights.Cabin(answer.CleanField(string(trip.Cabin), 20)).Words()
 	when := "on " + trip.Date.Format("Mon 2006-01-02")
 	if trip.IsRoundTrip() {
 		when += ", returning " + trip.ReturnDate.Format("Mon 2006-01-02")

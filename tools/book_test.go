@@ -401,7 +401,7 @@ func TestBookFlightInTheCabinSearched(t *testing.T) {
 				if res.IsError {
 					t.Fatalf("%s: %s", pick.ID, text(res))
 				}
-				if b.Cabin != found.Trip.Cabin || b.PriceUSD != pick.PriceUSD || !strings.Contains(b.Summary, cabinWords(flights.Cabin(found.Trip.Cabin))) {
+				if b.Cabin != found.Trip.Cabin || b.PriceUSD != pick.PriceUSD || !strings.Contains(b.Summary, flights.Cabin(found.Trip.Cabin).Words()) {
 					t.Errorf("%s held in %s at $%d (%s); the search showed %s at $%d", pick.ID, b.Cabin, b.PriceUSD, b.Summary, found.Trip.Cabin, pick.PriceUSD)
 				}
 			}

@@ -266,7 +266,7 @@ func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams
 	return mcp.ElicitationParams{
 		Mode: mcp.ElicitationModeForm,
 		Message: fmt.Sprintf("Book %s, %s, $%d per passenger? This is a simulation: nothing is charged or sent anywhere.",
-			legsText(f), cabinWords(f.cabin), f.priceUSD()),
+			legsText(f), f.cabin.Words(), f.priceUSD()),
 		RequestedSchema: confirmationSchema(prefill),
 	}
 }
@@ -274,7 +274,7 @@ func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams
 func (t *Toolset) book(c *fallback.Call, f chosen, name, seat string) *mcp.CallToolResult {
 	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat), FlightID: f.id, PassengerName: name, Seat: seat,
 		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: fallback.AttemptsOut(c.Attempts())}
-	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, cabinWords(f.cabin), seat, f.priceUSD())
+	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seat, f.priceUSD())
 	c.Log().Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }

@@ -106,14 +106,11 @@ func (t *Toolset) lookupFlight(ctx context.Context, id string, cabin flights.Cab
 	if cabin != flights.Economy {
 		if f, found, _ := find(flights.Economy); found {
 			return flights.Flight{}, fmt.Errorf("%s is not sold in %s (%s): book it in a cabin its airlines sell, or search again in %s",
-				flights.Quote(id), cabinWords(cabin), strings.Join(f.FlightNumbers(), "+"), cabinWords(cabin))
+				flights.Quote(id), cabin.Words(), strings.Join(f.FlightNumbers(), "+"), cabin.Words())
 		}
 	}
 	return flights.Flight{}, fmt.Errorf("%s is not a flight on %s to %s on %s", flights.Quote(id), o, d, date.Format(flights.DateLayout))
 }
-
-// cabinWords is a cabin as people write it: "premium economy".
-func cabinWords(c flights.Cabin) string { return strings.ReplaceAll(string(c), "_", " ") }
 
 // legsText names a choice's flights for people: "BA117 Tue 15 Dec JFK → LHR
 // 08:05, back BA112 Tue 22 Dec LHR → JFK 11:20".

@@ -437,7 +437,7 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		when += fmt.Sprintf(" (±%d days)", t.FlexDays)
 	}
 	fmt.Fprintf(&b, "%s → %s, %s, %d passenger(s), %s\n", place(t.Origin, t.OriginAirports), place(t.Destination, t.DestinationAirports),
-		when, t.Passengers, cabinWords(flights.Cabin(t.Cabin)))
+		when, t.Passengers, flights.Cabin(t.Cabin).Words())
 	if len(picks) > 0 {
 		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		price := "price"
