@@ -40,7 +40,7 @@ const maxInspected = 4 << 20
 //   - -32021 MissingRequiredClientCapability, HTTP 400, when the tool is in
 //     req and the request's _meta does not declare what it needs; the
 //     error's data.requiredCapabilities is a ClientCapabilities object
-//     naming it ({"sampling": {}});
+//     naming it ({"sampling": {}}, {"elicitation": {"form": {}}});
 //   - -32602 Invalid params, HTTP 400, when the requestState was not
 //     sealed by this server's key, is malformed or is too large (a state
 //     sealed here but for another tool, other arguments, or expired, is
@@ -103,7 +103,7 @@ func (e *Engine) protocolError(req Requirements, body []byte) *mcp.JSONRPCError 
 			if why, reason := client.CannotAsk(kind); why != "" {
 				return rpcError(id, mcp.MISSING_REQUIRED_CLIENT_CAPABILITY,
 					fmt.Sprintf("%s needs the client's %s, and %s: declare it in %s and call again", call.Params.Name, kind, reason, mcp.MetaKeyClientCapabilities),
-					map[string]any{"requiredCapabilities": map[string]any{capabilityOf(kind): map[string]any{}}})
+					map[string]any{"requiredCapabilities": requiredCapability(kind)})
 			}
 		}
 	}
@@ -121,15 +121,16 @@ func (e *Engine) protocolError(req Requirements, body []byte) *mcp.JSONRPCError 
 	return nil
 }
 
-// capabilityOf is the ClientCapabilities member a kind of question needs.
-func capabilityOf(kind AskKind) string {
+// requiredCapability is the ClientCapabilities object a kind of question
+// needs: a form needs form-mode elicitation.
+func requiredCapability(kind AskKind) map[string]any {
 	switch kind {
 	case AskSampling:
-		return "sampling"
+		return map[string]any{"sampling": map[string]any{}}
 	case AskForm:
-		return "elicitation"
+		return map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
 	default:
-		return "roots"
+		return map[string]any{"roots": map[string]any{}}
 	}
 }
 

@@ -44,7 +44,7 @@ func TestProtocolErrors(t *testing.T) {
 		detail string
 	}{
 		{"a modern call without the capability the tool needs", call("ask", ","+modern(`{}`)), mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, `"requiredCapabilities":{"sampling":{}}`},
-		{"a modern call declaring only URL elicitation, for a form", call("form", ","+modern(`{"elicitation":{"url":{}}}`)), mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, `"requiredCapabilities":{"elicitation":{}}`},
+		{"a modern call declaring only URL elicitation, for a form", call("form", ","+modern(`{"elicitation":{"url":{}}}`)), mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, `"requiredCapabilities":{"elicitation":{"form":{}}}`},
 		{"a modern call that declares it", call("ask", ","+modern(`{"sampling":{}}`)), 0, ""},
 		{"a tool that needs nothing", call("other", ","+modern(`{}`)), 0, ""},
 		{"a legacy call (its session declared what it can)", call("ask", ""), 0, ""},
