@@ -64,6 +64,21 @@ func failed(c *fallback.Call, step string, a fallback.Asked) *mcp.CallToolResult
 	return c.Fail("not_answered", fmt.Sprintf("The %s question got no answer: %s.", step, a.Reason), &fallback.ToolError{Why: string(a.Why)})
 }
 
+// ask puts q to the client and returns its answer, or else the result to
+// answer the call with: the question itself (2026-07-28), or why it got no
+// answer.
+func ask(ctx context.Context, c *fallback.Call, q fallback.Question) (*fallback.Answer, *mcp.CallToolResult) {
+	a := c.Ask(ctx, q)
+	switch {
+	case a.Pending != nil:
+		return nil, a.Pending
+	case a.Failed():
+		return nil, failed(c, q.Step, a)
+	}
+	answered(c, q.Step, a)
+	return a.Answer, nil
+}
+
 // answered records a question's answer as the step used.
 func answered(c *fallback.Call, step string, a fallback.Asked) {
 	c.Record(fallback.UsedBy(step, "the client answered", a.Elapsed))
@@ -145,16 +160,12 @@ func (f *fixtures) addAskingTools() {
 		mcp.WithString("prompt", mcp.Required(), mcp.Description("The prompt to send to the LLM"))),
 		func(ctx context.Context, c *fallback.Call) *mcp.CallToolResult {
 			req := c.Request()
-			a := c.Ask(ctx, fallback.Question{Step: "sampling", Key: "sampling", Sampling: prompt(req.GetString("prompt", ""), 100),
+			answer, res := ask(ctx, c, fallback.Question{Step: "sampling", Key: "sampling", Sampling: prompt(req.GetString("prompt", ""), 100),
 				Limit: askLimit, Waiting: "waiting for the client's model"})
-			if a.Pending != nil {
-				return a.Pending
+			if res != nil {
+				return res
 			}
-			if a.Failed() {
-				return failed(c, "sampling", a)
-			}
-			answered(c, "sampling", a)
-			return mcp.NewToolResultText("LLM response: " + sampled(a.Answer.Sampling))
+			return mcp.NewToolResultText("LLM response: " + sampled(answer.Sampling))
 		}, "sampling")
 
 	f.formTool(mcp.NewTool("test_elicitation", mcp.WithDescription("Tests server-initiated elicitation (user input request)"),
@@ -199,15 +210,11 @@ func (f *fixtures) addAskingTools() {
 	f.required["test_missing_capability"] = []fallback.AskKind{fallback.AskSampling}
 	f.add(mcp.NewTool("test_missing_capability", mcp.WithDescription("Test tool requiring sampling: asks the client's model to say hello")),
 		func(ctx context.Context, c *fallback.Call) *mcp.CallToolResult {
-			a := c.Ask(ctx, fallback.Question{Step: "sampling", Key: "hello", Sampling: prompt("Say hello", 20), Limit: askLimit})
-			if a.Pending != nil {
-				return a.Pending
+			answer, res := ask(ctx, c, fallback.Question{Step: "sampling", Key: "hello", Sampling: prompt("Say hello", 20), Limit: askLimit})
+			if res != nil {
+				return res
 			}
-			if a.Failed() {
-				return failed(c, "sampling", a)
-			}
-			answered(c, "sampling", a)
-			return mcp.NewToolResultText("Success: " + sampled(a.Answer.Sampling))
+			return mcp.NewToolResultText("Success: " + sampled(answer.Sampling))
 		}, "sampling")
 
 	f.addInputRequiredTools()
@@ -217,15 +224,11 @@ func (f *fixtures) addAskingTools() {
 // of the answer.
 func (f *fixtures) one(name, description string, q fallback.Question, reply func(c *fallback.Call, a *fallback.Answer) *mcp.CallToolResult) {
 	f.add(mcp.NewTool(name, mcp.WithDescription(description)), func(ctx context.Context, c *fallback.Call) *mcp.CallToolResult {
-		a := c.Ask(ctx, q)
-		if a.Pending != nil {
-			return a.Pending
+		answer, res := ask(ctx, c, q)
+		if res != nil {
+			return res
 		}
-		if a.Failed() {
-			return failed(c, q.Step, a)
-		}
-		answered(c, q.Step, a)
-		return reply(c, a.Answer)
+		return reply(c, answer)
 	}, q.Step)
 }
 
@@ -331,36 +334,28 @@ func (f *fixtures) addInputRequiredTools() {
 		fallback.Serve(f.engine, fallback.Spec[rounds]{Name: "test_input_required_result_multi_round", Steps: []string{"step1", "step2"},
 			Handle: func(ctx context.Context, c *fallback.Call, st *rounds) *mcp.CallToolResult {
 				if st.Name == "" {
-					a := c.Ask(ctx, fallback.Question{Step: "step1", Key: "step1", Limit: askLimit,
+					answer, res := ask(ctx, c, fallback.Question{Step: "step1", Key: "step1", Limit: askLimit,
 						Form: formOf("Step 1: What is your name?", []string{"name"}, field("name", text))})
-					if a.Pending != nil {
-						return a.Pending
+					if res != nil {
+						return res
 					}
-					if a.Failed() {
-						return failed(c, "step1", a)
-					}
-					answered(c, "step1", a)
 					var got struct {
 						Name string `json:"name"`
 					}
-					if problems := fallback.DecodeForm(a.Answer.Content, &got); len(problems) > 0 || got.Name == "" {
+					if problems := fallback.DecodeForm(answer.Content, &got); len(problems) > 0 || got.Name == "" {
 						return c.Fail("no_name", "Step 1 gave no name.", &fallback.ToolError{Fields: problems})
 					}
 					st.Name = got.Name
 				}
-				a := c.Ask(ctx, fallback.Question{Step: "step2", Key: "step2", Limit: askLimit,
+				answer, res := ask(ctx, c, fallback.Question{Step: "step2", Key: "step2", Limit: askLimit,
 					Form: formOf("Step 2: What is your favorite color?", []string{"color"}, field("color", text))})
-				if a.Pending != nil {
-					return a.Pending
+				if res != nil {
+					return res
 				}
-				if a.Failed() {
-					return failed(c, "step2", a)
-				}
-				answered(c, "step2", a)
 				var got struct {
 					Color string `json:"color"`
 				}
-				if problems := fallback.DecodeForm(a.Answer.Content, &got); len(problems) > 0 || got.Color == "" {
+				if problems := fallback.DecodeForm(answer.Content, &got); len(problems) > 0 || got.Color == "" {
 					return c.Fail("no_color", "Step 2 gave no color.", &fallback.ToolError{Fields: problems})
 				}
 				return mcp.NewToolResultText(fmt.Sprintf("Multi-round complete for %s who likes %s", st.Name, got.Color))

@@ -66,6 +66,18 @@ func (f *fixtures) addContentTools() {
 			Handle: func(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 				return mcp.NewToolResultText("JSON Schema 2020-12 tool called")
 			}}))
+	// A parameter that travels in a header too (SEP-2243): mcp-go checks
+	// that the Mcp-Param-Region header and the argument agree.
+	f.mcp.AddTool(mcp.NewToolWithRawSchema("test_header_param",
+		"Echoes its region, which a 2026-07-28 client also sends as the Mcp-Param-Region header", []byte(`{
+  "type": "object",
+  "properties": {"region": {"type": "string", "description": "Where to answer from", "x-mcp-header": "Region"}},
+  "required": ["region"]
+}`)), fallback.Serve(f.engine, fallback.Spec[struct{}]{Name: "test_header_param",
+		Handle: func(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
+			req := c.Request()
+			return mcp.NewToolResultText("region: " + req.GetString("region", ""))
+		}}))
 }
 
 // jsonSchema202012 is an input schema that uses the 2020-12 vocabulary

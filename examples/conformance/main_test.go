@@ -18,6 +18,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/internal/mcptest"
 )
 
 // The fixtures are written on the engine alone: nothing of the flight
@@ -160,7 +162,7 @@ func TestAskingToolsInBothEras(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := resultText(res); got != tc.want {
+				if got := mcptest.Text(res); got != tc.want {
 					t.Errorf("%s answered %q, want %q", tc.tool, got, tc.want)
 				}
 				u.mu.Lock()
@@ -175,17 +177,6 @@ func TestAskingToolsInBothEras(t *testing.T) {
 			})
 		}
 	}
-}
-
-// resultText is a result's text content.
-func resultText(res *mcp.CallToolResult) string {
-	var s string
-	for _, c := range res.Content {
-		if tc, ok := mcp.AsTextContent(c); ok {
-			s += tc.Text
-		}
-	}
-	return s
 }
 
 // post sends one 2026-07-28 tools/call and returns the status and the
