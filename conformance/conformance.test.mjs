@@ -124,13 +124,14 @@ for (const run of runs) {
 // required). CONFORMANCE_EXAMPLE_BIN names a built binary
 // (.ci/run builds one); without it, it is built here.
 const repo = path.join(here, '..');
-const exampleBin = process.env.CONFORMANCE_EXAMPLE_BIN ?? (() => {
-  const out = path.join(mkdtempSync(path.join(tmpdir(), 'conformance-example-')), 'conformance-fixtures');
-  execFileSync('go', ['build', '-o', out, './examples/conformance'], { cwd: repo, stdio: 'inherit' });
-  return out;
-})();
+const builtIn = process.env.CONFORMANCE_EXAMPLE_BIN ? null : mkdtempSync(path.join(tmpdir(), 'conformance-example-'));
+const exampleBin = process.env.CONFORMANCE_EXAMPLE_BIN ?? path.join(builtIn, 'conformance-fixtures');
+if (builtIn) execFileSync('go', ['build', '-o', exampleBin, './examples/conformance'], { cwd: repo, stdio: 'inherit' });
 const example = await startServer(exampleBin, ['--addr', '127.0.0.1:0']);
-after(() => example.proc.kill('SIGTERM'));
+after(() => {
+  example.proc.kill('SIGTERM');
+  if (builtIn) rmSync(builtIn, { recursive: true, force: true });
+});
 
 // required lists the server scenarios a revision requires, from the
 // suite's own frozen requirement set (scored: true), and those it runs
