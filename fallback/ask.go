@@ -154,14 +154,7 @@ func (c *Call) pose(q Question, again int) Asked {
 		return notAsked(ServerFault, "the server could not record the question")
 	}
 	b := server.NewInputRequestBuilder(token)
-	switch q.kind() {
-	case AskSampling:
-		b.Sample(q.Key, *q.Sampling)
-	case AskForm:
-		b.Elicit(q.Key, *q.Form)
-	default:
-		b.Roots(q.Key)
-	}
+	q.addTo(b)
 	c.log.Debug().Str("step", q.Step).Int("round", c.Rounds()).Msg("asked the client; waiting for its retry")
 	// The client fulfils the request and calls again with the answer; we
 	// hold nothing while it does, and if it never does (the user declined
@@ -178,9 +171,38 @@ func (c *Call) readAnswer(q Question, r *resumed) Asked {
 	if q.About != r.round.About {
 		return fail(StaleAnswer, "the data changed between the question and the answer, so the answer no longer applies")
 	}
-	responses := c.req.Params.InputResponses
-	var a Answer
-	var form *mcp.ElicitationResult
+	a, form, ok := q.responseIn(c.req.Params.InputResponses)
+	if !ok {
+		// The spec asks servers to ask again rather than fail; once, and
+		// only if the client still declares what it takes.
+		if why, _ := c.client.CannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.Rounds() < MaxRounds {
+			c.log.Info().Str("step", q.Step).Msg("the retry carried no answer; asking once more")
+			return c.pose(q, r.round.Again+1)
+		}
+		return fail(NoAnswer, "the retry carried no answer to the question")
+	}
+	if form != nil {
+		return formOutcome(form, elapsed)
+	}
+	return Asked{Answer: &a, Elapsed: elapsed}
+}
+
+// addTo adds q to a modern input_required result under its Key.
+func (q Question) addTo(b *server.InputRequestBuilder) {
+	switch q.kind() {
+	case AskSampling:
+		b.Sample(q.Key, *q.Sampling)
+	case AskForm:
+		b.Elicit(q.Key, *q.Form)
+	default:
+		b.Roots(q.Key)
+	}
+}
+
+// responseIn finds the answer to q among a modern retry's inputResponses:
+// the answer of q's kind (a form's result apart, to be classified), and
+// whether there was one. An answer of another shape is none.
+func (q Question) responseIn(responses mcp.InputResponses) (a Answer, form *mcp.ElicitationResult, ok bool) {
 	switch q.kind() {
 	case AskSampling:
 		a.Sampling = server.SamplingResponse(responses, q.Key)
@@ -194,19 +216,7 @@ func (c *Call) readAnswer(q Question, r *resumed) Asked {
 			}
 		}
 	}
-	if a.Sampling == nil && form == nil && a.Roots == nil {
-		// The spec asks servers to ask again rather than fail; once, and
-		// only if the client still declares what it takes.
-		if why, _ := c.client.CannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.Rounds() < MaxRounds {
-			c.log.Info().Str("step", q.Step).Msg("the retry carried no answer; asking once more")
-			return c.pose(q, r.round.Again+1)
-		}
-		return fail(NoAnswer, "the retry carried no answer to the question")
-	}
-	if form != nil {
-		return formOutcome(form, elapsed)
-	}
-	return Asked{Answer: &a, Elapsed: elapsed}
+	return a, form, a.Sampling != nil || form != nil || a.Roots != nil
 }
 
 // formOutcome classifies a form's answer: only an accepted form answers.
@@ -360,8 +370,6 @@ func (c *Call) progressWhileWaiting(ctx context.Context, message string) func() 
 	if message == "" {
 		message = "waiting for the client"
 	}
-	token := meta.ProgressToken
-	srv := server.ServerFromContext(ctx)
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() {
@@ -375,9 +383,7 @@ func (c *Call) progressWhileWaiting(ctx context.Context, message string) func() 
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				// Best effort: a dropped notification costs nothing.
-				_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress),
-					map[string]any{"progressToken": token, "progress": n, "message": message})
+				c.Progress(ctx, float64(n), 0, message)
 			}
 		}
 	}()

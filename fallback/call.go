@@ -129,6 +129,9 @@ type Round struct {
 	Attempts []sealedAttempt `json:"att,omitempty"`
 	// Data is the tool's own state.
 	Data json.RawMessage `json:"d,omitempty"`
+	// Keys, on a state sealed by AskAll, are the keys of the questions
+	// the round asked together (askall.go).
+	Keys []string `json:"keys,omitempty"`
 }
 
 // sealedAttempt is an Attempt in the state's compact form.

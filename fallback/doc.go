@@ -74,8 +74,14 @@
 // is plain, and with a Problem per field (and per unknown argument) where
 // it is not (args.go).
 //
+// A tool that needs several answers before it can go on asks them at once
+// (Call.AskAll: one round in 2026-07-28), and tells the client how it is
+// going with Call.Progress and Call.LogToClient (notify.go).
+//
 // The engine also holds the transport-level pieces the eras need on
 // streamable HTTP: GETStreams (which legacy sessions can receive sampling
-// and roots requests) and the subscriptions/listen acknowledgement
-// (AckSignal).
+// and roots requests), the subscriptions/listen acknowledgement
+// (AckSignal), and ProtocolErrors, the opt-in layer that answers the two
+// refusals 2026-07-28 makes JSON-RPC errors. examples/conformance is a
+// second server on the engine: the conformance suite's fixtures.
 package fallback
