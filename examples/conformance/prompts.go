@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -52,7 +53,8 @@ func (f *fixtures) addPrompts() {
 			if answer == nil || answer.Action != mcp.ElicitationResponseActionAccept {
 				return server.NewInputRequestBuilder("").Elicit("user_context", asked).PromptResult(), nil
 			}
-			given, _ := answer.Content.(map[string]any)["context"].(string)
+			content, _ := answer.Content.(map[string]any) // any shape a client sends: not a map is no context
+			given, _ := content["context"].(string)
 			return mcp.NewGetPromptResult("", []mcp.PromptMessage{user(mcp.NewTextContent("Prompt with context: " + given))}), nil
 		})
 }
@@ -64,7 +66,7 @@ type completions struct{}
 func (completions) CompletePromptArgument(_ context.Context, _ string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
 	var values []string
 	for _, v := range []string{"paris", "park", "party"} {
-		if len(arg.Value) <= len(v) && v[:len(arg.Value)] == arg.Value {
+		if strings.HasPrefix(v, arg.Value) {
 			values = append(values, v)
 		}
 	}
