@@ -19,8 +19,10 @@ type (
 	AttemptOut = fallback.AttemptOut
 )
 
-// ErrorMetaKey is fallback.ErrorMetaKey.
-const ErrorMetaKey = fallback.ErrorMetaKey
+// ErrorMetaKey is the _meta key under which flightserver's isError results
+// carry their ToolError (the engine's Config.ErrorMetaKey): clients read
+// it, so it never changes.
+const ErrorMetaKey = "io.github.flightserver/error"
 
 // Error codes of ToolError.Error that only these tools use (the engine's
 // own are fallback.Error*).

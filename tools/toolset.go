@@ -248,7 +248,8 @@ func newToolset(cfg Config) (*Toolset, error) {
 	ts.sharedFS = cfg.SharedFilesystem
 	ts.metrics = cfg.Metrics
 	if ts.engine, err = fallback.New(fallback.Config{Sealer: sealer, Metrics: cfg.Metrics, Logger: cfg.Logger,
-		CallBudget: cfg.CallBudget, ProgressInterval: cfg.ProgressInterval, Transport: ts.transport}); err != nil {
+		CallBudget: cfg.CallBudget, ProgressInterval: cfg.ProgressInterval, Transport: ts.transport,
+		ErrorMetaKey: ErrorMetaKey}); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	switch ts.fallback = cfg.Fallback; ts.fallback {
