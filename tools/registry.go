@@ -39,15 +39,14 @@ func serving[S any](spec func(*Toolset) fallback.Spec[S]) func(*Toolset) server.
 	return func(t *Toolset) server.ToolHandlerFunc { return fallback.Serve(t.engine, spec(t)) }
 }
 
-// Names is every tool a host's model can be shown (findBestFlight,
-// bookFlight and saveItinerary always; findAirports too), in registry
-// order: the values of the tool label the dashboards may name.
+// Names is every tool the server serves, in registry order: the values of
+// the tool label on the call and rung metrics (listFlightOptions' calls,
+// made by the results view, are counted like any other), the ones the
+// dashboards may name.
 var Names = func() []string {
-	var names []string
-	for _, d := range registry {
-		if !d.viewOnly {
-			names = append(names, d.name)
-		}
+	names := make([]string, len(registry))
+	for i, d := range registry {
+		names[i] = d.name
 	}
 	return names
 }()
