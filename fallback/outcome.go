@@ -2,6 +2,8 @@ package fallback
 
 import (
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/problem"
 )
 
 // Every result says which path the call took and why, in one vocabulary:
@@ -96,9 +98,7 @@ func (c *Call) Fail(code, text string, detail *ToolError) *mcp.CallToolResult {
 }
 
 // Problem is one thing wrong with a call's arguments, or one detail still
-// needed: the field, what is wrong and what is accepted.
-type Problem struct {
-	Field    string `json:"field"`
-	Problem  string `json:"problem"`
-	Accepted string `json:"accepted"`
-}
+// needed: the field, what is wrong and what is accepted. It is the
+// module's one vocabulary for that (package problem), so a tool's own
+// validation and this engine's decoder list problems alike.
+type Problem = problem.Problem

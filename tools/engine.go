@@ -40,19 +40,6 @@ const (
 	ErrorSearchFailed = "search_failed"
 )
 
-// problems is the domain's problems in the engine's words: the same three
-// fields, the same JSON.
-func problems(ps flights.Problems) []fallback.Problem {
-	if ps == nil {
-		return nil
-	}
-	out := make([]fallback.Problem, len(ps))
-	for i, p := range ps {
-		out[i] = fallback.Problem(p)
-	}
-	return out
-}
-
 // maxProblemsShown bounds an error listing: a caller sending thousands of
 // unknown arguments gets a readable answer, not a megabyte.
 const maxProblemsShown = 20
@@ -73,5 +60,5 @@ func invalidArguments(c *fallback.Call, ps flights.Problems) *mcp.CallToolResult
 	if len(ps) > maxProblemsShown {
 		ps = ps[:maxProblemsShown]
 	}
-	return c.Fail(fallback.ErrorInvalidArguments, b.String(), &ToolError{Fields: problems(ps)})
+	return c.Fail(fallback.ErrorInvalidArguments, b.String(), &ToolError{Fields: ps})
 }

@@ -128,7 +128,7 @@ func (t *Toolset) findBestFlightSpec() fallback.Spec[findState] {
 // under the call budget, so the call always answers in time.
 func (t *Toolset) findBestFlight(ctx context.Context, c *fallback.Call, st *findState) *mcp.CallToolResult {
 	var args FindArgs
-	argPs := decodeArgs(c.Request().Params.Arguments, &args)
+	argPs := fallback.DecodeArguments(c.Request().Params.Arguments, &args)
 	strategy := Strategy(strings.ToLower(strings.TrimSpace(args.Strategy)))
 	if strategy == "" {
 		strategy = Auto
