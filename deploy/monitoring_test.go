@@ -32,7 +32,7 @@ var (
 )
 
 // metrics is the contract between the server's /metrics and
-// prometheus/rules.yml and grafana/flightserver.json (issue 16). Labels are
+// prometheus/rules.yml and grafana/flightserver.json. Labels are
 // bounded: never a client-supplied string.
 var metrics = map[string]family{
 	"flightserver_rung_attempts_total": {"counter", map[string][]string{"tool": tools, "rung": rungs, "outcome": outcomes}},

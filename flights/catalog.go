@@ -61,8 +61,8 @@ func (a *Airport) Restriction() string { return a.limits.note }
 func (a *Airport) Location() *time.Location { return a.zone.location() }
 
 // zone is one IANA time zone, loaded once, when first needed: a load reads
-// and parses a zoneinfo file (~30us), and the embedded airports use 88 of
-// them, so loading every one up front was a quarter of the server's start.
+// and parses a zoneinfo file, and the embedded airports use 88 zones, too
+// many to load on the start-up path (docs/BENCHMARKS.md#beside-the-peers).
 // Airports in the same zone share one.
 type zone struct {
 	name string

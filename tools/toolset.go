@@ -296,8 +296,8 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		// built from Go types, so whether it matches the published schema is
 		// a property of the code, checked by every end-to-end test (and by
 		// the official TypeScript client in the interop test), not of the
-		// input. Checking it again on every call cost a quarter of the
-		// round trip.
+		// input. Checking it again would cost every call
+		// (docs/BENCHMARKS.md#beside-the-peers).
 		server.WithLogger(SlogLogger(cfg.Logger)),
 		server.WithHooks(hooks),
 		// The listing depends on the client's capabilities (listing.go).

@@ -90,6 +90,10 @@ for (const file of files) {
         problems.push(`${where}: ${target} does not exist`);
         continue;
       }
+      if (path.relative(root, dest).startsWith('..')) {
+        problems.push(`${where}: ${target} is outside the repository (a clone does not have it)`);
+        continue;
+      }
       if (anchor === undefined) continue;
       const lines = anchor.match(/^L(\d+)(?:-L(\d+))?$/);
       if (lines) {

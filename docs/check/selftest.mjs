@@ -27,7 +27,8 @@ test('each kind of problem fails, and is named', () => {
     /refs.go:6: code.go:99: code.go has \d+ lines/,
     /refs.go:6: cites NOTES by section, and no NOTES.md is in the repository/,
     /web\/src\/view.js:1: \.\.\/\.\.\/nothing.md is not a file of the repository/,
-    /11 problem\(s\)/,
+    /README.md:12: \.\.\/good\/README.md is outside the repository/,
+    /12 problem\(s\)/,
   ]) {
     assert.match(r.stderr, want);
   }
