@@ -8,6 +8,7 @@ import (
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // The engine's result types, by the names the flight tools' results and
@@ -61,4 +62,26 @@ func invalidArguments(c *fallback.Call, ps flights.Problems) *mcp.CallToolResult
 		ps = ps[:maxProblemsShown]
 	}
 	return c.Fail(fallback.ErrorInvalidArguments, b.String(), &ToolError{Fields: ps})
+}
+
+// The ranking ladder's types, by the names the flight tools use: the
+// engine's rung and what a rung reached, on the options of one search.
+// The ladder itself is ladder.go; the rungs are there and in models.go.
+
+// ladderRung is the ranking ladder's rung type.
+type ladderRung = fallback.Rung[rankJob, ranking.Ranking]
+
+// reached is what a ranking rung did on one call.
+type reached = fallback.Reached[ranking.Ranking]
+
+// rankJob is what the ranking ladder ranks: the options within the trip's
+// limits.
+type rankJob struct{ ranking.Options }
+
+// Empty says why there is nothing to rank, or "".
+func (j rankJob) Empty() string {
+	if j.Len() == 0 {
+		return "no flight is within the trip's limits"
+	}
+	return ""
 }

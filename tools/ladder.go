@@ -17,24 +17,6 @@ import (
 // server's configuration (rungsFor); each rung is a named type below or in
 // models.go, registered once in steps.go.
 
-// ladderRung is the ranking ladder's rung type.
-type ladderRung = fallback.Rung[rankJob, ranking.Ranking]
-
-// reached is what a ranking rung did on one call.
-type reached = fallback.Reached[ranking.Ranking]
-
-// rankJob is what the ranking ladder ranks: the options within the trip's
-// limits.
-type rankJob struct{ ranking.Options }
-
-// Empty says why there is nothing to rank, or "".
-func (j rankJob) Empty() string {
-	if j.Len() == 0 {
-		return "no flight is within the trip's limits"
-	}
-	return ""
-}
-
 // rank walks the ladder for one call. It returns early with an
 // input_required result when a rung must ask the client first (modern), or
 // with an isError when a single-rung strategy could not rank.

@@ -12,7 +12,7 @@ import (
 // it. Registration (Toolset.server), the listing's definitions
 // (toolDefinitions), the view's filter (viewTools) and the metrics contract
 // (Names) all read this list, so a new tool is one entry.
-type declared struct {
+type declaredTool struct {
 	name string
 	// define builds the full definition (schemas derived from the Go
 	// types); it depends on no configuration.
@@ -25,7 +25,7 @@ type declared struct {
 }
 
 // registry is every tool the server serves.
-var registry = []declared{
+var registry = []declaredTool{
 	{name: FindBestFlightName, define: func() (mcp.Tool, error) { return findBestFlightTool() }, handler: serving((*Toolset).findBestFlightSpec)},
 	{name: BookFlightName, define: bookFlightTool, handler: serving((*Toolset).bookFlightSpec)},
 	{name: SaveItineraryName, define: saveItineraryTool, handler: serving((*Toolset).saveItinerarySpec)},

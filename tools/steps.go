@@ -25,7 +25,7 @@ import (
 //     by TestFallbacksDocListsSteps).
 //
 // So a new rung of the ranking ladder is the rung and one entry.
-type step struct {
+type declaredStep struct {
 	// name is the step: attempts[].step, the metrics' rung label and, for a
 	// rung that ranks, the result's method (ranking.Ranking.Method).
 	name string
@@ -49,7 +49,7 @@ type step struct {
 }
 
 // steps is every step the tools record.
-var steps = []step{
+var steps = []declaredStep{
 	{name: string(ranking.ClientSampling), tool: FindBestFlightName, about: "ranks with the client's model, through sampling", label: "your assistant's model (sampling)",
 		rung: func(t *Toolset) ladderRung { return samplingRung{t} }, method: "the client's LLM",
 		strategy: StrategySampling, strategyDoc: "your client's LLM only"},
@@ -83,8 +83,8 @@ var Steps = func() []string {
 }()
 
 // rankers are the steps that are rungs of the ranking ladder, in order.
-func rankers() []step {
-	var out []step
+func rankers() []declaredStep {
+	var out []declaredStep
 	for _, s := range steps {
 		if s.rung != nil {
 			out = append(out, s)
@@ -106,13 +106,13 @@ var strategies = func() []Strategy {
 }()
 
 // stepFor is the step a single-rung strategy ranks with.
-func stepFor(strategy Strategy) (step, bool) {
+func stepFor(strategy Strategy) (declaredStep, bool) {
 	for _, s := range rankers() {
 		if s.strategy == strategy {
 			return s, true
 		}
 	}
-	return step{}, false
+	return declaredStep{}, false
 }
 
 // strategyDescription is findBestFlight's strategy in words: each value and

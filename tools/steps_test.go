@@ -29,7 +29,7 @@ func TestStepRegistry(t *testing.T) {
 		if s.about == "" {
 			t.Errorf("step %q does not say what it does", s.name)
 		}
-		if !slices.ContainsFunc(registry, func(d declared) bool { return d.name == s.tool }) {
+		if !slices.ContainsFunc(registry, func(d declaredTool) bool { return d.name == s.tool }) {
 			t.Errorf("step %q: tool %q is not one the server serves", s.name, s.tool)
 		}
 		if s.rung == nil {

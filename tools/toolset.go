@@ -302,7 +302,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		server.WithHooks(hooks),
 		// The listing depends on the client's capabilities (listing.go).
 		server.WithToolFilter(ts.listFor),
-		server.WithToolFilter(viewTools),
+		server.WithToolFilter(viewTools(viewOnly)),
 		server.WithMethodCacheHints(mcp.MethodToolsList, 0, mcp.CacheScopePrivate),
 		server.WithMethodCacheHints(mcp.MethodResourcesList, 0, mcp.CacheScopePrivate),
 		// The results view (view.go), for hosts that declare MCP Apps.
