@@ -91,9 +91,9 @@ func holdStream(t *testing.T, url, id, xff string) (status int, close func()) {
 	return resp.StatusCode, cancel
 }
 
-// One client cannot use up the router (issue 25: about 1,000 GET streams
-// exhausted its worker_connections, and every other client, modern calls
-// included, got 500). A client, known by the address the ingress appended
+// One client cannot use up the router (its worker_connections, with GET
+// streams or calls) and leave every other client, modern calls included,
+// a 500. A client, known by the address the ingress appended
 // to X-Forwarded-For, may hold 64 requests at once (streams and calls);
 // past them it gets 429 with a JSON-RPC error that says what to do,
 // whatever X-Real-IP or earlier addresses it sends, while another client
@@ -155,8 +155,8 @@ func TestRouterBoundsEachClient(t *testing.T) {
 
 // The server's per-client limits count by the address the router passes in
 // X-Real-IP, which is the one the ingress appended to X-Forwarded-For,
-// never the client's own X-Real-IP (issue 25: rotating it gave 30 sessions
-// past the per-client limit) nor addresses the client put first in
+// never the client's own X-Real-IP (which it could rotate to get past the
+// per-client limit) nor addresses the client put first in
 // X-Forwarded-For. Without X-Forwarded-For every client is the ingress
 // itself (here the test, on loopback, which --limit-loopback limits).
 func TestRouterPassesOnlyTheIngressAddress(t *testing.T) {

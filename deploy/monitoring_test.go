@@ -32,7 +32,7 @@ var (
 )
 
 // metrics is the contract between the server's /metrics and
-// prometheus/rules.yml and grafana/flightserver.json (issue 16). Labels are
+// prometheus/rules.yml and grafana/flightserver.json. Labels are
 // bounded: never a client-supplied string.
 var metrics = map[string]family{
 	"flightserver_rung_attempts_total": {"counter", map[string][]string{"tool": tools, "rung": rungs, "outcome": outcomes}},
@@ -58,7 +58,7 @@ var (
 )
 
 // checkExpr reports every use in expr of a metric, label or label value
-// the server does not expose, and of a recording rule that rules.yml does
+// the server does not expose, and of a recording rule that prometheus/rules.yml does
 // not define.
 func checkExpr(expr string, recorded []string) []string {
 	var problems []string
@@ -111,7 +111,7 @@ func checkExpr(expr string, recorded []string) []string {
 }
 
 // ruleExprs reads the expr and record fields of a Prometheus rule file:
-// enough YAML for the forms rules.yml uses (a plain scalar, or a block after
+// enough YAML for the forms prometheus/rules.yml uses (a plain scalar, or a block after
 // "|" or ">").
 func ruleExprs(t *testing.T, path string) (exprs, recorded []string) {
 	t.Helper()

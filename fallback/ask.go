@@ -23,8 +23,8 @@ import (
 //     is open and waits, under the question's limit and the call budget less
 //     AnswerReserve, with progress notifications while a person answers.
 //     mcp-go's MRTR bridge would do this too, but it hangs on a silent client
-//     and turns every refusal into a failed call (PROTOCOL-NOTES §4), so the
-//     requests are made directly and every error is classified.
+//     and fails the call on any refusal (docs/PROTOCOL.md, its MRTR bridge),
+//     so the requests are made directly and every error is classified.
 //   - 2026-07-28 (modern): the call answers input_required with the question
 //     and a signed requestState, and holds nothing; the client's retry
 //     carries the answer, which ask reads back for the same question.

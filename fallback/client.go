@@ -76,7 +76,7 @@ func (c Client) CanSample() bool { return c.Capabilities.Sampling != nil }
 
 // CanSampleWithTools reports whether the client declared sampling.tools:
 // then, and only then, a sampling request may offer tools and a toolChoice
-// (PROTOCOL-NOTES §1), in either era.
+// (docs/PROTOCOL.md#what-a-server-may-ask-of-a-client), in either era.
 func (c Client) CanSampleWithTools() bool {
 	return c.Capabilities.Sampling != nil && c.Capabilities.Sampling.Tools != nil
 }

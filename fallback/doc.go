@@ -54,7 +54,8 @@
 //     MaxRounds questions;
 //   - every decision is recorded once (Call.Record) into the result, the
 //     metrics, the trace and the log, and an isError carries the same
-//     attempts and a machine-readable ToolError under ErrorMetaKey.
+//     attempts and a machine-readable ToolError in _meta, under the
+//     server's own key (Config.ErrorMetaKey).
 //
 // A tool that tries several ways in order (a ladder of rungs) records one
 // Attempt per rung: used, skipped (could not apply here) or failed (tried,

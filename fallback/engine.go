@@ -2,6 +2,9 @@ package fallback
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -24,6 +27,7 @@ type Engine struct {
 	callBudget    time.Duration
 	progressEvery time.Duration
 	transport     string
+	errorMetaKey  string
 
 	roots   *rootsCache
 	waiting waitingTable // legacy questions waiting per session (ask.go)
@@ -48,6 +52,12 @@ type Config struct {
 	// Transport is how clients reach the server ("stdio", "http"): the
 	// transport label of the call metrics.
 	Transport string
+	// ErrorMetaKey is the _meta key under which an isError result carries
+	// its ToolError (default DefaultErrorMetaKey). A server names it with
+	// its own prefix ("io.github.example/error"), so a client reading
+	// several servers' errors knows whose vocabulary it holds; it must be
+	// a valid _meta key (see validMetaKey) outside MCP's reserved prefixes.
+	ErrorMetaKey string
 }
 
 // Defaults for the zero values of Config.
@@ -55,6 +65,8 @@ const (
 	// DefaultCallBudget is well inside the 60 s hosts allow a call.
 	DefaultCallBudget       = 45 * time.Second
 	DefaultProgressInterval = 5 * time.Second
+	// DefaultErrorMetaKey names the engine, not any server built on it.
+	DefaultErrorMetaKey = "fallback/error"
 )
 
 // New checks cfg and builds the engine.
@@ -65,7 +77,14 @@ func New(cfg Config) (*Engine, error) {
 	e := &Engine{
 		sealer: cfg.Sealer, metrics: cfg.Metrics, log: cfg.Logger,
 		callBudget: cfg.CallBudget, progressEvery: cfg.ProgressInterval, transport: cfg.Transport,
-		roots: newRootsCache(),
+		errorMetaKey: cfg.ErrorMetaKey,
+		roots:        newRootsCache(),
+	}
+	if e.errorMetaKey == "" {
+		e.errorMetaKey = DefaultErrorMetaKey
+	}
+	if err := validMetaKey(e.errorMetaKey); err != nil {
+		return nil, fmt.Errorf("fallback: error meta key %q: %w", e.errorMetaKey, err)
 	}
 	if e.callBudget <= 0 {
 		e.callBudget = DefaultCallBudget
@@ -83,4 +102,33 @@ func New(cfg Config) (*Engine, error) {
 func (e *Engine) Attach(s *server.MCPServer, hooks *server.Hooks) {
 	e.roots.watch(s, hooks)
 	acknowledgeFirst(hooks, ackWait, e.log)
+}
+
+// ErrorMetaKey is the _meta key under which this engine's isError results
+// carry their ToolError (Config.ErrorMetaKey).
+func (e *Engine) ErrorMetaKey() string { return e.errorMetaKey }
+
+// metaKeyRE is a _meta key as the MCP specification defines it (General
+// fields, _meta): an optional prefix of dot-separated labels and a slash,
+// then a name that starts and ends with a letter or digit.
+var metaKeyRE = regexp.MustCompile(`^(?:[a-zA-Z](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*/)?[a-zA-Z0-9](?:[a-zA-Z0-9._-]*[a-zA-Z0-9])?$`)
+
+// validMetaKey says what is wrong with key as a server's _meta key: not in
+// the specification's shape, or under a prefix the specification reserves
+// for MCP itself (a label modelcontextprotocol or mcp, after any labels).
+func validMetaKey(key string) error {
+	if !metaKeyRE.MatchString(key) {
+		return errors.New("not a _meta key: use an optional prefix of dot-separated labels and a slash, then a name (e.g. io.github.example/error)")
+	}
+	prefix, _, found := strings.Cut(key, "/")
+	if !found {
+		return nil
+	}
+	labels := strings.Split(prefix, ".")
+	for _, l := range labels[:len(labels)-1] {
+		if l == "modelcontextprotocol" || l == "mcp" {
+			return errors.New("its prefix is reserved for MCP itself")
+		}
+	}
+	return nil
 }

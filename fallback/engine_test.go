@@ -115,7 +115,7 @@ func attemptsOf(t *testing.T, res *mcp.CallToolResult) (fallback.ToolError, []fa
 	var from any = res.StructuredContent
 	var d fallback.ToolError
 	if res.IsError {
-		from = res.Meta.AdditionalFields[fallback.ErrorMetaKey]
+		from = res.Meta.AdditionalFields[fallback.DefaultErrorMetaKey]
 	}
 	b, err := json.Marshal(from)
 	if err != nil {
@@ -251,6 +251,56 @@ func TestModernRetryStatesAreChecked(t *testing.T) {
 			}
 			if n := rounds.Load(); n != 0 {
 				t.Errorf("the handler ran %d times on a refused state", n)
+			}
+		})
+	}
+}
+
+// An isError's details sit under the _meta key the server configured, or
+// the engine's own default, and nowhere else; a key that is not one, or
+// that sits under a prefix MCP reserves, is refused at start with why.
+func TestErrorMetaKeyIsTheServersOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name, key, want, refused string
+	}{
+		{"the default", "", fallback.DefaultErrorMetaKey, ""},
+		{"a server's own", "io.github.example/error", "io.github.example/error", ""},
+		{"no prefix", "error", "error", ""},
+		{"not a key", "io.github.example/", "", "not a _meta key"},
+		{"a space in it", "my error", "", "not a _meta key"},
+		{"reserved for MCP", "io.modelcontextprotocol.example/error", "", "reserved"},
+		{"reserved for MCP, short", "mcp.dev/error", "", "reserved"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			engine, err := fallback.New(fallback.Config{Sealer: sealerFor(t, testKey), Logger: zerolog.Nop(), ErrorMetaKey: tc.key})
+			if tc.refused != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.refused) {
+					t.Fatalf("New with error meta key %q: %v, want it refused (%s)", tc.key, err, tc.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := engine.ErrorMetaKey(); got != tc.want {
+				t.Errorf("ErrorMetaKey() = %q, want %q", got, tc.want)
+			}
+			s := server.NewMCPServer("engine-test", "1")
+			s.AddTool(mcp.NewTool("fails"), fallback.Serve(engine, fallback.Spec[struct{}]{Name: "fails",
+				Handle: func(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
+					return c.Fail("no_luck", "it failed", &fallback.ToolError{Reason: "always"})
+				}}))
+			res := mcptest.CallTool(t, mcptest.Connect(t, s, "inprocess", mcptest.Eras[0].Version, false), "fails", nil)
+			if !res.IsError || res.Meta == nil {
+				t.Fatalf("isError %v, _meta %v", res.IsError, res.Meta)
+			}
+			var d fallback.ToolError
+			b, _ := json.Marshal(res.Meta.AdditionalFields[tc.want])
+			if err := json.Unmarshal(b, &d); err != nil || d.Error != "no_luck" || d.Reason != "always" {
+				t.Errorf("_meta[%q] = %s (%v), want the details", tc.want, b, err)
+			}
+			if len(res.Meta.AdditionalFields) != 1 {
+				t.Errorf("_meta %v, want the details under %q alone", res.Meta.AdditionalFields, tc.want)
 			}
 		})
 	}

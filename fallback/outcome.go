@@ -2,6 +2,8 @@ package fallback
 
 import (
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/problem"
 )
 
 // Every result says which path the call took and why, in one vocabulary:
@@ -32,8 +34,8 @@ func AttemptsOut(as []Attempt) []AttemptOut {
 	return out
 }
 
-// ErrorMetaKey is the _meta key under which an isError result carries its
-// machine-readable details (ToolError).
+// An isError result carries its machine-readable details (ToolError) in
+// _meta, under the engine's Config.ErrorMetaKey.
 //
 // They are not in structuredContent, because validating clients (the
 // official TypeScript SDK 1.x that most desktop hosts embed, the Inspector)
@@ -42,7 +44,6 @@ func AttemptsOut(as []Attempt) []AttemptOut {
 // match: the user would never see the message. A result without
 // structuredContent passes everywhere, and _meta is where the protocol
 // keeps data for programs rather than models.
-const ErrorMetaKey = "io.github.flightserver/error"
 
 // Error codes of ToolError.Error that mean the same for every tool; a
 // tool adds its own (tools: not_booked, trip_details_needed, ...).
@@ -59,7 +60,7 @@ const (
 )
 
 // ToolError is the machine-readable half of an isError result, under
-// ErrorMetaKey in its _meta; the text says the same for people.
+// the engine's error meta key in its _meta; the text says the same for people.
 type ToolError struct {
 	Error string `json:"error"`
 	// Why is the cause, from the fallback vocabulary (or a tool's own, such
@@ -92,14 +93,12 @@ func (c *Call) Fail(code, text string, detail *ToolError) *mcp.CallToolResult {
 		d.Attempts = AttemptsOut(c.attempts)
 	}
 	res := mcp.NewToolResultError(text)
-	res.Meta = mcp.NewMetaFromMap(map[string]any{ErrorMetaKey: d})
+	res.Meta = mcp.NewMetaFromMap(map[string]any{c.e.errorMetaKey: d})
 	return res
 }
 
 // Problem is one thing wrong with a call's arguments, or one detail still
-// needed: the field, what is wrong and what is accepted.
-type Problem struct {
-	Field    string `json:"field"`
-	Problem  string `json:"problem"`
-	Accepted string `json:"accepted"`
-}
+// needed: the field, what is wrong and what is accepted. It is the
+// module's one vocabulary for that (package problem), so a tool's own
+// validation and this engine's decoder list problems alike.
+type Problem = problem.Problem

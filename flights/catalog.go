@@ -61,8 +61,8 @@ func (a *Airport) Restriction() string { return a.limits.note }
 func (a *Airport) Location() *time.Location { return a.zone.location() }
 
 // zone is one IANA time zone, loaded once, when first needed: a load reads
-// and parses a zoneinfo file (~30us), and the embedded airports use 88 of
-// them, so loading every one up front was a quarter of the server's start.
+// and parses a zoneinfo file, and the embedded airports use 88 zones, too
+// many to load on the start-up path (docs/BENCHMARKS.md#beside-the-peers).
 // Airports in the same zone share one.
 type zone struct {
 	name string
@@ -181,7 +181,7 @@ func embeddedSources() Sources {
 // Sources is the CSV data a catalog is built from, in the formats the data
 // package documents. Airports and Airlines are required; the rest is
 // optional. Without the place data a catalog knows airport codes and the
-// cities in airports.csv, but no metro codes, aliases or country names;
+// cities in data/airports.csv, but no metro codes, aliases or country names;
 // without the network data (and the optional columns of airports and
 // airlines) every airline may fly anywhere its hubs reach, as a network
 // airline with every cabin, and no airport or country pair is restricted.
@@ -286,7 +286,7 @@ func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 	return c, nil
 }
 
-// parseAirline reads one row of airlines.csv: the required columns, and the
+// parseAirline reads one row of data/airlines.csv: the required columns, and the
 // network model's (kind, focus, range_km, cabins, markets), which default
 // to a network airline with every cabin flying anywhere its range allows.
 func (c *Catalog) parseAirline(f []string) (Airline, error) {
@@ -352,7 +352,7 @@ func (c *Catalog) parseAirline(f []string) (Airline, error) {
 	return al, nil
 }
 
-// cabinLetters are the cabins by the letters airlines.csv uses for them
+// cabinLetters are the cabins by the letters data/airlines.csv uses for them
 // (the usual fare-class letters of each cabin).
 var cabinLetters = map[string]Cabin{"Y": Economy, "W": PremiumEconomy, "J": Business, "F": First}
 

@@ -44,7 +44,7 @@ type network struct {
 	// station[a][x] says what airport x is to airline a.
 	station [][]stationKind
 	// partner[a][b] says whether airlines a and b sell connections
-	// together (an alliance or a partnership in partners.csv).
+	// together (an alliance or a partnership in data/partners.csv).
 	partner [][]bool
 	// gateway[a][x] says whether airline a's markets name airport x.
 	gateway [][]bool
@@ -606,7 +606,7 @@ func sortedPair(a, b string) [2]string {
 	return [2]string{a, b}
 }
 
-// airportLimits are what an airport cannot take (airport_limits.csv).
+// airportLimits are what an airport cannot take (data/airport_limits.csv).
 type airportLimits struct {
 	maxKm     float64       // the longest leg; 0 for no limit
 	countries []string      // the only countries it has flights to; empty for any

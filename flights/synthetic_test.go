@@ -119,7 +119,7 @@ func openAirport(a *Airport) bool {
 // schedule must have, not only the golden route. A pair has connections
 // within MaxCircuity, or (a remote pair with none) only connections within
 // RemoteCircuity; and nearly every pair of open airports has flights at
-// all. Business class too, where SFO-YVR-YYC-JFK used to sell at 13h20.
+// all. Business class too (SFO-YVR-YYC-JFK, a 13h20 detour, must not sell).
 func TestNoRoutingDoublesBack(t *testing.T) {
 	c := mustCatalog(t)
 	p := NewSynthetic(c, now, 0)

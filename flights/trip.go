@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flightserver/flightserver/internal/untrusted"
+	"github.com/flightserver/flightserver/problem"
 )
 
 // Cabin is a travel class.
@@ -343,29 +344,13 @@ type Request struct {
 	Airlines, ExcludeAirlines []string
 }
 
-// Problem is one thing wrong with a request, worded for the person (or model)
-// who has to fix it.
-type Problem struct {
-	Field    string `json:"field"`
-	Problem  string `json:"problem"`
-	Accepted string `json:"accepted"`
-}
+// Problem is one thing wrong with a request, worded for the person (or
+// model) who has to fix it: the module's one vocabulary for that, which
+// the engine's decoder speaks too.
+type Problem = problem.Problem
 
-func (p Problem) String() string {
-	return fmt.Sprintf("%s: %s (accepted: %s)", p.Field, p.Problem, p.Accepted)
-}
-
-// Problems is every problem found in a request. It is an error so that
-// validation can return it as one, and a list so that callers can show each.
-type Problems []Problem
-
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.String()
-	}
-	return strings.Join(lines, "; ")
-}
+// Problems is every problem found in a request (an error, and a list).
+type Problems = problem.Problems
 
 // Validator turns requests into trips. Now is injectable so that "a date in
 // the past" is testable; nil means time.Now.

@@ -30,7 +30,7 @@ const (
 	epNotFound      behaviour = "404"             // unknown model
 	epBadRequest    behaviour = "400"             // a 400 that is not about the response format
 	epOddCode       behaviour = "400 odd code"    // a 400 whose code is not in the vocabulary
-	epKeyCode       behaviour = "400 key code"    // issue 13.8: code "bad_" + the key's first 10 characters
+	epKeyCode       behaviour = "400 key code"    // an error code quoting the key: "bad_" + its first 10 characters
 	epRetryAfter1   behaviour = "429 wait 1s"     // 429 Retry-After: 1, then answers
 	epRetryAfterMs  behaviour = "429 wait 50ms"   // 429 Retry-After-Ms: 50, then answers
 	epRetryAfter120 behaviour = "429 wait 120s"   // 429 Retry-After: 120, which never fits
@@ -651,7 +651,7 @@ func TestKeyGuard(t *testing.T) {
 		{"empty text", []string{""}, key, false},
 		{"no key", []string{"anything"}, "", false},
 		{"the whole key", []string{"the whole " + key}, key, true},
-		{"its first 10", []string{"bad_" + key[:10]}, key, true}, // issue 13.8
+		{"its first 10", []string{"bad_" + key[:10]}, key, true}, // as an endpoint's error code quotes it
 		{"its last 8", []string{"x" + key[20:28] + "y"}, key, true},
 		{"8 from the middle", []string{"x" + key[9:17] + "y"}, key, true},
 		{"in another case", []string{strings.ToUpper(key[3:14])}, key, true},

@@ -60,9 +60,9 @@ Give up to three picks, best first.`
 // pair's id, both flights with their dates, and their fare together, under
 // roundTripSystemPrompt.
 //
-// For a typical search (47 flights) the prompt is about 4 KB, roughly 1,000
-// tokens, and for 47 round trips under 8 KB: see TestPromptIsSmall and
-// TestRoundTripPromptIsSmall.
+// A typical search's prompt (47 flights) stays under 6 KB, and 47 round
+// trips' under 8 KB (TestPromptIsSmall, TestRoundTripPromptIsSmall); the
+// sizes measured are in docs/BENCHMARKS.md.
 func NewPrompt(trip flights.Trip, options []Option) Prompt {
 	system, what, header := systemPrompt, "flights", dataHeader
 	idRunes, dates := answer.MaxIDRunes, spansDays(options)

@@ -136,7 +136,7 @@ func (t *Toolset) bookFlightSpec() fallback.Spec[struct{}] {
 // tells the host's model to get first.
 func (t *Toolset) bookFlight(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args BookArgs
-	ps := decodeArgs(c.Request().Params.Arguments, &args)
+	ps := fallback.DecodeArguments(c.Request().Params.Arguments, &args)
 	if strings.TrimSpace(args.FlightID) == "" {
 		ps = append(ps, flights.Problem{Field: "flightId", Problem: "is missing", Accepted: "a flight id from findBestFlight"})
 	}
@@ -226,7 +226,7 @@ func (t *Toolset) confirmByForm(ctx context.Context, c *fallback.Call, f chosen,
 	// decoding problems add nothing here, unlike the trip form's, which
 	// the next form shows the user.
 	var answer confirmAnswer
-	_ = decodeForm(a.Answer.Content, &answer)
+	_ = fallback.DecodeForm(a.Answer.Content, &answer)
 	if !answer.Confirm {
 		return notBooked(c, fallback.FailedFor(stepConfirmForm, fallback.NotConfirmed, "the user did not tick the confirmation", a.Elapsed),
 			"the user did not tick the confirmation."), a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/ranking"
 )
 
 // The engine's result types, by the names the flight tools' results and
@@ -19,8 +20,10 @@ type (
 	AttemptOut = fallback.AttemptOut
 )
 
-// ErrorMetaKey is fallback.ErrorMetaKey.
-const ErrorMetaKey = fallback.ErrorMetaKey
+// ErrorMetaKey is the _meta key under which flightserver's isError results
+// carry their ToolError (the engine's Config.ErrorMetaKey): clients read
+// it, so it never changes.
+const ErrorMetaKey = "io.github.flightserver/error"
 
 // Error codes of ToolError.Error that only these tools use (the engine's
 // own are fallback.Error*).
@@ -37,19 +40,6 @@ const (
 	// ErrorSearchFailed: the flight search itself failed.
 	ErrorSearchFailed = "search_failed"
 )
-
-// problems is the domain's problems in the engine's words: the same three
-// fields, the same JSON.
-func problems(ps flights.Problems) []fallback.Problem {
-	if ps == nil {
-		return nil
-	}
-	out := make([]fallback.Problem, len(ps))
-	for i, p := range ps {
-		out[i] = fallback.Problem(p)
-	}
-	return out
-}
 
 // maxProblemsShown bounds an error listing: a caller sending thousands of
 // unknown arguments gets a readable answer, not a megabyte.
@@ -71,5 +61,27 @@ func invalidArguments(c *fallback.Call, ps flights.Problems) *mcp.CallToolResult
 	if len(ps) > maxProblemsShown {
 		ps = ps[:maxProblemsShown]
 	}
-	return c.Fail(fallback.ErrorInvalidArguments, b.String(), &ToolError{Fields: problems(ps)})
+	return c.Fail(fallback.ErrorInvalidArguments, b.String(), &ToolError{Fields: ps})
+}
+
+// The ranking ladder's types, by the names the flight tools use: the
+// engine's rung and what a rung reached, on the options of one search.
+// The ladder itself is ladder.go; the rungs are there and in models.go.
+
+// ladderRung is the ranking ladder's rung type.
+type ladderRung = fallback.Rung[rankJob, ranking.Ranking]
+
+// reached is what a ranking rung did on one call.
+type reached = fallback.Reached[ranking.Ranking]
+
+// rankJob is what the ranking ladder ranks: the options within the trip's
+// limits.
+type rankJob struct{ ranking.Options }
+
+// Empty says why there is nothing to rank, or "".
+func (j rankJob) Empty() string {
+	if j.Len() == 0 {
+		return "no flight is within the trip's limits"
+	}
+	return ""
 }

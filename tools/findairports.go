@@ -80,7 +80,7 @@ func (t *Toolset) findAirportsSpec() fallback.Spec[struct{}] {
 // from), so its result has no attempts.
 func (t *Toolset) findAirports(_ context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args FindAirportsArgs
-	ps := decodeArgs(c.Request().Params.Arguments, &args)
+	ps := fallback.DecodeArguments(c.Request().Params.Arguments, &args)
 	q, country := strings.TrimSpace(args.Query), strings.TrimSpace(args.Country)
 	switch {
 	case len(ps) > 0:

@@ -20,7 +20,8 @@ const FindBestFlightName = "findBestFlight"
 // Strategy is the caller's choice of how to rank.
 type Strategy string
 
-// Strategies findBestFlight accepts.
+// Strategies findBestFlight accepts: auto, and the single-rung ones of
+// steps (steps.go), where each rung says what it means.
 const (
 	// Auto walks the ladder: the best tier this request and this server
 	// can use, falling back tier by tier.
@@ -35,8 +36,6 @@ const (
 	// StrategyServerLLM ranks through the server's own LLM only.
 	StrategyServerLLM Strategy = "server_llm"
 )
-
-var strategies = []Strategy{Auto, StrategySampling, StrategyServerLLM, StrategyDeterministic, StrategyCandidates}
 
 // FindArgs are findBestFlight's arguments. The JSON names are the tool's
 // public contract (a golden test pins the schema).
@@ -57,7 +56,7 @@ type FindArgs struct {
 	Airlines        []string `json:"airlines,omitempty" jsonschema:"only flights operated entirely by these airlines (IATA codes such as BA, or names: British Airways, Delta, KLM)"`
 	ExcludeAirlines []string `json:"excludeAirlines,omitempty" jsonschema:"no flight with a segment by these airlines (IATA codes or names)"`
 	MaxPrice        *float64 `json:"maxPrice,omitempty" jsonschema:"highest fare per passenger in US dollars (for a round trip, both flights together)"`
-	Strategy        string   `json:"strategy,omitempty" jsonschema:"how to rank: auto (default: the best method available, falling back in order), sampling (your client's LLM only), server_llm (the server's own LLM only), deterministic (price + stops + duration), candidates (a shortlist for you to choose from with the user)"`
+	Strategy        string   `json:"strategy,omitempty"` // values and description: strategyRefinement
 }
 
 func (a *FindArgs) request() flights.Request {
@@ -91,7 +90,7 @@ func findBestFlightTool(require ...string) (mcp.Tool, error) {
 	// A search changes nothing, twice is the same as once, and it reaches
 	// no outside system.
 	return fallback.DefineTool[FindArgs, FindResult](fallback.Definition{Name: FindBestFlightName, Title: "Find the best flight", Description: findDescription,
-		Refine: findRefinements(), Require: require, RefineOutput: withAttempts, Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
+		Refine: findRefinements(), Require: require, RefineOutput: findOutput(), Hints: fallback.Hints{ReadOnly: true, Idempotent: true}})
 }
 
 // findRefinements are the bounds of FindArgs' schema (listFlightOptions
@@ -114,7 +113,7 @@ func findRefinements() map[string]func(*jsonschema.Schema) {
 		"airlines":        fallback.List(maxAirlines),
 		"excludeAirlines": fallback.List(maxAirlines),
 		"maxPrice":        fallback.PositiveNumber,
-		"strategy":        fallback.Enum(strategies...),
+		"strategy":        strategyRefinement,
 	}
 }
 
@@ -129,7 +128,7 @@ func (t *Toolset) findBestFlightSpec() fallback.Spec[findState] {
 // under the call budget, so the call always answers in time.
 func (t *Toolset) findBestFlight(ctx context.Context, c *fallback.Call, st *findState) *mcp.CallToolResult {
 	var args FindArgs
-	argPs := decodeArgs(c.Request().Params.Arguments, &args)
+	argPs := fallback.DecodeArguments(c.Request().Params.Arguments, &args)
 	strategy := Strategy(strings.ToLower(strings.TrimSpace(args.Strategy)))
 	if strategy == "" {
 		strategy = Auto

@@ -16,7 +16,7 @@ import (
 )
 
 // Hosts show a form's fields in the order its schema's properties arrive
-// (Claude Code does; PROTOCOL-NOTES §8), so the server sends them in the
+// (Claude Code does: docs/HOSTS.md#claude-code), so the server sends them in the
 // order a person fills them in, in both eras. This reads the raw bytes a
 // client receives over streamable HTTP: mcp-go's own client decodes the
 // schema into a map and would hide the order.

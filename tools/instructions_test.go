@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// A host that defers tools behind a search (Claude Code, PROTOCOL-NOTES §8)
+// A host that defers tools behind a search (Claude Code: docs/HOSTS.md#claude-code)
 // shows its model the tool names and the server's instructions, not the
 // schemas: the instructions must say what each tool is for, that the flights
 // are synthetic, and where a result says how it was made, and stay a few

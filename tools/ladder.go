@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/flightserver/flightserver/fallback"
@@ -17,25 +15,7 @@ import (
 // walked in order until one ranks. Which rungs, and in which order, is
 // decided here per call from the caller's strategy, the era and the
 // server's configuration (rungsFor); each rung is a named type below or in
-// models.go.
-
-// ladderRung is the ranking ladder's rung type.
-type ladderRung = fallback.Rung[rankJob, ranking.Ranking]
-
-// reached is what a ranking rung did on one call.
-type reached = fallback.Reached[ranking.Ranking]
-
-// rankJob is what the ranking ladder ranks: the options within the trip's
-// limits.
-type rankJob struct{ ranking.Options }
-
-// Empty says why there is nothing to rank, or "".
-func (j rankJob) Empty() string {
-	if j.Len() == 0 {
-		return "no flight is within the trip's limits"
-	}
-	return ""
-}
+// models.go, registered once in steps.go.
 
 // rank walks the ladder for one call. It returns early with an
 // input_required result when a rung must ask the client first (modern), or
@@ -56,47 +36,17 @@ func (t *Toolset) rank(ctx context.Context, c *fallback.Call, strategy Strategy,
 		&ToolError{Why: string(last.Why), Reason: last.Reason})
 }
 
-// Steps is every step a call can record, in ladder order: the values of
-// the rung label on flightserver_rung_attempts_total and of attempts[].step
-// in results, as every output schema lists them (withAttempts). Dashboards
-// and alerts may name these and no others; a new step goes here, or the
-// deployment's contract test fails.
-var Steps = []string{
-	string(ranking.ClientSampling), string(ranking.ServerLLMTier), string(ranking.Deterministic), string(ranking.Candidates),
-	stepTrip, stepConfirmForm, stepConfirmArgs, stepRoots, stepExportDir, stepView,
-}
-
-// withAttempts refines a result's "attempts" with this server's words:
-// which steps there are (Steps) and which rungs ask a model, offered the
-// answer tool.
-var withAttempts = map[string]func(*jsonschema.Schema){"attempts": func(s *jsonschema.Schema) {
-	item := s.Items.Properties
-	item["step"].Description = "the rung this decision is about, e.g. " + strings.Join(Steps, ", ")
-	item["answer"].Description = fmt.Sprintf("for a rung that asked a model and got an answer (%s, %s): how the answer came, "+
-		"structured (the model called the %s tool it was offered, because the client declared sampling.tools) or text (what the model wrote, read leniently)",
-		ranking.ClientSampling, ranking.ServerLLMTier, ranking.AnswerTool)
-}}
-
 // rungsFor is the ladder for this call:
 //
 //	auto:          client sampling, server LLM, then the fallback
 //	               (deterministic, or candidates with --fallback candidates);
 //	               server LLM first with --server-llm-first (for every
 //	               client, or for 2026-07-28 clients only)
-//	sampling:      client sampling only
-//	server_llm:    server LLM only
-//	deterministic: deterministic
-//	candidates:    the shortlist
+//	any other:     the rung steps names for that strategy, alone
+//	               (sampling, server_llm, deterministic, candidates)
 func (t *Toolset) rungsFor(strategy Strategy, c *fallback.Call) []ladderRung {
-	switch strategy {
-	case StrategySampling:
-		return []ladderRung{samplingRung{t}}
-	case StrategyServerLLM:
-		return []ladderRung{serverLLMRung{t}}
-	case StrategyDeterministic:
-		return []ladderRung{deterministicRung{t, ""}}
-	case StrategyCandidates:
-		return []ladderRung{candidatesRung{t, ""}}
+	if s, ok := stepFor(strategy); ok {
+		return []ladderRung{s.rung(t)}
 	}
 	models := []ladderRung{samplingRung{t}, serverLLMRung{t}}
 	if t.serverLLMFirst == ServerLLMFirstAlways || (t.serverLLMFirst == ServerLLMFirstModern && c.Client().Era == fallback.Modern) {

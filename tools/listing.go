@@ -58,8 +58,8 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 // The schemas a client is shown live here, in the listing, and not in the
 // tool mcp-go holds: on every 2026-07-28 tools/call mcp-go re-encodes and
 // decodes the registered input schema to look for x-mcp-header bindings
-// (parameters that travel in HTTP headers too), which for findBestFlight's
-// 3 KB schema was a fifth of the server's time per call. None of our
+// (parameters that travel in HTTP headers too), at a cost that grows with
+// the schema (docs/BENCHMARKS.md#beside-the-peers). None of our
 // schemas has such a binding (TestRegisteredSchemasHideNoHeaderBindings
 // holds that), so the tool registered with mcp-go carries the least schema
 // that check needs, an object with no properties, and the listing gives
@@ -84,10 +84,11 @@ type definitions struct {
 
 // toolDefinitions are every tool's full definition, the same for every
 // server in the process (they depend on no configuration). Deriving their
-// ten JSON schemas from the Go types takes about 2 ms, more than the rest
-// of start-up: newToolset starts it in the background, and the first
-// request that needs them waits for it (a listing, or a call, which mcp-go
-// also checks against the filter; by then they are built, in practice).
+// ten JSON schemas from the Go types is a large share of start-up
+// (docs/BENCHMARKS.md#beside-the-peers): newToolset starts it in the
+// background, and the first request that needs them waits for it (a
+// listing, or a call, which mcp-go also checks against the filter; by then
+// they are built, in practice).
 var toolDefinitions = sync.OnceValues(func() (definitions, error) {
 	defs := definitions{byName: map[string]mcp.Tool{}}
 	for _, d := range registry {

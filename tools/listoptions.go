@@ -68,7 +68,7 @@ func (t *Toolset) listOptionsSpec() fallback.Spec[struct{}] {
 // (a search findBestFlight just made is reused) and lists every option.
 func (t *Toolset) listOptions(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args FindArgs
-	if ps := decodeArgs(c.Request().Params.Arguments, &args, "strategy"); len(ps) > 0 {
+	if ps := fallback.DecodeArguments(c.Request().Params.Arguments, &args, "strategy"); len(ps) > 0 {
 		return invalidArguments(c, ps)
 	}
 	trip, err := t.validator.Validate(args.request())

@@ -12,7 +12,7 @@ import (
 // it. Registration (Toolset.server), the listing's definitions
 // (toolDefinitions), the view's filter (viewTools) and the metrics contract
 // (Names) all read this list, so a new tool is one entry.
-type declared struct {
+type declaredTool struct {
 	name string
 	// define builds the full definition (schemas derived from the Go
 	// types); it depends on no configuration.
@@ -25,7 +25,7 @@ type declared struct {
 }
 
 // registry is every tool the server serves.
-var registry = []declared{
+var registry = []declaredTool{
 	{name: FindBestFlightName, define: func() (mcp.Tool, error) { return findBestFlightTool() }, handler: serving((*Toolset).findBestFlightSpec)},
 	{name: BookFlightName, define: bookFlightTool, handler: serving((*Toolset).bookFlightSpec)},
 	{name: SaveItineraryName, define: saveItineraryTool, handler: serving((*Toolset).saveItinerarySpec)},
@@ -39,15 +39,14 @@ func serving[S any](spec func(*Toolset) fallback.Spec[S]) func(*Toolset) server.
 	return func(t *Toolset) server.ToolHandlerFunc { return fallback.Serve(t.engine, spec(t)) }
 }
 
-// Names is every tool a host's model can be shown (findBestFlight,
-// bookFlight and saveItinerary always; findAirports too), in registry
-// order: the values of the tool label the dashboards may name.
+// Names is every tool the server serves, in registry order: the values of
+// the tool label on the call and rung metrics (listFlightOptions' calls,
+// made by the results view, are counted like any other), the ones the
+// dashboards may name.
 var Names = func() []string {
-	var names []string
-	for _, d := range registry {
-		if !d.viewOnly {
-			names = append(names, d.name)
-		}
+	names := make([]string, len(registry))
+	for i, d := range registry {
+		names[i] = d.name
 	}
 	return names
 }()

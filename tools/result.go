@@ -19,7 +19,9 @@ import (
 // output schema, so every field here is part of the public contract.
 type FindResult struct {
 	Trip TripOut `json:"trip"`
-	// Method is the tier that produced Flights.
+	// Method is the tier that produced Flights. Its schema's description
+	// is written from the registry of steps (findOutput, steps.go), over
+	// the tag's words.
 	Method string `json:"method" jsonschema:"how the flights were chosen: client_sampling (the client's LLM), server_llm (the server's LLM), deterministic (price + stops + duration) or candidates (a shortlist, not a ranking)"`
 	// Model is the model that ranked, as the client reported it.
 	Model  string `json:"model,omitempty" jsonschema:"the model that ranked, as reported by the client or the server's LLM endpoint; absent when no model ranked"`

@@ -330,7 +330,7 @@ func TestUnsealableQuestionIsServerFault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ts.engine, err = fallback.New(fallback.Config{Sealer: tiny, Logger: zerolog.Nop()}); err != nil {
+	if ts.engine, err = fallback.New(fallback.Config{Sealer: tiny, Logger: zerolog.Nop(), ErrorMetaKey: ErrorMetaKey}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := ts.server(testConfig(t))

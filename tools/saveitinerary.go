@@ -87,7 +87,7 @@ func (t *Toolset) saveItinerarySpec() fallback.Spec[struct{}] {
 // saving. Then it renders the flight and writes it safely.
 func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
 	var args SaveArgs
-	ps := decodeArgs(c.Request().Params.Arguments, &args)
+	ps := fallback.DecodeArguments(c.Request().Params.Arguments, &args)
 	format := strings.ToLower(strings.TrimSpace(args.Format))
 	if format == "" {
 		format = FormatICS

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +74,33 @@ func TestMetricsCountEveryDecision(t *testing.T) {
 	// Labels come from the server's own words only: nothing the client sent.
 	if strings.Contains(got, "ZZZZZ") || strings.Contains(got, "flightserver-test") {
 		t.Error("a client-supplied string became a label value")
+	}
+}
+
+// The tool label takes the registry's names and no others, every tool
+// the server serves among them: the results view's listFlightOptions is
+// counted like the tools a model calls, so the dashboards' contract
+// (Names) must hold it.
+func TestMetricsToolLabelIsTheRegistrysNames(t *testing.T) {
+	m := telemetry.NewMetrics()
+	c := connect(t, newServer(t, func(c *Config) { c.Metrics = m }), "inprocess", mcp.ProtocolVersion20251125, declaresView)
+	for _, name := range Names {
+		callTool(t, c, name, jfkLHR) // errors are counted too
+	}
+	got := scrape(t, m)
+	labelled := map[string]bool{}
+	for _, match := range regexp.MustCompile(`tool="([^"]*)"`).FindAllStringSubmatch(got, -1) {
+		labelled[match[1]] = true
+	}
+	for name := range labelled {
+		if !slices.Contains(Names, name) {
+			t.Errorf("tool label %q is not in Names %v", name, Names)
+		}
+	}
+	for _, d := range registry {
+		if !labelled[d.name] {
+			t.Errorf("a call of %s was not counted under its name", d.name)
+		}
 	}
 }
 

@@ -165,12 +165,12 @@ type Toolset struct {
 // schema (a host that defers tools behind a search shows it only the names
 // and these lines): what each tool is for, that the flights are sample
 // data, and where each result says how it was made.
-const instructions = `flightserver searches synthetic sample flights: realistic, deterministic schedules and fares over real airports and airlines, generated on the server, not live data. Nothing is ever booked, charged or sent.
+var instructions = `flightserver searches synthetic sample flights: realistic, deterministic schedules and fares over real airports and airlines, generated on the server, not live data. Nothing is ever booked, charged or sent.
 - findBestFlight: the best three flights for a trip. origin and destination are airport codes, metro codes or city names; date is YYYY-MM-DD; returnDate makes a round trip. If the user has not given origin, destination or date, the server asks them in a form when your client can show one, else the error names what to ask. Never guess them.
 - findAirports: look up airport codes by city, code or airport name.
 - bookFlight: hold a flight or round trip by its id (a simulation). The server asks the user to confirm in a form; when it cannot, or the user closed the form, ask the user in the conversation and call again with confirm: true and passengerName as on their ID.
 - saveItinerary: write a flight (flightId) or booking (bookingRef) to an .ics or markdown file, inside the client's roots or the server's export directory.
-Every result says how it was made: "method" is what ranked the flights (client_sampling, server_llm, deterministic, or candidates: an unranked shortlist for you to choose from with the user), and "attempts" lists each way tried, used, skipped or failed, and why. Tell the user which it was. An error says what to fix or whom to ask.`
+Every result says how it was made: "method" is what ranked the flights (` + instructedMethods() + `), and "attempts" lists each way tried, used, skipped or failed, and why. Tell the user which it was. An error says what to fix or whom to ask.`
 
 // NewServer builds the MCP server with every tool registered.
 func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, error) {
@@ -248,7 +248,8 @@ func newToolset(cfg Config) (*Toolset, error) {
 	ts.sharedFS = cfg.SharedFilesystem
 	ts.metrics = cfg.Metrics
 	if ts.engine, err = fallback.New(fallback.Config{Sealer: sealer, Metrics: cfg.Metrics, Logger: cfg.Logger,
-		CallBudget: cfg.CallBudget, ProgressInterval: cfg.ProgressInterval, Transport: ts.transport}); err != nil {
+		CallBudget: cfg.CallBudget, ProgressInterval: cfg.ProgressInterval, Transport: ts.transport,
+		ErrorMetaKey: ErrorMetaKey}); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	switch ts.fallback = cfg.Fallback; ts.fallback {
@@ -295,13 +296,13 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		// built from Go types, so whether it matches the published schema is
 		// a property of the code, checked by every end-to-end test (and by
 		// the official TypeScript client in the interop test), not of the
-		// input. Checking it again on every call cost a quarter of the
-		// round trip.
+		// input. Checking it again would cost every call
+		// (docs/BENCHMARKS.md#beside-the-peers).
 		server.WithLogger(SlogLogger(cfg.Logger)),
 		server.WithHooks(hooks),
 		// The listing depends on the client's capabilities (listing.go).
 		server.WithToolFilter(ts.listFor),
-		server.WithToolFilter(viewTools),
+		server.WithToolFilter(viewTools(viewOnly)),
 		server.WithMethodCacheHints(mcp.MethodToolsList, 0, mcp.CacheScopePrivate),
 		server.WithMethodCacheHints(mcp.MethodResourcesList, 0, mcp.CacheScopePrivate),
 		// The results view (view.go), for hosts that declare MCP Apps.

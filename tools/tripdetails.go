@@ -75,7 +75,7 @@ type tripAnswer struct {
 // bounded, unknown keys ignored.
 func parseTripAnswer(content any) (tripAnswer, flights.Problems) {
 	var a tripAnswer
-	ps := decodeForm(content, &a)
+	ps := fallback.DecodeForm(content, &a)
 	for i, p := range ps {
 		if p.Field == "arguments" { // the content as a whole
 			ps[i] = flights.Problem{Field: formAsWhole, Problem: "the answer was not a set of fields", Accepted: "the form's fields"}
@@ -255,7 +255,7 @@ func detailsNeeded(c *fallback.Call, a fallback.Asked, need flights.Problems) *m
 	} else {
 		b.WriteString("Ask the user for these in the conversation, then call findBestFlight again with them.")
 	}
-	return c.Fail(ErrorTripDetailsNeeded, b.String(), &ToolError{Why: detailsWhy(why), Reason: reason, AskedUser: &asked, Fields: problems(need)})
+	return c.Fail(ErrorTripDetailsNeeded, b.String(), &ToolError{Why: detailsWhy(why), Reason: reason, AskedUser: &asked, Fields: need})
 }
 
 // settleTrip turns the call's arguments, and the user's answers, into a valid
@@ -341,4 +341,17 @@ func readTripAnswer(content any, st *findState) flights.Problems {
 	}
 	st.Trip = &a
 	return ps
+}
+
+// mergeProblems appends domain problems to decoding problems, dropping a
+// domain complaint about a field that already failed to decode (a mistyped
+// origin would otherwise also be reported "missing").
+func mergeProblems(decoding, domain flights.Problems) flights.Problems {
+	out := slices.Clone(decoding)
+	for _, p := range domain {
+		if !slices.ContainsFunc(decoding, func(d flights.Problem) bool { return d.Field == p.Field }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

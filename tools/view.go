@@ -60,21 +60,23 @@ func withView(tool mcp.Tool) mcp.Tool {
 	return tool
 }
 
-// viewTools is the mcp-go tool filter for the view's own tools
-// (listFlightOptions): a client that declared MCP Apps sees them marked
-// for the view only (_meta.ui.visibility ["app"], so its host keeps them
-// from the model); any other client neither sees nor can call them (mcp-go
-// applies the filter to tools/call too).
-func viewTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	if !canShowView(fallback.ClientFrom(ctx)) {
-		return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return viewOnly(tool.Name) })
-	}
-	for i, tool := range tools {
-		if viewOnly(tool.Name) {
-			tools[i].Meta = mcp.NewMetaFromMap(map[string]any{"ui": map[string]any{"visibility": []any{"app"}}})
+// viewTools is the mcp-go tool filter for the view's own tools (those
+// forView names: listFlightOptions): a client that declared MCP Apps sees
+// them marked for the view only (_meta.ui.visibility ["app"], so its host
+// keeps them from the model); any other client neither sees nor can call
+// them (mcp-go applies the filter to tools/call too).
+func viewTools(forView func(name string) bool) func(context.Context, []mcp.Tool) []mcp.Tool {
+	return func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+		if !canShowView(fallback.ClientFrom(ctx)) {
+			return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return forView(tool.Name) })
 		}
+		for i, tool := range tools {
+			if forView(tool.Name) {
+				tools[i].Meta = mcp.NewMetaFromMap(map[string]any{"ui": map[string]any{"visibility": []any{"app"}}})
+			}
+		}
+		return tools
 	}
-	return tools
 }
 
 // viewAttempt is the view decision, recorded with findBestFlight's others.

@@ -19,7 +19,6 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakeendpoint"
 	"github.com/flightserver/flightserver/internal/fakemodel"
@@ -290,7 +289,7 @@ func callStep(ctx context.Context, c *client.Client, s step, vars map[string]str
 	// output schema.
 	body := res.StructuredContent
 	if res.IsError && res.Meta != nil {
-		body = res.Meta.AdditionalFields[fallback.ErrorMetaKey]
+		body = res.Meta.AdditionalFields[tools.ErrorMetaKey]
 	}
 	if b, err := json.Marshal(body); err == nil {
 		_ = json.Unmarshal(b, &sc)

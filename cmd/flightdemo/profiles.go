@@ -10,7 +10,7 @@ import (
 // A profile is one kind of host: what it declares, which protocol era it
 // speaks, how its user and its model behave, and what it asks the server to
 // do. The profiles follow what real hosts did in late 2026 (see
-// ../shared/PROTOCOL-NOTES.md section 5 and docs/HOSTS.md); the server
+// docs/HOSTS.md#what-each-host-declares-and-the-path-it-takes); the server
 // decides its path per request from exactly these differences.
 type profile struct {
 	Name string

@@ -22,9 +22,9 @@ import (
 // real binary under the shipped memory limit: 96 distinct round trips
 // between two metro areas with both dates flexible by three days, apart (49
 // date pairs each; no two share a date, so no cache helps), from 8 clients
-// at once. The process's peak RSS (VmHWM) must stay under 200 MiB: before
-// pairs were pruned as they were made and the cache kept compact copies, 24
-// such calls took a 256 MiB pod down. A call the search gate refuses must
+// at once. The process's peak RSS (VmHWM) must stay under 200 MiB, inside
+// the shipped pod's 256 MiB (docs/BENCHMARKS.md#the-worst-case-of-one-call).
+// A call the search gate refuses must
 // say when to call again, and is called again then; every call must end
 // with flights.
 func TestWorstCaseRoundTripsStayUnderThePeak(t *testing.T) {

@@ -70,9 +70,9 @@ func callAndNeverAnswer(t *testing.T, url, id, ip string, n int) heldCall {
 	return heldCall{status: resp.StatusCode}
 }
 
-// One client cannot take every --max-inflight slot (issue 25: one legacy
-// session that never answered its forms held all 256, and every other
-// client got 503). A client holds at most its share
+// One client cannot take every --max-inflight slot, not even with a legacy
+// session that never answers its forms, and leave every other client a
+// 503. A client holds at most its share
 // (--max-inflight-per-client), calls that wait for its own answers
 // included, and is told 429 past it; one session may have at most four
 // questions waiting, and its next call falls through at once instead of

@@ -18,7 +18,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
-	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/internal/serverbin"
 	"github.com/flightserver/flightserver/tools"
@@ -229,12 +228,12 @@ func errorDetails(t *testing.T, res *mcp.CallToolResult) tools.ToolError {
 	if !res.IsError || res.StructuredContent != nil || res.Meta == nil {
 		t.Fatalf("want an isError result without structuredContent and with _meta, got %+v", res)
 	}
-	b, err := json.Marshal(res.Meta.AdditionalFields[fallback.ErrorMetaKey])
+	b, err := json.Marshal(res.Meta.AdditionalFields[tools.ErrorMetaKey])
 	if err == nil {
 		err = json.Unmarshal(b, &d)
 	}
 	if err != nil || d.Error == "" {
-		t.Fatalf("%s %s: %v", fallback.ErrorMetaKey, b, err)
+		t.Fatalf("%s %s: %v", tools.ErrorMetaKey, b, err)
 	}
 	return d
 }

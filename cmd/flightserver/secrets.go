@@ -8,7 +8,7 @@ import (
 
 // A secret copied from a template instead of generated is worse than none:
 // the server starts, the log says a token is required, and anyone who has
-// read the template (deploy/kubernetes/secret.yaml, a README) knows it.
+// read the template (a README, a manifest's comment) knows it.
 // placeholderReason says why value looks like such a placeholder, in a
 // fixed vocabulary that never quotes the value, or "" when it does not.
 //

@@ -18,7 +18,7 @@ const (
 // variable it came from, and never the value.
 func TestSecretPlaceholdersRefused(t *testing.T) {
 	placeholders := []string{
-		"REPLACE: openssl rand -hex 32", // deploy/kubernetes/secret.yaml, as shipped
+		"REPLACE: openssl rand -hex 32", // a template's placeholder, word for word
 		"changeme-changeme-changeme", "CHANGE_ME_PLEASE_0123456789", "<your token here>", "your-secret-token-0123456789",
 		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "XXXX-XXXX-XXXX-XXXX", "example-token-0123456789abcdef", "placeholder0123456789",
 		"TODO: generate a token", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",

@@ -92,11 +92,12 @@ func (s *openStream) endsWithin(d time.Duration) bool {
 }
 
 // The GET streams of 2025-11-25 sessions are bounded and end with their
-// session (issue 25): one per session, a new one replacing the old (what a
+// session: one per session, a new one replacing the old (what a
 // client that reconnects needs); at most --max-streams in all, the next
 // refused with a JSON-RPC error that says what to do; and a session's
 // stream closed within a second of its DELETE. A flood of streams on one
-// session (8,000 were all accepted, at about 45 KB each) leaves one open.
+// session (each costs what docs/BENCHMARKS.md#worst-cases-per-client-and-per-process
+// says) leaves one open.
 func TestGETStreamsAreBounded(t *testing.T) {
 	debug := serverbin.FreeAddr(t)
 	addr, _, _ := serverbin.StartHTTP(t, binary, nil, "--max-streams", "2", "--debug-addr", debug, "--rate-limit", "0")

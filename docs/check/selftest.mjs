@@ -9,7 +9,7 @@ const check = (dir) => spawnSync(process.execPath, ['check.mjs', dir], { encodin
 test('clean docs pass', () => {
   const r = check('testdata/good');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /1 markdown files: links resolve, 1 Mermaid blocks parse/);
+  assert.match(r.stdout, /1 markdown files: links resolve, 1 Mermaid blocks parse; 1 code files: comments' references resolve/);
 });
 
 test('each kind of problem fails, and is named', () => {
@@ -21,7 +21,14 @@ test('each kind of problem fails, and is named', () => {
     /README.md:5: code.go#L99: code.go has \d+ lines/,
     /README.md:6: code.go#L1 is meant to show `answer`/,
     /README.md:8: Mermaid block does not parse/,
-    /5 problem\(s\)/,
+    /refs.go:4: nowhere.md is not a file of the repository/,
+    /refs.go:4: \.\.\/good\/README.md is not a file of the repository/,
+    /refs.go:5: no heading #nowhere in README.md/,
+    /refs.go:6: code.go:99: code.go has \d+ lines/,
+    /refs.go:6: cites NOTES by section, and no NOTES.md is in the repository/,
+    /web\/src\/view.js:1: \.\.\/\.\.\/nothing.md is not a file of the repository/,
+    /README.md:12: \.\.\/good\/README.md is outside the repository/,
+    /12 problem\(s\)/,
   ]) {
     assert.match(r.stderr, want);
   }

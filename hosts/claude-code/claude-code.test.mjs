@@ -8,7 +8,7 @@
 //
 //   FLIGHTSERVER_BIN=/path/to/flightserver npm test     (in hosts/claude-code, after npm ci)
 //
-// What Claude Code does that these tests pin (PROTOCOL-NOTES §8): it shows
+// What Claude Code does that these tests pin (docs/HOSTS.md#claude-code): it shows
 // the model structuredContent as JSON and drops the text; in -p mode it
 // answers every form with cancel unless an Elicitation hook answers; it
 // declares roots (its working directory) and form elicitation, no sampling.

@@ -17,7 +17,7 @@ type Disguise struct {
 }
 
 // Disguises are the ways of hiding key in an answer that the server must
-// see through (issue 25): escaped, spaced out, split by zero-width
+// see through: escaped, spaced out, split by zero-width
 // characters, divided between the three reasons whole or in pieces among
 // other words, and the key as an escaped flight id, which the answer
 // reader's error would quote.

@@ -77,8 +77,8 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 
 // message is what the layers in front of mcp-go need to know of a POST's
 // JSON-RPC body, decoded once here: Inflight counts requests, and Sessions
-// counts initializes. (Each layer decoding the body for its own question
-// was a twentieth of a no-op call's time.)
+// counts initializes. One decoding serves every layer (what that saves a
+// call: docs/BENCHMARKS.md#beside-the-peers).
 type message struct {
 	// request: the body holds a request (a method and an id) rather than
 	// only responses or notifications. A body that is not JSON counts as a

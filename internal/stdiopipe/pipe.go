@@ -21,9 +21,10 @@ import (
 // what that server does not do:
 //
 //   - It caps a message (one line) at max bytes. mcp-go reads a whole line
-//     into memory however long it is (200 MB of line took 626 MB of RSS and
-//     stalled the read loop); here a line over the cap is skipped as it
-//     arrives, never held, and answered with a parse error that names the
+//     into memory however long it is, and stalls its read loop while it
+//     does (docs/BENCHMARKS.md#worst-cases-per-client-and-per-process);
+//     here a line over the cap is skipped as it arrives, never held, and
+//     answered with a parse error that names the
 //     limit (with the request's id when it can be read from the first
 //     bytes), and the next line is served as usual.
 //   - At the end of stdin it lets the calls in flight finish. mcp-go
@@ -293,7 +294,7 @@ func (p *Pipe) track(line []byte, in bool) (ack chan struct{}) {
 // readHead reads a message's id and method from its top-level keys, and
 // stops at a response's result (or error) once the id is known: mcp-go
 // writes a response's id before its result, so the answer to a search
-// (3 KB) is not scanned, where decoding the whole line took 17 µs a call.
+// is not scanned (what that saves: docs/BENCHMARKS.md#beside-the-peers).
 // ok is false for a line that is not a whole JSON object; id and method are
 // then what came before the point where it broke (leadingID reads the id of
 // a message cut short). What a client wrote is decoded whole instead

@@ -245,7 +245,7 @@ func (f files) agree(forRelease bool) error {
 // releaseServerJSON is server.json as a release publishes it: the
 // repository's, with an MCP Bundle package for each .mcpb in dist, named by
 // its download URL and carrying the SHA-256 that goreleaser wrote to
-// checksums.txt (the registry requires it). The schema has no field for a
+// "checksums.txt" (the registry requires it). The schema has no field for a
 // package's platform, so each bundle's file name says it
 // (flightserver_VERSION_OS_ARCH.mcpb).
 func releaseServerJSON(root, dist string) ([]byte, error) {
@@ -299,7 +299,7 @@ func releaseServerJSON(root, dist string) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// checksums reads goreleaser's checksums.txt: "<sha256>  <file>" a line.
+// checksums reads goreleaser's "checksums.txt": "<sha256>  <file>" a line.
 func checksums(path string) (map[string]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -106,7 +106,7 @@ func TestServerJSONMatchesTheRegistrySchema(t *testing.T) {
 	}
 }
 
-// fakeDist is a goreleaser dist holding checksums.txt for bundles of the
+// fakeDist is a goreleaser dist holding "checksums.txt" for bundles of the
 // given platforms (and an archive, which is not a bundle).
 func fakeDist(t *testing.T, version string, platforms ...string) string {
 	dir := t.TempDir()

@@ -150,7 +150,7 @@
 //
 // The answer is hostile input. Neither reader panics on any input, and
 // their work grows linearly with the answer: at most 64 KB is read, at
-// most 50 decodes, one pass over the lines, a few milliseconds for 64 KB
-// of the worst text (BenchmarkParseAnswer and BenchmarkParseAnswerInputs;
-// docs/BENCHMARKS.md has the figures).
+// most 50 decodes, one pass over the lines (BenchmarkParseAnswer and
+// BenchmarkParseAnswerInputs time the worst text; docs/BENCHMARKS.md has
+// the figures).
 package answer

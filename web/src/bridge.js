@@ -7,8 +7,9 @@
 // notifications a host fits the frame by.
 //
 // It stands in for ext-apps' App, which brings the whole MCP SDK and zod
-// (about 500 KB of the page's 600) to check every message against the full
-// schema; here each message is read defensively where it is used. The
+// (most of the page: docs/BENCHMARKS.md#the-results-view) to check every
+// message against the full schema; here each message is read defensively
+// where it is used. The
 // browser test runs this against ext-apps' own AppBridge, so the two speak
 // the same protocol (see web/README.md).
 

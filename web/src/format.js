@@ -2,14 +2,10 @@
 // host hands over and turning its values into words. No DOM here, so
 // test/format.test.mjs runs them in Node.
 
-// The rungs of findBestFlight's ladder, in the words the view shows. A step
-// the view does not know (a rung added later) is shown by its identifier.
-const STEP_LABELS = {
-  client_sampling: "your assistant's model (sampling)",
-  server_llm: "the server's LLM",
-  deterministic: 'deterministic score',
-  candidates: 'shortlist for your assistant',
-};
+// The steps' labels come from the server's registry of steps (steps.js is
+// written from tools/steps.go). A step the view does not know (a rung a
+// newer server added) is shown by its identifier.
+import { STEP_LABELS } from './steps.js';
 
 // stepLabel names a rung for people; the identifier stays visible beside it.
 export function stepLabel(step) {

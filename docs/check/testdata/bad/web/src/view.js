@@ -1,0 +1,2 @@
+// The view's comments are read too: [a missing doc](../../nothing.md).
+export const s = '// not a comment: missing.js';
