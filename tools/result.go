@@ -428,6 +428,7 @@ func relaxedText(x RelaxedOut) string {
 // structured strings.
 func renderFind(r FindResult, picks []ranking.Pick) string {
 	var b strings.Builder
+	b.Grow(renderFindSize)
 	t := r.Trip
 	when := t.Date
 	if t.ReturnDate != "" {
@@ -446,9 +447,9 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		}
 		fmt.Fprintf(w, "#\tflight\tdate\tdepart\tarrive\tduration\tstops\t%s\tid\n", price)
 		for i, p := range picks {
-			fare := fmt.Sprintf("$%d", p.PriceUSD())
+			fare := "$" + strconv.Itoa(p.PriceUSD())
 			if t.Passengers > 1 {
-				fare += fmt.Sprintf(" ($%d)", p.TotalUSD())
+				fare += " ($" + strconv.Itoa(p.TotalUSD()) + ")"
 			}
 			legRow(w, strconv.Itoa(i+1), p.Flight, fare, p.ID())
 			if p.Return != nil {
@@ -504,13 +505,17 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 	return b.String()
 }
 
+// renderFindSize is room for a typical text (three flights, about 1.5 KB),
+// so that building it does not copy it as it grows.
+const renderFindSize = 2048
+
 // legDetail is a flight's segments with their airlines and connections:
 // "BA178 British Airways JFK→LHR" or "AA100 American Airlines JFK→ORD, 2h05m
 // at ORD (overnight), ...".
 func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
 	var parts []string
 	for i, s := range segs {
-		parts = append(parts, fmt.Sprintf("%s %s %s→%s", s.FlightNumber, s.AirlineName, s.From, s.To))
+		parts = append(parts, s.FlightNumber+" "+s.AirlineName+" "+s.From+"→"+s.To)
 		if i < len(layovers) {
 			l := layovers[i]
 			var notes []string
@@ -520,7 +525,7 @@ func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
 			if l.ChangeOfAirport {
 				notes = append(notes, "change of airport to "+l.DepartFrom)
 			}
-			text := fmt.Sprintf("%s at %s", flights.FormatDuration(time.Duration(l.Minutes)*time.Minute), l.Airport)
+			text := flights.FormatDuration(time.Duration(l.Minutes)*time.Minute) + " at " + l.Airport
 			if len(notes) > 0 {
 				text += " (" + strings.Join(notes, ", ") + ")"
 			}
@@ -532,8 +537,10 @@ func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
 
 // legRow writes one flight's row of the table.
 func legRow(w io.Writer, n string, f flights.Flight, fare, id string) {
-	fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, strings.Join(f.FlightNumbers(), "+"), f.Depart().Format("Mon 2 Jan"),
-		f.Depart().Format("15:04"), arrival(f), flights.FormatDuration(f.Duration()), ranking.StopsText(f), fare, id)
+	depart := f.Depart()
+	cells := [...]string{n, strings.Join(f.FlightNumbers(), "+"), depart.Format("Mon 2 Jan"),
+		depart.Format("15:04"), arrival(f), flights.FormatDuration(f.Duration()), ranking.StopsText(f), fare, id}
+	_, _ = io.WriteString(w, strings.Join(cells[:], "\t")+"\n")
 }
 
 // place is a place as the heading shows it: "NYC (JFK, LGA, EWR)" when it
@@ -553,9 +560,9 @@ func arrival(f flights.Flight) string {
 	a := f.Arrive()
 	switch days := int(civil(a).Sub(civil(f.Depart())).Hours() / 24); {
 	case days > 0:
-		return fmt.Sprintf("%s+%d", a.Format("15:04"), days)
+		return a.Format("15:04") + "+" + strconv.Itoa(days)
 	case days < 0:
-		return fmt.Sprintf("%s%d", a.Format("15:04"), days)
+		return a.Format("15:04") + strconv.Itoa(days)
 	}
 	return a.Format("15:04")
 }
