@@ -411,9 +411,9 @@ func nonstopOut(f FlightOut) bool { return f.Stops == 0 && (f.Return == nil || f
 func optionText(o OptionOut) string {
 	stops := "nonstop"
 	if o.Stops > 0 {
-		stops = fmt.Sprintf("%d stop(s)", o.Stops)
+		stops = strconv.Itoa(o.Stops) + " stop(s)"
 	}
-	return fmt.Sprintf("%s, $%d, %s, %s", o.ID, o.PriceUSD, flights.FormatDuration(time.Duration(o.DurationMinutes)*time.Minute), stops)
+	return o.ID + ", $" + strconv.Itoa(o.PriceUSD) + ", " + flights.FormatDuration(time.Duration(o.DurationMinutes)*time.Minute) + ", " + stops
 }
 
 func relaxedText(x RelaxedOut) string {
