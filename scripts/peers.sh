@@ -121,6 +121,7 @@ jq -rs --arg load "$load_after" --arg rounds "$rounds" --arg duration "$duration
   def med: map(select(. != null)) | sort | if length == 0 then null else (if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end) end;
   def cells(l; k; e; r): [.[] | select(.label == l and .kind == k and .era == e and (r == null or .role == r))];
   def tp(l; e; r): cells(l; "throughput"; e; r) | map(.throughput_rps) | med;
+  def cpu(l; e; r): cells(l; "throughput"; e; r) | map(.server_cpu_us_per_call) | med;
   def f0: if . == null then "–" else (. * 10 | round / 10 | tostring) end;
   def n0: if . == null then "–" else (round | tostring) end;
   def ratio(a; b): if a == null or b == null or b == 0 then null else a / b end;
@@ -148,6 +149,7 @@ jq -rs --arg load "$load_after" --arg rounds "$rounds" --arg duration "$duration
   "| peak RSS under load (legacy) vs the floor build at its first answer | \($rss | f0) MiB | \($floorrss | f0) MiB | \($r5 | x) | <= 1.25x: \(met($r5 != null and $r5 <= 1.25)) |",
   "| cold start over stdio vs mcp-go, legacy / modern | \($cl | f0) / \($cm | f0) ms | \($ml | f0) / \($mm | f0) ms | \($r6 | x) / \($r7 | x) | <= 1.4x: \(met($r6 != null and $r7 != null and $r6 <= 1.4 and $r7 <= 1.4)) |",
   "",
+  "Server CPU per call (from /proc, moves less than throughput on a busy machine), modern / legacy: findBestFlight \(cpu("flightserver"; "modern"; "rank") | f0) / \(cpu("flightserver"; "legacy"; "rank") | f0) µs against the replay'"'"'s \(cpu("mcpgo-replay"; "modern"; "rank") | f0) / \(cpu("mcpgo-replay"; "legacy"; "rank") | f0) (\(ratio(cpu("flightserver"; "modern"; "rank"); cpu("mcpgo-replay"; "modern"; "rank")) | x) / \(ratio(cpu("flightserver"; "legacy"; "rank"); cpu("mcpgo-replay"; "legacy"; "rank")) | x)); noop \(cpu("flightserver"; "modern"; "noop") | f0) / \(cpu("flightserver"; "legacy"; "noop") | f0) against \(cpu("mcpgo"; "modern"; "noop") | f0) / \(cpu("mcpgo"; "legacy"; "noop") | f0) (\(ratio(cpu("flightserver"; "modern"; "noop"); cpu("mcpgo"; "modern"; "noop")) | x) / \(ratio(cpu("flightserver"; "legacy"; "noop"); cpu("mcpgo"; "legacy"; "noop")) | x)).",
   "Same answer: " + ([["modern", "legacy"][] as $e | [cells("flightserver"; "throughput"; $e; "rank")[], cells("mcpgo-replay"; "throughput"; $e; "rank")[] | .result.structured_sha + "/" + .result.text_sha] | unique | if length == 1 then "\($e) identical (\(.[0]))" else "\($e) DIFFERENT (\(join(", ")))" end] | join("; ")),
   "Noise: the rest of the machine used \($busy | f0)% CPU during the throughput cells (median); driver calibrate \($cal | map(tostring) | join(" -> ")) ns/op; load average at the end \($load)."
 ' "$raw"
