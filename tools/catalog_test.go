@@ -12,26 +12,32 @@ import (
 	"github.com/flightserver/flightserver/flights"
 )
 
-// With LoadCatalog the catalog is built in the background: the handshake
-// and the listing answer before it is there, a call that arrives first
-// waits for it and then answers as usual, and a catalog that cannot be
-// built makes every call answer an error that says so.
-func TestCatalogLoadedInTheBackground(t *testing.T) {
+// With LoadCatalog the catalog is built when the first call needs it: the
+// handshake and the listing answer without it, the call waits for it and
+// then answers as usual, and a catalog that cannot be built makes every
+// call answer an error that says so.
+func TestCatalogBuiltForTheFirstCall(t *testing.T) {
 	find := map[string]any{"origin": "SFO", "destination": "JFK", "date": today().AddDate(0, 0, 14).Format("2006-01-02")}
 	for _, via := range transports {
 		for _, era := range eras {
 			t.Run(via+"/"+era.Name, func(t *testing.T) {
-				release := make(chan struct{})
+				release, asked := make(chan struct{}), make(chan struct{})
 				s := newServer(t, func(c *Config) {
 					c.Catalog = nil
 					c.LoadCatalog = func() (*flights.Catalog, error) {
+						close(asked)
 						<-release
 						return mustCatalog(t), nil
 					}
 				})
 				c := connect(t, s, via, era.Version) // initialize, with the catalog not built
 				if list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil || len(list.Tools) == 0 {
-					t.Fatalf("tools/list while the catalog builds: %v", err)
+					t.Fatalf("tools/list without the catalog: %v", err)
+				}
+				select {
+				case <-asked:
+					t.Fatal("the catalog was built before any call needed it")
+				default:
 				}
 				type answer struct {
 					res *mcp.CallToolResult
@@ -44,6 +50,7 @@ func TestCatalogLoadedInTheBackground(t *testing.T) {
 					res, err := c.CallTool(context.Background(), req)
 					done <- answer{res, err}
 				}()
+				<-asked // the call asked for the catalog
 				select {
 				case a := <-done:
 					t.Fatalf("a call answered before the catalog was built: %v %v", a.res, a.err)

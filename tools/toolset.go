@@ -38,11 +38,11 @@ const DefaultShortlist = 10
 // except the catalog: Catalog or LoadCatalog is required.
 type Config struct {
 	Catalog *flights.Catalog
-	// LoadCatalog, when Catalog is nil, builds the catalog in the
-	// background from the moment the server is built, so that the
-	// handshake (initialize, tools/list) does not wait for it: every tool
-	// call waits until it is built, and answers with an error saying so if
-	// it could not be.
+	// LoadCatalog, when Catalog is nil, builds the catalog when the first
+	// tool call needs it, so that start-up and the handshake (initialize,
+	// tools/list) do not wait for it: that call, and any that arrive
+	// meanwhile, wait until it is built (within their budget), and answer
+	// with an error saying so if it could not be.
 	LoadCatalog func() (*flights.Catalog, error)
 	// Provider finds flights; nil means the embedded synthetic provider.
 	Provider flights.Provider
@@ -142,8 +142,11 @@ type Toolset struct {
 	engine *fallback.Engine
 
 	catalog *flights.Catalog
+	// buildCatalog starts building the catalog, once (LoadCatalog);
 	// catalogBuilt is closed once catalog, validator and provider are set
-	// (or catalogErr, when LoadCatalog failed); every handler waits on it.
+	// (or catalogErr, when LoadCatalog failed). Every handler calls the
+	// first and waits on the second (awaitCatalog).
+	buildCatalog func()
 	catalogBuilt chan struct{}
 	catalogErr   error
 	exportDir    string
@@ -277,18 +280,21 @@ func newToolset(cfg Config) (*Toolset, error) {
 	// and reads any error (listing.go).
 	ts.definitions = toolDefinitions
 	go ts.definitions()
+	ts.buildCatalog = func() {}
 	if cfg.Catalog != nil {
 		ts.useCatalog(cfg, cfg.Catalog)
 	} else {
-		go func() {
-			c, err := cfg.LoadCatalog()
-			if err != nil {
-				ts.catalogErr = err
-				close(ts.catalogBuilt)
-				return
-			}
-			ts.useCatalog(cfg, c)
-		}()
+		ts.buildCatalog = sync.OnceFunc(func() {
+			go func() {
+				c, err := cfg.LoadCatalog()
+				if err != nil {
+					ts.catalogErr = err
+					close(ts.catalogBuilt)
+					return
+				}
+				ts.useCatalog(cfg, c)
+			}()
+		})
 	}
 	return ts, nil
 }
@@ -305,10 +311,11 @@ func (ts *Toolset) useCatalog(cfg Config, c *flights.Catalog) {
 	close(ts.catalogBuilt)
 }
 
-// awaitCatalog waits, within the call's budget, until the catalog is
-// built: nil then, or the isError to answer when the call ended first or
-// the catalog could not be built.
+// awaitCatalog has the catalog built if it is not yet, and waits, within
+// the call's budget, until it is: nil then, or the isError to answer when
+// the call ended first or the catalog could not be built.
 func (ts *Toolset) awaitCatalog(ctx context.Context, c *fallback.Call) *mcp.CallToolResult {
+	ts.buildCatalog()
 	select {
 	case <-ts.catalogBuilt:
 	case <-ctx.Done():

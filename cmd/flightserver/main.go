@@ -32,7 +32,7 @@ func main() {
 	// collection then frees nothing worth having and delays the first
 	// answer. Collection is off until the server is built (startupDone),
 	// then back at the GOGC the environment asked for. (The catalog is
-	// built after that, in the background: tools.Config.LoadCatalog.)
+	// built later, for the first tool call: tools.Config.LoadCatalog.)
 	gcPercent := debug.SetGCPercent(-1)
 	startupDone = func() { debug.SetGCPercent(gcPercent) }
 	// A host that closes our stderr (or stdout) before we exit must not

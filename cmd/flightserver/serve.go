@@ -30,10 +30,9 @@ func newLogger(cfg config, stderr io.Writer) zerolog.Logger {
 
 func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, opts ...server.ServerOption) (*server.MCPServer, error) {
 	srv, err := tools.NewServer(tools.Config{
-		// Built while the client says hello: the handshake needs none of
-		// it, and the first tool call waits for it (docs/BENCHMARKS.md,
-		// cold start: most of what start-up did beyond the libraries' own
-		// initialisation).
+		// Built when the first tool call needs it: the handshake needs
+		// none of it (docs/BENCHMARKS.md, cold start: it was most of what
+		// start-up did beyond the libraries' own initialisation).
 		LoadCatalog: func() (*flights.Catalog, error) {
 			c, err := flights.Embedded()
 			if err != nil {
