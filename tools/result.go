@@ -437,15 +437,15 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 	if t.FlexDays > 0 {
 		when += fmt.Sprintf(" (±%d days)", t.FlexDays)
 	}
-	fmt.Fprintf(&b, "%s → %s, %s, %d passenger(s), %s\n", place(t.Origin, t.OriginAirports), place(t.Destination, t.DestinationAirports),
-		when, t.Passengers, flights.Cabin(t.Cabin).Words())
+	b.WriteString(place(t.Origin, t.OriginAirports) + " → " + place(t.Destination, t.DestinationAirports) + ", " +
+		when + ", " + strconv.Itoa(t.Passengers) + " passenger(s), " + flights.Cabin(t.Cabin).Words() + "\n")
 	if len(picks) > 0 {
 		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		price := "price"
 		if t.Passengers > 1 {
 			price = fmt.Sprintf("price (total for %d)", t.Passengers)
 		}
-		fmt.Fprintf(w, "#\tflight\tdate\tdepart\tarrive\tduration\tstops\t%s\tid\n", price)
+		_, _ = io.WriteString(w, "#\tflight\tdate\tdepart\tarrive\tduration\tstops\t"+price+"\tid\n")
 		for i, p := range picks {
 			fare := "$" + strconv.Itoa(p.PriceUSD())
 			if t.Passengers > 1 {
@@ -458,9 +458,12 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		}
 		_ = w.Flush() // writes to a strings.Builder, which cannot fail
 		for i, f := range r.Flights {
-			fmt.Fprintf(&b, "%d. %s", i+1, legDetail(f.Segments, f.Layovers))
+			b.WriteString(strconv.Itoa(i + 1))
+			b.WriteString(". ")
+			b.WriteString(legDetail(f.Segments, f.Layovers))
 			if f.Return != nil {
-				fmt.Fprintf(&b, "; back %s", legDetail(f.Return.Segments, f.Return.Layovers))
+				b.WriteString("; back ")
+				b.WriteString(legDetail(f.Return.Segments, f.Return.Layovers))
 			}
 			b.WriteString("\n")
 		}
@@ -472,9 +475,13 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		if o.o == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %s", o.name, optionText(*o.o))
+		b.WriteString(o.name)
+		b.WriteString(": ")
+		b.WriteString(optionText(*o.o))
 		if o.o.Position > 0 {
-			fmt.Fprintf(&b, " (#%d)", o.o.Position)
+			b.WriteString(" (#")
+			b.WriteString(strconv.Itoa(o.o.Position))
+			b.WriteString(")")
 		}
 		b.WriteString("\n")
 	}
