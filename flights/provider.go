@@ -3,6 +3,7 @@ package flights
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -213,7 +214,11 @@ func (f Flight) FlightNumbers() []string {
 // FormatDuration writes a duration as travellers read it: "7h05m".
 func FormatDuration(d time.Duration) string {
 	m := int(d.Round(time.Minute).Minutes())
-	return fmt.Sprintf("%dh%02dm", m/60, m%60)
+	if m < 0 {
+		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+	}
+	b := strconv.AppendInt(make([]byte, 0, 8), int64(m/60), 10)
+	return string(append(b, 'h', byte('0'+m%60/10), byte('0'+m%60%10), 'm'))
 }
 
 // ParseID reads the route and date an id names. It checks only the shape;

@@ -44,3 +44,20 @@ func TestLayovers(t *testing.T) {
 		})
 	}
 }
+
+// FormatDuration writes hours and two-digit minutes, rounded to the
+// minute, the way every text and reason shows a duration.
+func TestFormatDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0h00m"}, {29 * time.Second, "0h00m"}, {30 * time.Second, "0h01m"}, {5 * time.Minute, "0h05m"},
+		{320 * time.Minute, "5h20m"}, {10*time.Hour + 59*time.Minute + 40*time.Second, "11h00m"},
+		{123 * time.Hour, "123h00m"}, {-65 * time.Minute, "-1h-5m"},
+	} {
+		if got := FormatDuration(tc.d); got != tc.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

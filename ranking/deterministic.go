@@ -170,7 +170,7 @@ func described(o Option) Pick { return Pick{Option: o, Reason: Describe(o)} }
 // than one passenger.
 func fareText(price, total int) string {
 	if price <= 0 || total <= price {
-		return fmt.Sprintf("$%d", price)
+		return "$" + strconv.Itoa(price)
 	}
 	return fmt.Sprintf("$%d ($%d for %d)", price, total, total/price)
 }
@@ -205,7 +205,7 @@ func (w Weights) reason(k int, o Option, best extremes) string {
 		if len(notes) > 0 {
 			lead += "; " + strings.Join(notes, " and ") + " of all"
 		}
-		return fmt.Sprintf("%s: %s (%s)", Describe(o), lead, w.scoreText(o.Flight))
+		return Describe(o) + ": " + lead + " (" + w.scoreText(o.Flight) + ")"
 	}
 	if o.PriceUSD() == best.price {
 		lead += "; cheapest of these"
@@ -221,14 +221,14 @@ func (w Weights) reason(k int, o Option, best extremes) string {
 // "score 1573 = $600 fare + $315 for 1 stop + $658 for 7h50m".
 func (w Weights) scoreText(f flights.Flight) string {
 	stops, hours := w.penalties(f)
-	s := fmt.Sprintf("score %.0f = $%d fare", w.Score(f), f.PriceUSD)
+	s := "score " + strconv.FormatFloat(w.Score(f), 'f', 0, 64) + " = $" + strconv.Itoa(f.PriceUSD) + " fare"
 	if n := f.Stops(); n > 0 {
-		s += fmt.Sprintf(" + %s for %d stop", usd(stops), n)
+		s += " + " + usd(stops) + " for " + strconv.Itoa(n) + " stop"
 		if n > 1 {
 			s += "s"
 		}
 	}
-	return s + fmt.Sprintf(" + %s for %s", usd(hours), flights.FormatDuration(f.Duration()))
+	return s + " + " + usd(hours) + " for " + flights.FormatDuration(f.Duration())
 }
 
 // minOf is the least key over xs (flights or round trips), which must not

@@ -2,7 +2,6 @@ package ranking
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -116,7 +115,7 @@ func Describe(o Option) string {
 
 // describeFlight is one flight's fare, stops and duration.
 func describeFlight(f flights.Flight) string {
-	return fmt.Sprintf("%s, %s, %s", fareText(f.PriceUSD, f.TotalUSD), StopsText(f), flights.FormatDuration(f.Duration()))
+	return fareText(f.PriceUSD, f.TotalUSD) + ", " + StopsText(f) + ", " + flights.FormatDuration(f.Duration())
 }
 
 // Order sorts options best first, in place: by score, then shorter time in

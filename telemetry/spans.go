@@ -59,6 +59,12 @@ func StartToolCall(ctx context.Context, meta map[string]any, tool, protocolVersi
 			ctx = otel.GetTextMapPropagator().Extract(ctx, carrier)
 		}
 	}
+	ctx, span := tracer().Start(ctx, "tools/call "+tool, trace.WithSpanKind(trace.SpanKindServer))
+	if !span.IsRecording() {
+		// Tracing off, or this trace not sampled: nothing would keep the
+		// attributes, so they are not built (nor the session's digest).
+		return ctx, span
+	}
 	attrs := []attribute.KeyValue{keyMethod.String("tools/call"), keyToolName.String(tool), keyOperation.String("execute_tool"), keyEra.String(era)}
 	if protocolVersion != "" {
 		attrs = append(attrs, keyProtocolVersion.String(protocolVersion))
@@ -66,7 +72,8 @@ func StartToolCall(ctx context.Context, meta map[string]any, tool, protocolVersi
 	if sessionID != "" {
 		attrs = append(attrs, keySessionID.String(SessionRef(sessionID)))
 	}
-	return tracer().Start(ctx, "tools/call "+tool, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	span.SetAttributes(attrs...)
+	return ctx, span
 }
 
 // SessionRef is what telemetry says of a legacy session: the first 16 hex

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"context"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -34,9 +36,19 @@ var registry = []declaredTool{
 }
 
 // serving is the handler of the tool spec declares, on the toolset's
-// engine.
+// engine, once the catalog is built (awaitCatalog).
 func serving[S any](spec func(*Toolset) fallback.Spec[S]) func(*Toolset) server.ToolHandlerFunc {
-	return func(t *Toolset) server.ToolHandlerFunc { return fallback.Serve(t.engine, spec(t)) }
+	return func(t *Toolset) server.ToolHandlerFunc {
+		s := spec(t)
+		handle := s.Handle
+		s.Handle = func(ctx context.Context, c *fallback.Call, st *S) *mcp.CallToolResult {
+			if res := t.awaitCatalog(ctx, c); res != nil {
+				return res
+			}
+			return handle(ctx, c, st)
+		}
+		return fallback.Serve(t.engine, s)
+	}
 }
 
 // Names is every tool the server serves, in registry order: the values of

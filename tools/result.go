@@ -413,9 +413,9 @@ func nonstopOut(f FlightOut) bool { return f.Stops == 0 && (f.Return == nil || f
 func optionText(o OptionOut) string {
 	stops := "nonstop"
 	if o.Stops > 0 {
-		stops = fmt.Sprintf("%d stop(s)", o.Stops)
+		stops = strconv.Itoa(o.Stops) + " stop(s)"
 	}
-	return fmt.Sprintf("%s, $%d, %s, %s", o.ID, o.PriceUSD, flights.FormatDuration(time.Duration(o.DurationMinutes)*time.Minute), stops)
+	return o.ID + ", $" + strconv.Itoa(o.PriceUSD) + ", " + flights.FormatDuration(time.Duration(o.DurationMinutes)*time.Minute) + ", " + stops
 }
 
 func relaxedText(x RelaxedOut) string {
@@ -430,6 +430,7 @@ func relaxedText(x RelaxedOut) string {
 // structured strings.
 func renderFind(r FindResult, picks []ranking.Pick) string {
 	var b strings.Builder
+	b.Grow(renderFindSize)
 	t := r.Trip
 	when := t.Date
 	if t.ReturnDate != "" {
@@ -438,19 +439,19 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 	if t.FlexDays > 0 {
 		when += fmt.Sprintf(" (±%d days)", t.FlexDays)
 	}
-	fmt.Fprintf(&b, "%s → %s, %s, %d passenger(s), %s\n", place(t.Origin, t.OriginAirports), place(t.Destination, t.DestinationAirports),
-		when, t.Passengers, flights.Cabin(t.Cabin).Words())
+	b.WriteString(place(t.Origin, t.OriginAirports) + " → " + place(t.Destination, t.DestinationAirports) + ", " +
+		when + ", " + strconv.Itoa(t.Passengers) + " passenger(s), " + flights.Cabin(t.Cabin).Words() + "\n")
 	if len(picks) > 0 {
 		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		price := "price"
 		if t.Passengers > 1 {
 			price = fmt.Sprintf("price (total for %d)", t.Passengers)
 		}
-		fmt.Fprintf(w, "#\tflight\tdate\tdepart\tarrive\tduration\tstops\t%s\tid\n", price)
+		_, _ = io.WriteString(w, "#\tflight\tdate\tdepart\tarrive\tduration\tstops\t"+price+"\tid\n")
 		for i, p := range picks {
-			fare := fmt.Sprintf("$%d", p.PriceUSD())
+			fare := "$" + strconv.Itoa(p.PriceUSD())
 			if t.Passengers > 1 {
-				fare += fmt.Sprintf(" ($%d)", p.TotalUSD())
+				fare += " ($" + strconv.Itoa(p.TotalUSD()) + ")"
 			}
 			legRow(w, strconv.Itoa(i+1), p.Flight, fare, p.ID())
 			if p.Return != nil {
@@ -459,9 +460,12 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		}
 		_ = w.Flush() // writes to a strings.Builder, which cannot fail
 		for i, f := range r.Flights {
-			fmt.Fprintf(&b, "%d. %s", i+1, legDetail(f.Segments, f.Layovers))
+			b.WriteString(strconv.Itoa(i + 1))
+			b.WriteString(". ")
+			b.WriteString(legDetail(f.Segments, f.Layovers))
 			if f.Return != nil {
-				fmt.Fprintf(&b, "; back %s", legDetail(f.Return.Segments, f.Return.Layovers))
+				b.WriteString("; back ")
+				b.WriteString(legDetail(f.Return.Segments, f.Return.Layovers))
 			}
 			b.WriteString("\n")
 		}
@@ -473,9 +477,13 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		if o.o == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %s", o.name, optionText(*o.o))
+		b.WriteString(o.name)
+		b.WriteString(": ")
+		b.WriteString(optionText(*o.o))
 		if o.o.Position > 0 {
-			fmt.Fprintf(&b, " (#%d)", o.o.Position)
+			b.WriteString(" (#")
+			b.WriteString(strconv.Itoa(o.o.Position))
+			b.WriteString(")")
 		}
 		b.WriteString("\n")
 	}
@@ -506,13 +514,17 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 	return b.String()
 }
 
+// renderFindSize is room for a typical text (three flights, about 1.5 KB),
+// so that building it does not copy it as it grows.
+const renderFindSize = 2048
+
 // legDetail is a flight's segments with their airlines and connections:
 // "BA178 British Airways JFK→LHR" or "AA100 American Airlines JFK→ORD, 2h05m
 // at ORD (overnight), ...".
 func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
 	var parts []string
 	for i, s := range segs {
-		parts = append(parts, fmt.Sprintf("%s %s %s→%s", s.FlightNumber, s.AirlineName, s.From, s.To))
+		parts = append(parts, s.FlightNumber+" "+s.AirlineName+" "+s.From+"→"+s.To)
 		if i < len(layovers) {
 			l := layovers[i]
 			var notes []string
@@ -522,7 +534,7 @@ func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
 			if l.ChangeOfAirport {
 				notes = append(notes, "change of airport to "+l.DepartFrom)
 			}
-			text := fmt.Sprintf("%s at %s", flights.FormatDuration(time.Duration(l.Minutes)*time.Minute), l.Airport)
+			text := flights.FormatDuration(time.Duration(l.Minutes)*time.Minute) + " at " + l.Airport
 			if len(notes) > 0 {
 				text += " (" + strings.Join(notes, ", ") + ")"
 			}
@@ -534,8 +546,10 @@ func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
 
 // legRow writes one flight's row of the table.
 func legRow(w io.Writer, n string, f flights.Flight, fare, id string) {
-	fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, strings.Join(f.FlightNumbers(), "+"), f.Depart().Format("Mon 2 Jan"),
-		f.Depart().Format("15:04"), arrival(f), flights.FormatDuration(f.Duration()), ranking.StopsText(f), fare, id)
+	depart := f.Depart()
+	cells := [...]string{n, strings.Join(f.FlightNumbers(), "+"), depart.Format("Mon 2 Jan"),
+		depart.Format("15:04"), arrival(f), flights.FormatDuration(f.Duration()), ranking.StopsText(f), fare, id}
+	_, _ = io.WriteString(w, strings.Join(cells[:], "\t")+"\n")
 }
 
 // place is a place as the heading shows it: "NYC (JFK, LGA, EWR)" when it
@@ -555,9 +569,9 @@ func arrival(f flights.Flight) string {
 	a := f.Arrive()
 	switch days := int(civil(a).Sub(civil(f.Depart())).Hours() / 24); {
 	case days > 0:
-		return fmt.Sprintf("%s+%d", a.Format("15:04"), days)
+		return a.Format("15:04") + "+" + strconv.Itoa(days)
 	case days < 0:
-		return fmt.Sprintf("%s%d", a.Format("15:04"), days)
+		return a.Format("15:04") + strconv.Itoa(days)
 	}
 	return a.Format("15:04")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -106,17 +107,44 @@ func (c *searchCache) add(key string, s searched, now time.Time) {
 }
 
 // searchKey names a trip by everything a search depends on, and the day it
-// is asked on (fares depend on how far ahead the flight is).
+// is asked on (fares depend on how far ahead the flight is): each field in
+// turn, "|" after each, lists joined by "," (airport and airline codes,
+// which hold neither).
 func searchKey(trip flights.Trip, today time.Time) string {
-	clock := func(c *flights.Clock) string {
-		if c == nil {
-			return "-"
+	b := make([]byte, 0, 128)
+	list := func(xs []string) {
+		for i, x := range xs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, x...)
 		}
-		return c.String()
+		b = append(b, '|')
 	}
-	return fmt.Sprint(trip.Origins(), trip.Destinations(), trip.Date.Format(flights.DateLayout), trip.ReturnDate.Format(flights.DateLayout),
-		trip.FlexDays, trip.FlexIndependent, trip.Passengers, trip.Cabin, trip.MaxStops, clock(trip.DepartAfter), clock(trip.DepartBefore),
-		clock(trip.ArriveAfter), clock(trip.ArriveBefore), trip.MaxPriceUSD, trip.Airlines, trip.ExcludeAirlines, today.Format(flights.DateLayout))
+	clock := func(c *flights.Clock) {
+		if c != nil {
+			b = strconv.AppendInt(b, int64(*c), 10)
+		}
+		b = append(b, '|')
+	}
+	list(trip.Origins())
+	list(trip.Destinations())
+	b = append(trip.Date.AppendFormat(b, flights.DateLayout), '|')
+	b = append(trip.ReturnDate.AppendFormat(b, flights.DateLayout), '|')
+	b = append(strconv.AppendInt(b, int64(trip.FlexDays), 10), '|')
+	b = append(strconv.AppendBool(b, trip.FlexIndependent), '|')
+	b = append(strconv.AppendInt(b, int64(trip.Passengers), 10), '|')
+	b = append(append(b, trip.Cabin...), '|')
+	b = append(strconv.AppendInt(b, int64(trip.MaxStops), 10), '|')
+	clock(trip.DepartAfter)
+	clock(trip.DepartBefore)
+	clock(trip.ArriveAfter)
+	clock(trip.ArriveBefore)
+	b = append(strconv.AppendFloat(b, trip.MaxPriceUSD, 'g', -1, 64), '|')
+	list(trip.Airlines)
+	list(trip.ExcludeAirlines)
+	b = today.AppendFormat(b, flights.DateLayout)
+	return string(b)
 }
 
 // search finds the trip's options, or reuses a recent search of the same

@@ -269,3 +269,48 @@ func BenchmarkOneDaySearch(b *testing.B) {
 		}
 	}
 }
+
+// A search is reused only for the same trip on the same day: every field
+// a search depends on gives another key.
+func TestSearchKeyNamesEveryField(t *testing.T) {
+	day := today()
+	clock := func(c flights.Clock) *flights.Clock { return &c }
+	base := flights.Trip{Origin: "NYC", OriginAirports: []string{"JFK", "LGA"}, Destination: "LHR", Date: day.AddDate(0, 0, 14),
+		Passengers: 1, Cabin: flights.Economy, MaxStops: 2}
+	variants := map[string]func(*flights.Trip){
+		"origins":          func(t *flights.Trip) { t.OriginAirports = []string{"JFK"} },
+		"destination":      func(t *flights.Trip) { t.Destination = "LGW" },
+		"date":             func(t *flights.Trip) { t.Date = t.Date.AddDate(0, 0, 1) },
+		"returnDate":       func(t *flights.Trip) { t.ReturnDate = t.Date.AddDate(0, 0, 7) },
+		"flexDays":         func(t *flights.Trip) { t.FlexDays = 1 },
+		"flexIndependent":  func(t *flights.Trip) { t.FlexIndependent = true },
+		"passengers":       func(t *flights.Trip) { t.Passengers = 2 },
+		"cabin":            func(t *flights.Trip) { t.Cabin = flights.Business },
+		"maxStops":         func(t *flights.Trip) { t.MaxStops = 1 },
+		"departAfter":      func(t *flights.Trip) { t.DepartAfter = clock(9 * 60) },
+		"departBefore":     func(t *flights.Trip) { t.DepartBefore = clock(9 * 60) },
+		"arriveAfter":      func(t *flights.Trip) { t.ArriveAfter = clock(9 * 60) },
+		"arriveBefore":     func(t *flights.Trip) { t.ArriveBefore = clock(9 * 60) },
+		"departAfter 0:00": func(t *flights.Trip) { t.DepartAfter = clock(0) },
+		"maxPrice":         func(t *flights.Trip) { t.MaxPriceUSD = 499.5 },
+		"airlines":         func(t *flights.Trip) { t.Airlines = []string{"BA"} },
+		"two airlines":     func(t *flights.Trip) { t.Airlines = []string{"BA", "AA"} },
+		"excludeAirlines":  func(t *flights.Trip) { t.ExcludeAirlines = []string{"BA"} },
+	}
+	seen := map[string]string{searchKey(base, day): "the trip itself"}
+	if searchKey(base, day.AddDate(0, 0, 1)) == searchKey(base, day) {
+		t.Error("the same trip asked a day later has the same key")
+	}
+	for name, change := range variants {
+		trip := base
+		change(&trip)
+		key := searchKey(trip, day)
+		if other, dup := seen[key]; dup {
+			t.Errorf("%s: the same key as %s: %q", name, other, key)
+		}
+		seen[key] = name
+	}
+	if same := base; searchKey(same, day) != searchKey(base, day) {
+		t.Error("the same trip gives two keys")
+	}
+}

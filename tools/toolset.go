@@ -35,9 +35,15 @@ const ServerName = "flightserver"
 const DefaultShortlist = 10
 
 // Config is what the tools need from the binary. Zero values get defaults,
-// except Catalog, which is required.
+// except the catalog: Catalog or LoadCatalog is required.
 type Config struct {
 	Catalog *flights.Catalog
+	// LoadCatalog, when Catalog is nil, builds the catalog when the first
+	// tool call needs it, so that start-up and the handshake (initialize,
+	// tools/list) do not wait for it: that call, and any that arrive
+	// meanwhile, wait until it is built (within their budget), and answer
+	// with an error saying so if it could not be.
+	LoadCatalog func() (*flights.Catalog, error)
 	// Provider finds flights; nil means the embedded synthetic provider.
 	Provider flights.Provider
 	// Now is the clock for "today"; nil means time.Now. Tests inject it.
@@ -135,7 +141,14 @@ type Toolset struct {
 	// questions to the client, the metrics of the decisions.
 	engine *fallback.Engine
 
-	catalog      *flights.Catalog
+	catalog *flights.Catalog
+	// buildCatalog starts building the catalog, once (LoadCatalog);
+	// catalogBuilt is closed once catalog, validator and provider are set
+	// (or catalogErr, when LoadCatalog failed). Every handler calls the
+	// first and waits on the second (awaitCatalog).
+	buildCatalog func()
+	catalogBuilt chan struct{}
+	catalogErr   error
 	exportDir    string
 	rootsTimeout time.Duration
 
@@ -183,20 +196,15 @@ func NewServer(cfg Config, opts ...server.ServerOption) (*server.MCPServer, erro
 
 // newToolset checks the configuration and builds the tools' shared state.
 func newToolset(cfg Config) (*Toolset, error) {
-	if cfg.Catalog == nil {
+	if cfg.Catalog == nil && cfg.LoadCatalog == nil {
 		return nil, fmt.Errorf("tools: config has no catalog")
 	}
 	ts := &Toolset{
-		catalog:      cfg.Catalog,
 		rootsTimeout: orDefault(cfg.RootsTimeout, DefaultRootsTimeout),
-		provider:     cfg.Provider,
-		validator:    flights.Validator{Catalog: cfg.Catalog, Now: cfg.Now, PlaceHint: placeHint},
 		weights:      ranking.DefaultWeights,
 		shortlist:    cfg.Shortlist,
 		log:          cfg.Logger,
-	}
-	if ts.provider == nil {
-		ts.provider = flights.NewSynthetic(cfg.Catalog, cfg.Now, 0)
+		catalogBuilt: make(chan struct{}),
 	}
 	if cfg.Weights != nil {
 		ts.weights = *cfg.Weights
@@ -273,7 +281,52 @@ func newToolset(cfg Config) (*Toolset, error) {
 	// and reads any error (listing.go).
 	ts.definitions = toolDefinitions
 	go ts.definitions()
+	ts.buildCatalog = func() {}
+	if cfg.Catalog != nil {
+		ts.useCatalog(cfg, cfg.Catalog)
+	} else {
+		ts.buildCatalog = sync.OnceFunc(func() {
+			go func() {
+				c, err := cfg.LoadCatalog()
+				if err != nil {
+					ts.catalogErr = err
+					close(ts.catalogBuilt)
+					return
+				}
+				ts.useCatalog(cfg, c)
+			}()
+		})
+	}
 	return ts, nil
+}
+
+// useCatalog sets what the tools read of the catalog, and lets every
+// handler waiting for it run.
+func (ts *Toolset) useCatalog(cfg Config, c *flights.Catalog) {
+	ts.catalog = c
+	ts.validator = flights.Validator{Catalog: c, Now: cfg.Now, PlaceHint: placeHint}
+	ts.provider = cfg.Provider
+	if ts.provider == nil {
+		ts.provider = flights.NewSynthetic(c, cfg.Now, 0)
+	}
+	close(ts.catalogBuilt)
+}
+
+// awaitCatalog has the catalog built if it is not yet, and waits, within
+// the call's budget, until it is: nil then, or the isError to answer when
+// the call ended first or the catalog could not be built.
+func (ts *Toolset) awaitCatalog(ctx context.Context, c *fallback.Call) *mcp.CallToolResult {
+	ts.buildCatalog()
+	select {
+	case <-ts.catalogBuilt:
+	case <-ctx.Done():
+		return c.Fail(fallback.ErrorCancelled, "The call ended while the server was still loading its flight data: it was cancelled, or ran out of its time budget. Call again.", nil)
+	}
+	if ts.catalogErr != nil {
+		return c.Fail(ErrorSearchFailed, "The server could not load its flight data, so it cannot search or look anything up: "+
+			ts.catalogErr.Error()+". This build is broken: report it with the server's version.", &ToolError{Reason: ts.catalogErr.Error()})
+	}
+	return nil
 }
 
 // server registers every tool on a new MCP server.

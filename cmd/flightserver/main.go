@@ -28,11 +28,12 @@ import (
 
 func main() {
 	// The packages' initialisation leaves the heap near the runtime's
-	// first goal of 4 MB, and building the catalog and the server passes
-	// it: a garbage collection then frees nothing worth having and delays
-	// the first answer (docs/BENCHMARKS.md#beside-the-peers). Collection is
-	// off until the server is built (startupDone), then back at the GOGC the
-	// environment asked for.
+	// first goal of 4 MB, and building the server can pass it: a garbage
+	// collection then frees nothing worth having and delays the first
+	// answer (docs/BENCHMARKS.md#beside-the-peers). Collection is off until
+	// the server is built (startupDone), then back at the GOGC the
+	// environment asked for. (The catalog is built later, for the first
+	// tool call: tools.Config.LoadCatalog.)
 	gcPercent := debug.SetGCPercent(-1)
 	startupDone = func() { debug.SetGCPercent(gcPercent) }
 	// A host that closes our stderr (or stdout) before we exit must not

@@ -29,13 +29,20 @@ func newLogger(cfg config, stderr io.Writer) zerolog.Logger {
 }
 
 func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, opts ...server.ServerOption) (*server.MCPServer, error) {
-	catalog, err := flights.Embedded()
-	if err != nil {
-		return nil, fmt.Errorf("load embedded data: %w", err)
-	}
 	srv, err := tools.NewServer(tools.Config{
-		Catalog: catalog, Weights: &cfg.weights,
-		DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
+		// Built when the first tool call needs it: the handshake needs
+		// none of it (docs/BENCHMARKS.md, cold start: it was most of what
+		// start-up did beyond the libraries' own initialisation).
+		LoadCatalog: func() (*flights.Catalog, error) {
+			c, err := flights.Embedded()
+			if err != nil {
+				// A broken build: every tool call says so too.
+				log.Error().Err(err).Msg("cannot load the embedded flight data")
+				return nil, fmt.Errorf("load embedded data: %w", err)
+			}
+			return c, nil
+		},
+		Weights: &cfg.weights, DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
 		CallBudget: cfg.callBudget, StateKey: cfg.stateKey, PreviousStateKeys: cfg.previousKeys,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
 		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,

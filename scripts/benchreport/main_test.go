@@ -18,6 +18,10 @@ BenchmarkWire/http/modern/noop-2    2000   100000 ns/op   7000 B/op   140 allocs
 BenchmarkWire/http/modern/canned-2    2000   110000 ns/op   7000 B/op   140 allocs/op
 BenchmarkSamplingRounds/deterministic-2    2000   200000 ns/op   7000 B/op   140 allocs/op
 BenchmarkSamplingRounds/ask-2    2000   300000 ns/op   7000 B/op   140 allocs/op
+BenchmarkHandler/peer/noop-2    2000   20000 ns/op   40000 cpu-ns/op   7000 B/op   140 allocs/op
+BenchmarkHandler/peer/replay-2    2000   50000 ns/op   100000 cpu-ns/op   7000 B/op   140 allocs/op
+BenchmarkHandler/full/noop-2    2000   21000 ns/op   44000 cpu-ns/op   7000 B/op   140 allocs/op
+BenchmarkHandler/full/findBestFlight-2    2000   70000 ns/op   120000 cpu-ns/op   7000 B/op   140 allocs/op
 PASS
 `
 	var out strings.Builder
@@ -26,11 +30,13 @@ PASS
 	}
 	for _, want := range []string{
 		"| Rank | 3 | 20.0 µs | 9913 | 42 |",
-		"| Rank | RoundTrip/inprocess/legacy/noop | 0.50x | -20.0 µs |  |",
-		"| RoundTrip/inprocess/legacy/findBestFlight | RoundTrip/inprocess/legacy/noop | 1.25x | 10.0 µs | ≤ 1.5x: met |",
-		"| RoundTrip/http/modern/findBestFlight | RoundTrip/http/modern/noop | 2.00x | 100.0 µs | ≤ 1.5x: not met |",
-		"| Wire/http/modern/canned | Wire/http/modern/noop | 1.10x | 10.0 µs |  |",
-		"| SamplingRounds/ask | SamplingRounds/deterministic | 1.50x | 100.0 µs | added < 1 ms: met |",
+		"| Rank | RoundTrip/inprocess/legacy/noop | 0.50x |  | -20.0 µs |  |",
+		"| RoundTrip/inprocess/legacy/findBestFlight | RoundTrip/inprocess/legacy/noop | 1.25x |  | 10.0 µs | ≤ 1.5x: met |",
+		"| RoundTrip/http/modern/findBestFlight | RoundTrip/http/modern/noop | 2.00x |  | 100.0 µs | ≤ 1.5x: not met |",
+		"| Wire/http/modern/canned | Wire/http/modern/noop | 1.10x |  | 10.0 µs |  |",
+		"| SamplingRounds/ask | SamplingRounds/deterministic | 1.50x |  | 100.0 µs | added < 1 ms: met |",
+		"| Handler/full/noop | Handler/peer/noop | 1.05x | 1.10x | 1.0 µs | ≤ 1.11x: met |",
+		"| Handler/full/findBestFlight | Handler/peer/replay | 1.40x | 1.20x | 20.0 µs | ≤ 1.18x: not met |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
