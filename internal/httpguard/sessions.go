@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -103,9 +102,22 @@ type Sessions struct {
 	ended     *lru.Cache[string, struct{}]
 }
 
-// dnsLabel is a replica name a session id may carry: an RFC 1123 label, as
-// a Kubernetes pod's name is.
-var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+// dnsLabel reports whether name is a replica name a session id may carry:
+// an RFC 1123 label, as a Kubernetes pod's name is (1 to 63 of a-z, 0-9
+// and '-', starting and ending with a letter or digit). Checked by hand
+// rather than by a regexp, which every start-up (stdio's included) would
+// compile.
+func dnsLabel(name string) bool {
+	if name == "" || len(name) > 63 || name[0] == '-' || name[len(name)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // NewSessions is the session table for limits. newStreams builds the
 // tracker of the sessions' GET streams from the table's bounds on them
@@ -117,7 +129,7 @@ func NewSessions(limits SessionLimits, log zerolog.Logger, newStreams func(Strea
 		return nil, err
 	}
 	prefix := sessionPrefix
-	if dnsLabel.MatchString(limits.ServedBy) {
+	if dnsLabel(limits.ServedBy) {
 		prefix += limits.ServedBy + "-"
 	}
 	s := &Sessions{max: limits.Max, maxPerClient: limits.MaxPerClient, who: limits.Who, prefix: prefix,
