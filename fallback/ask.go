@@ -146,45 +146,70 @@ func (c *Call) asking(ctx context.Context, q Question) Asked {
 // binds the question to this call's tool, arguments and step. again counts
 // how often this question was posed again for want of an answer.
 func (c *Call) pose(q Question, again int) Asked {
-	start := time.Now()
 	c.counted(q.Step)
-	token, err := c.seal(q.Step, Round{AskedAtMs: start.UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked})
+	res, err := c.posed(q.Step, Round{AskedAtMs: time.Now().UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked}, q)
 	if err != nil {
-		c.log.Error().Err(err).Str("step", q.Step).Msg("could not seal a question")
 		return notAsked(ServerFault, "the server could not record the question")
 	}
-	b := server.NewInputRequestBuilder(token)
-	q.addTo(b)
-	c.log.Debug().Str("step", q.Step).Int("round", c.Rounds()).Msg("asked the client; waiting for its retry")
 	// The client fulfils the request and calls again with the answer; we
 	// hold nothing while it does, and if it never does (the user declined
 	// to sample), there is nothing to clean up.
-	return Asked{Pending: b.ToolResult()}
+	return Asked{Pending: res}
+}
+
+// posed seals round at step and builds the input_required result that puts
+// qs, each under its Key, to the client: the one way a modern question goes
+// out, alone (pose) or in a batch (AskAll).
+func (c *Call) posed(step string, round Round, qs ...Question) (*mcp.CallToolResult, error) {
+	token, err := c.seal(step, round)
+	if err != nil {
+		c.log.Error().Err(err).Str("step", step).Msg("could not seal a question")
+		return nil, err
+	}
+	b := server.NewInputRequestBuilder(token)
+	for _, q := range qs {
+		q.addTo(b)
+	}
+	c.log.Debug().Str("step", step).Int("questions", len(qs)).Int("round", c.Rounds()).Msg("asked the client; waiting for its retry")
+	return b.ToolResult(), nil
 }
 
 // readAnswer reads a modern retry's answer to q.
 func (c *Call) readAnswer(q Question, r *resumed) Asked {
 	elapsed := max(0, time.Since(time.UnixMilli(r.round.AskedAtMs)))
-	fail := func(why Why, reason string) Asked {
-		return Asked{Why: why, Reason: reason, Elapsed: elapsed, Sent: true}
-	}
 	if q.About != r.round.About {
-		return fail(StaleAnswer, "the data changed between the question and the answer, so the answer no longer applies")
+		return Asked{Why: StaleAnswer, Reason: staleReason, Elapsed: elapsed, Sent: true}
 	}
-	a, form, ok := q.responseIn(c.req.Params.InputResponses)
-	if !ok {
-		// The spec asks servers to ask again rather than fail; once, and
-		// only if the client still declares what it takes.
-		if why, _ := c.client.CannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.Rounds() < MaxRounds {
-			c.log.Info().Str("step", q.Step).Msg("the retry carried no answer; asking once more")
-			return c.pose(q, r.round.Again+1)
-		}
-		return fail(NoAnswer, "the retry carried no answer to the question")
+	if a, ok := c.answered(q, elapsed); ok {
+		return a
 	}
-	if form != nil {
-		return formOutcome(form, elapsed)
+	// The spec asks servers to ask again rather than fail; once, and
+	// only if the client still declares what it takes.
+	if why, _ := c.client.CannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.Rounds() < MaxRounds {
+		c.log.Info().Str("step", q.Step).Msg("the retry carried no answer; asking once more")
+		return c.pose(q, r.round.Again+1)
 	}
-	return Asked{Answer: &a, Elapsed: elapsed}
+	return Asked{Why: NoAnswer, Reason: noAnswerReason, Elapsed: elapsed, Sent: true}
+}
+
+// Why a modern retry's answer is not used.
+const (
+	staleReason    = "the data changed between the question and the answer, so the answer no longer applies"
+	noAnswerReason = "the retry carried no answer to the question"
+)
+
+// answered is q's answer among a modern retry's inputResponses, classified
+// (a form only answers when accepted); ok is false when the retry carried
+// none.
+func (c *Call) answered(q Question, elapsed time.Duration) (a Asked, ok bool) {
+	answer, form, ok := q.responseIn(c.req.Params.InputResponses)
+	switch {
+	case !ok:
+		return Asked{}, false
+	case form != nil:
+		return formOutcome(form, elapsed), true
+	}
+	return Asked{Answer: &answer, Elapsed: elapsed}, true
 }
 
 // addTo adds q to a modern input_required result under its Key.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/flightserver/flightserver/telemetry"
 )
@@ -22,9 +21,10 @@ import (
 //     with one sealed state. The batch is named by its first question's
 //     Step (the state is sealed at it, so it must be one of the Spec's
 //     Steps) and records which keys it asked; the retry answers them
-//     together. Its About is the first question's. A question the client cannot be asked is not sent (its
-//     Asked says why); one the retry leaves unanswered fails with
-//     no_answer. A batch counts one question per key against MaxRounds.
+//     together. Its About is the first question's. A question the client
+//     cannot be asked is not sent (its Asked says why); one the retry
+//     leaves unanswered fails with no_answer. A batch counts one question
+//     per key against MaxRounds.
 //   - 2025-11-25 (legacy): the questions are asked one after the other, each
 //     as Ask asks it; pending is nil.
 //
@@ -50,58 +50,44 @@ func (c *Call) AskAll(ctx context.Context, qs ...Question) (asked []Asked, pendi
 }
 
 // poseAll is the modern batch: every question the client may be asked, in
-// one input_required result under one sealed state.
+// one input_required result under one sealed state (posed).
 func (c *Call) poseAll(ctx context.Context, qs []Question) ([]Asked, *mcp.CallToolResult) {
 	asked := make([]Asked, len(qs))
-	var keys []string
+	var sent []int // indexes of the questions that go out
 	for i, q := range qs {
 		if why, reason := c.client.CannotAsk(q.kind()); why != "" {
 			asked[i] = notAsked(why, reason)
 			continue
 		}
-		keys = append(keys, q.Key)
+		sent = append(sent, i)
 	}
-	if len(keys) == 0 {
+	if len(sent) == 0 {
 		return asked, nil
 	}
-	if n := c.Rounds(); n+len(keys) > MaxRounds {
-		for i := range asked {
-			if asked[i].Why == "" {
-				asked[i] = notAsked(TooManyRounds, fmt.Sprintf("this call has already asked the client %d times, and %d more would pass the limit of %d", n, len(keys), MaxRounds))
-			}
+	failAll := func(why Why, reason string) ([]Asked, *mcp.CallToolResult) {
+		for _, i := range sent {
+			asked[i] = notAsked(why, reason)
 		}
 		return asked, nil
+	}
+	if n := c.Rounds(); n+len(sent) > MaxRounds {
+		return failAll(TooManyRounds, fmt.Sprintf("this call has already asked the client %d times, and %d more would pass the limit of %d", n, len(sent), MaxRounds))
 	}
 	_, span := telemetry.StartAsk(ctx, "batch", qs[0].Step)
 	defer telemetry.EndAsk(span, "")
-	for _, q := range qs {
-		if slices.Contains(keys, q.Key) {
-			c.counted(q.Step)
-		}
+	keys := make([]string, len(sent))
+	out := make([]Question, len(sent))
+	for j, i := range sent {
+		c.counted(qs[i].Step)
+		keys[j], out[j] = qs[i].Key, qs[i]
 	}
-	token, err := c.seal(qs[0].Step, Round{AskedAtMs: time.Now().UnixMilli(), About: qs[0].About, Rounds: c.Rounds(), Asked: c.asked, Keys: keys})
+	res, err := c.posed(qs[0].Step, Round{AskedAtMs: time.Now().UnixMilli(), About: qs[0].About, Rounds: c.Rounds(), Asked: c.asked, Keys: keys}, out...)
 	if err != nil {
-		c.log.Error().Err(err).Str("step", qs[0].Step).Msg("could not seal a batch of questions")
-		for i := range asked {
-			if asked[i].Why == "" {
-				asked[i] = notAsked(ServerFault, "the server could not record the questions")
-			}
-		}
-		return asked, nil
+		return failAll(ServerFault, "the server could not record the questions")
 	}
-	b := server.NewInputRequestBuilder(token)
-	for _, q := range qs {
-		if slices.Contains(keys, q.Key) {
-			q.addTo(b)
-		}
+	for _, i := range sent {
+		asked[i] = Asked{Pending: res}
 	}
-	res := b.ToolResult()
-	for i, q := range qs {
-		if slices.Contains(keys, q.Key) {
-			asked[i] = Asked{Pending: res}
-		}
-	}
-	c.log.Debug().Strs("keys", keys).Int("round", c.Rounds()).Msg("asked the client several questions; waiting for its retry")
 	return asked, res
 }
 
@@ -111,26 +97,23 @@ func (c *Call) readAll(qs []Question, r *resumed) []Asked {
 	stale := qs[0].About != r.round.About
 	asked := make([]Asked, len(qs))
 	for i, q := range qs {
-		switch {
-		case !slices.Contains(r.round.Keys, q.Key):
+		if !slices.Contains(r.round.Keys, q.Key) {
 			why, reason := c.client.CannotAsk(q.kind())
 			if why == "" {
 				why, reason = ClientCannotAsk, "the client could not be asked when the questions went out"
 			}
 			asked[i] = notAsked(why, reason)
-		case stale:
-			asked[i] = Asked{Why: StaleAnswer, Reason: "the data changed between the question and the answer, so the answer no longer applies", Elapsed: elapsed, Sent: true}
-		default:
-			a, form, ok := q.responseIn(c.req.Params.InputResponses)
-			switch {
-			case !ok:
-				asked[i] = Asked{Why: NoAnswer, Reason: "the retry carried no answer to the question", Elapsed: elapsed, Sent: true}
-			case form != nil:
-				asked[i] = formOutcome(form, elapsed)
-			default:
-				asked[i] = Asked{Answer: &a, Elapsed: elapsed}
-			}
+			continue
 		}
+		if stale {
+			asked[i] = Asked{Why: StaleAnswer, Reason: staleReason, Elapsed: elapsed, Sent: true}
+			continue
+		}
+		a, ok := c.answered(q, elapsed)
+		if !ok {
+			a = Asked{Why: NoAnswer, Reason: noAnswerReason, Elapsed: elapsed, Sent: true}
+		}
+		asked[i] = a
 	}
 	return asked
 }
