@@ -47,7 +47,7 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 			// ours is net/http's own.
 			log.Error().Err(err).Msg("cannot bound the body read")
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		body, err := readAll(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
 		var tooLarge *http.MaxBytesError
 		var netErr net.Error
 		switch {
@@ -70,9 +70,22 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 			writeError(w, r, refusedUnreadable, "the request body could not be read: "+truncate(err.Error(), 120))
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, withBody(r, readMessage(body)))
+		next.ServeHTTP(w, withBody(r, body))
 	})
+}
+
+// readAll reads body to its end: into a buffer of exactly the announced
+// length when there is one (0 or more), growing one as io.ReadAll does
+// when it is chunked (-1).
+func readAll(body io.Reader, announced int64) ([]byte, error) {
+	if announced < 0 {
+		return io.ReadAll(body)
+	}
+	b := make([]byte, announced)
+	if _, err := io.ReadFull(body, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // message is what the layers in front of mcp-go need to know of a POST's
@@ -91,7 +104,27 @@ type message struct {
 	listen bool
 }
 
+// readMessage is what the layers need of a body, read the way mcp-go's
+// encoding/json reads it (decodeMessage is that reading). A single request
+// object, which is almost every POST, is read in one pass over bytes that
+// json.Valid has checked, without decoding anything; whatever that pass
+// does not handle itself (a batch, escapes or other than ASCII in a key,
+// a method that is not a plain string) goes to decodeMessage, so the two
+// agree on every body (FuzzReadMessage holds them to it).
 func readMessage(body []byte) message {
+	if !json.Valid(body) {
+		return message{request: true}
+	}
+	m, ok := scanMessage(body)
+	if !ok {
+		return decodeMessage(body)
+	}
+	return m
+}
+
+// decodeMessage is readMessage with encoding/json: mcp-go's reading of a
+// body, and the reference scanMessage is held to.
+func decodeMessage(body []byte) message {
 	type one struct {
 		Method string          `json:"method"`
 		ID     json.RawMessage `json:"id"`
@@ -107,4 +140,91 @@ func readMessage(body []byte) message {
 		return message{request: true}
 	}
 	return message{request: slices.ContainsFunc(batch, isRequest)}
+}
+
+// scanMessage reads the top-level members of body, valid JSON, for
+// "method" and "id" as encoding/json matches them (case-insensitively, the
+// last one winning), and reports false for what it leaves to
+// decodeMessage: anything but an object, a key with an escape or a byte
+// beyond ASCII, a method that is not a string free of escapes.
+func scanMessage(body []byte) (message, bool) {
+	i := skipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return message{}, false
+	}
+	var method []byte
+	hasID := false
+	i = skipSpace(body, i+1)
+	for i < len(body) && body[i] == '"' {
+		end := i + 1
+		for end < len(body) && body[end] != '"' {
+			if c := body[end]; c == '\\' || c >= 0x80 {
+				return message{}, false
+			}
+			end++
+		}
+		key := body[i+1 : end]
+		i = skipSpace(body, end+1) + 1 // past the colon
+		i = skipSpace(body, i)
+		vend := skipValue(body, i)
+		switch {
+		case bytes.EqualFold(key, []byte("method")):
+			v := body[i:vend]
+			if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+				return message{}, false // null, another type, or an escape
+			}
+			method = v[1 : len(v)-1]
+		case bytes.EqualFold(key, []byte("id")):
+			hasID = string(body[i:vend]) != "null"
+		}
+		i = skipSpace(body, vend)
+		if i < len(body) && body[i] == ',' {
+			i = skipSpace(body, i+1)
+		}
+	}
+	request := len(method) > 0 && hasID
+	return message{request: request, initialize: string(method) == string(mcp.MethodInitialize),
+		listen: request && string(method) == string(mcp.MethodSubscriptionsListen)}, true
+}
+
+// skipSpace is the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue is the index just past the JSON value that starts at i, in
+// valid JSON.
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i // the end of the enclosing object
+			}
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i // the end of a number or a literal
+			}
+		}
+	}
+	return i
 }

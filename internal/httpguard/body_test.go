@@ -16,9 +16,64 @@ func TestReadMessage(t *testing.T) {
 		`[{"jsonrpc":"2.0","id":1,"method":"initialize"}]`:                                {request: true},
 		`not json`: {request: true},
 		``:         {request: true},
+		// What encoding/json (and so mcp-go) makes of keys and values that
+		// are not the usual ones.
+		` { "id" : 3 , "method" : "initialize" } `:           {request: true, initialize: true},
+		`{"ID":3,"Method":"initialize"}`:                     {request: true, initialize: true},
+		`{"id":3,"method":"initialize","method":"ping"}`:     {request: true},
+		`{"id":3,"id":null,"method":"ping"}`:                 {},
+		`{"id":{"a":[1,"}"]},"method":"ping"}`:               {request: true},
+		`{"params":{"id":1,"method":"x"},"method":"notify"}`: {},
+		`{"id":1,"method":"initialize","method":null}`:       {request: true, initialize: true},
+		`{"id":1,"method":"\u0069nitialize"}`:                {request: true, initialize: true},
+		`{"id":1,"\u006dethod":"initialize"}`:                {request: true, initialize: true},
+		`{"id":1,"method":7}`:                                {request: true},
+		`{"id":1,"method":"subscriptions/listen"}`:           {request: true, listen: true},
+		`{"method":"subscriptions/listen"}`:                  {},
+		`{"id":"a\"b","method":"ping"}`:                      {request: true},
+		`{"id":1,"method":"ping"`:                            {request: true},
+		`"a string"`:                                         {request: true},
+		`{}`:                                                 {},
 	} {
 		if got := readMessage([]byte(body)); got != want {
 			t.Errorf("readMessage(%s) = %+v, want %+v", body, got, want)
 		}
+		if got := decodeMessage([]byte(body)); got != want {
+			t.Errorf("the table is wrong about %s: encoding/json reads %+v", body, got)
+		}
+	}
+}
+
+// FuzzReadMessage holds the one-pass reading to encoding/json's, which is
+// how mcp-go reads the same body: a layer that read a body otherwise
+// (missed an initialize, say) could be led past its limit.
+func FuzzReadMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}`,
+		`{"ID":null,"mEtHoD":"initialize","id":"1"}`, `[{"id":1,"method":"ping"}]`, `{"id":[{"}":"]"}],"method":"a"}`,
+		`{"\u0069d":1,"method":"initialize"}`, `{"id":1,"method":"\"x"}`, ` {"id" :1 ,"method": "initialize"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if got, want := readMessage(body), decodeMessage(body); got != want {
+			t.Errorf("readMessage(%q) = %+v, encoding/json reads %+v", body, got, want)
+		}
+	})
+}
+
+// BenchmarkReadMessage is a tools/call's body read both ways.
+func BenchmarkReadMessage(b *testing.B) {
+	body := []byte(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"findBestFlight","arguments":{"origin":"SFO","destination":"JFK","date":"2026-12-16"},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	for name, read := range map[string]func([]byte) message{"scan": readMessage, "encoding-json": decodeMessage} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !read(body).request {
+					b.Fatal("not a request")
+				}
+			}
+		})
 	}
 }

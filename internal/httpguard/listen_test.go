@@ -57,7 +57,7 @@ func TestAcknowledgedFirstSignalsTheAcknowledgement(t *testing.T) {
 			}))
 			rec := httptest.NewRecorder()
 			r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(tc.body))
-			h.ServeHTTP(rec, withBody(r, readMessage([]byte(tc.body))))
+			h.ServeHTTP(rec, withBody(r, []byte(tc.body)))
 			if !tc.signal {
 				return
 			}

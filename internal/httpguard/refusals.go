@@ -1,6 +1,7 @@
 package httpguard
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -81,9 +82,6 @@ func CountRefusals(m *telemetry.Metrics, next http.Handler) http.Handler {
 	})
 }
 
-// bodyReadKey marks a request whose body ReadBody has read in full.
-type bodyReadKey struct{}
-
 // writeError answers r with the refusal's status and a JSON-RPC error, and
 // counts it.
 //
@@ -100,7 +98,7 @@ func writeError(w http.ResponseWriter, r *http.Request, why refusal, message str
 	if m, ok := r.Context().Value(metricsKey{}).(*telemetry.Metrics); ok && why.reason != "" {
 		m.Refused(why.reason)
 	}
-	unread := r.Method == http.MethodPost && r.Context().Value(bodyReadKey{}) == nil && r.ContentLength != 0
+	unread := r.Method == http.MethodPost && !bodyRead(r) && r.ContentLength != 0
 	if unread {
 		w.Header().Set("Connection", "close")
 	}
@@ -117,18 +115,38 @@ func writeError(w http.ResponseWriter, r *http.Request, why refusal, message str
 	}
 }
 
-// withBody is r marked as having its body read in full, with what the
-// layers need to know of it.
-func withBody(r *http.Request, m message) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), bodyReadKey{}, m))
+// readBody is a POST's body once ReadBody has read it in full: what mcp-go
+// reads next, and what the layers need to know of it, which travel with
+// the request this way rather than in a context each layer would copy the
+// request to extend.
+type readBody struct {
+	bytes.Reader
+	message message
+}
+
+func (*readBody) Close() error { return nil }
+
+// withBody is r with its body, read in full, put back as a readBody. (r's
+// Body is replaced, as ReadBody always did; net/http keeps the original to
+// finish the connection's reading.)
+func withBody(r *http.Request, body []byte) *http.Request {
+	rb := &readBody{message: readMessage(body)}
+	rb.Reset(body)
+	r.Body = rb
+	return r
+}
+
+// bodyRead reports whether ReadBody has read r's body.
+func bodyRead(r *http.Request) bool {
+	_, ok := r.Body.(*readBody)
+	return ok
 }
 
 // messageOf is what ReadBody found in r's body. A body nobody read counts
 // as a request, like one that is not JSON.
 func messageOf(r *http.Request) message {
-	m, ok := r.Context().Value(bodyReadKey{}).(message)
-	if !ok {
-		return message{request: true}
+	if rb, ok := r.Body.(*readBody); ok {
+		return rb.message
 	}
-	return m
+	return message{request: true}
 }
