@@ -124,6 +124,20 @@ func clientKey(s string) string {
 	return ip.String()
 }
 
+// client is the client r is from, and whether the per-client limits apply
+// to it: addr and limited, except that a loopback connection that neither
+// --limit-loopback nor --client-ip-header can make limited is told apart
+// without formatting its address (every request asks).
+func (c Clients) client(r *http.Request) (key string, limited bool) {
+	if !c.LimitLoopback && c.IPHeader == "" {
+		if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil && ap.Addr().Unmap().IsLoopback() {
+			return "", false
+		}
+	}
+	key = c.addr(r)
+	return key, c.limited(key)
+}
+
 // limited reports whether the per-client limits apply to a client at addr.
 // A client on this machine is exempt unless --limit-loopback says
 // otherwise: it is the developer, a test suite, the MCP Inspector or a
@@ -166,8 +180,8 @@ func NewRateLimiter(perSecond float64, burst int, who Clients) (*RateLimiter, er
 // the refusal to log, and passes the rest to next.
 func (l *RateLimiter) Wrap(log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key := l.who.addr(r)
-		if !l.who.limited(key) {
+		key, limited := l.who.client(r)
+		if !limited {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -279,7 +293,7 @@ func (f *Inflight) Wrap(log zerolog.Logger, next http.Handler) http.Handler {
 		}
 		client := ""
 		if starts && f.perClient > 0 {
-			if key := f.who.addr(r); f.who.limited(key) {
+			if key, limited := f.who.client(r); limited {
 				client = key
 			}
 		}

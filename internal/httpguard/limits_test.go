@@ -22,6 +22,10 @@ func TestClientKey(t *testing.T) {
 		{"[fe80::1%eth0]:5000", "", "fe80::/64", true},
 		{"127.0.0.1:5000", "", "127.0.0.1", false},
 		{"[::1]:5000", "", "::1", false},
+		{"[::ffff:127.0.0.1]:5000", "", "127.0.0.1", false},
+		{"[::1%lo]:5000", "", "::1", false},
+		{"127.9.9.9:5000", "", "127.9.9.9", false},
+		{"not-an-address", "", "not-an-address", true},
 		{"127.0.0.1:5000", "2001:db8::9", "2001:db8::/64", true},
 		{"127.0.0.1:5000", "203.0.113.1, 2001:db8:5::9", "2001:db8:5::/64", true},
 		{"127.0.0.1:5000", "not-an-address", "not-an-address", true},
@@ -34,6 +38,14 @@ func TestClientKey(t *testing.T) {
 		who := Clients{IPHeader: "X-Real-IP"}
 		if got := who.addr(r); got != tc.want || who.limited(got) != tc.limited {
 			t.Errorf("%s (X-Real-IP %q): client %q limited %v, want %q %v", tc.remote, tc.header, got, who.limited(got), tc.want, tc.limited)
+		}
+		// client, the one question the layers ask, answers as addr and
+		// limited do, with and without the header and --limit-loopback.
+		for _, who := range []Clients{{IPHeader: "X-Real-IP"}, {}, {LimitLoopback: true}} {
+			key, limited := who.client(r)
+			if want := who.limited(who.addr(r)); limited != want || (limited && key != who.addr(r)) {
+				t.Errorf("%+v: client(%s, X-Real-IP %q) = %q, %v; want %q, %v", who, tc.remote, tc.header, key, limited, who.addr(r), want)
+			}
 		}
 	}
 }

@@ -24,7 +24,7 @@ import (
 //     (--allowed-origins), passes; any other gets 403.
 func CheckHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && Loopback(local.String()) && !LoopbackHost(r.Host) {
+		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && loopbackAddr(local) && !LoopbackHost(r.Host) {
 			log.Warn().Str("host", truncate(r.Host, 100)).Str("remote", r.RemoteAddr).Msg("refused a request for a foreign Host on loopback")
 			writeError(w, r, refusedHost, "forbidden Host: on loopback this server answers only requests for localhost, 127.0.0.1 or [::1] (DNS rebinding protection)")
 			return
@@ -49,6 +49,16 @@ func CheckHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) ht
 func Loopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	return err == nil && LoopbackHost(host)
+}
+
+// loopbackAddr is Loopback for the address a connection was accepted on;
+// a TCP one is read as it is, without formatting and parsing it again on
+// every request.
+func loopbackAddr(a net.Addr) bool {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.IP.IsLoopback()
+	}
+	return Loopback(a.String())
 }
 
 // LoopbackHost reports whether host (a Host header: a name or an address,

@@ -263,8 +263,8 @@ func (s *Sessions) Handler(log zerolog.Logger, next http.Handler) http.Handler {
 // initialize admits a legacy initialize if there is room, and attributes
 // the session it starts to the client.
 func (s *Sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http.Request, next http.Handler) {
-	client := s.who.addr(r)
-	counted := s.maxPerClient > 0 && s.who.limited(client)
+	client, limited := s.who.client(r)
+	counted := s.maxPerClient > 0 && limited
 	s.mu.Lock()
 	switch {
 	case s.max > 0 && len(s.live)+s.pending >= s.max:
