@@ -36,7 +36,6 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		})
 		return tools
 	}
-	client := fallback.ClientFrom(ctx)
 	for i, tool := range tools {
 		full, ours := defs.byName[tool.Name]
 		if !ours {
@@ -44,6 +43,10 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		}
 		tools[i] = full
 		if tool.Name == FindBestFlightName {
+			// The only tool whose definition depends on the client: a
+			// call of any other (mcp-go filters every call too) does not
+			// read the client at all.
+			client := fallback.ClientFrom(ctx)
 			if why, _ := client.CannotAsk(fallback.AskForm); why != "" {
 				tools[i] = defs.findRequired
 			}

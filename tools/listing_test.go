@@ -117,3 +117,31 @@ func TestOneLogLinePerCallAtInfo(t *testing.T) {
 		t.Errorf("mcp-go's warning was lost or lowered: %s", logs.String())
 	}
 }
+
+// At debug, mcp-go's own lines for each request and each tool call are
+// there too; above it, mcp-go is given no request logger at all, so that
+// no call builds lines nobody sees (requestLogger).
+func TestMCPGoRequestLinesAtDebug(t *testing.T) {
+	for _, tc := range []struct {
+		level zerolog.Level
+		want  bool
+	}{{zerolog.DebugLevel, true}, {zerolog.InfoLevel, false}} {
+		t.Run(tc.level.String(), func(t *testing.T) {
+			var logs serverbin.Log
+			s := newServer(t, func(c *Config) { c.Logger = zerolog.New(&logs).Level(tc.level) })
+			callTool(t, connect(t, s, "inprocess", mcp.ProtocolVersion20251125), FindBestFlightName, jfkLHR)
+			got := logs.String()
+			if !strings.Contains(got, `"message":"call"`) {
+				t.Fatalf("no call line at %s:\n%s", tc.level, got)
+			}
+			for _, line := range []string{`"message":"mcp.request"`, `"message":"mcp.tool"`} {
+				if strings.Contains(got, line) != tc.want {
+					t.Errorf("at %s, %s logged: %v, want %v:\n%s", tc.level, line, !tc.want, tc.want, got)
+				}
+			}
+			if l := requestLogger(zerolog.New(&logs).Level(tc.level)); (l != nil) != tc.want {
+				t.Errorf("requestLogger at %s: %v", tc.level, l)
+			}
+		})
+	}
+}

@@ -351,7 +351,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		// the official TypeScript client in the interop test), not of the
 		// input. Checking it again would cost every call
 		// (docs/BENCHMARKS.md#beside-the-peers).
-		server.WithLogger(SlogLogger(cfg.Logger)),
+		server.WithLogger(requestLogger(cfg.Logger)),
 		server.WithHooks(hooks),
 		// The listing depends on the client's capabilities (listing.go).
 		server.WithToolFilter(ts.listFor),
@@ -376,6 +376,18 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 // and its warnings and errors stay as they are.
 func SlogLogger(l zerolog.Logger) *slog.Logger {
 	return slog.New(quieter{zerolog.NewSlogHandler(l.With().Str("component", "mcp-go").Logger())})
+}
+
+// requestLogger is the logger mcp-go writes its per-request lines with
+// ("mcp.request", "mcp.tool", which SlogLogger moves to debug), or nil when
+// l does not log at debug: mcp-go builds each line's attributes before it
+// asks whether the line is wanted, and every call would pay for two lines
+// nobody sees.
+func requestLogger(l zerolog.Logger) *slog.Logger {
+	if l.GetLevel() > zerolog.DebugLevel || zerolog.GlobalLevel() > zerolog.DebugLevel {
+		return nil
+	}
+	return SlogLogger(l)
 }
 
 // quieter lowers records below warning to debug.

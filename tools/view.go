@@ -67,6 +67,9 @@ func withView(tool mcp.Tool) mcp.Tool {
 // them (mcp-go applies the filter to tools/call too).
 func viewTools(forView func(name string) bool) func(context.Context, []mcp.Tool) []mcp.Tool {
 	return func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+		if !slices.ContainsFunc(tools, func(tool mcp.Tool) bool { return forView(tool.Name) }) {
+			return tools // most calls: the client's declarations change nothing
+		}
 		if !canShowView(fallback.ClientFrom(ctx)) {
 			return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return forView(tool.Name) })
 		}
