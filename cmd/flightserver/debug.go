@@ -50,6 +50,8 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 			"goroutines": runtime.NumGoroutine(),
 			"heapAlloc":  m.HeapAlloc, "heapInuse": m.HeapInuse, "heapObjects": m.HeapObjects,
 			"sys": m.Sys, "numGC": m.NumGC, "gogc": int64(gogc[0].Value.Uint64()),
+			// 0 would leave the heap profile below empty (main).
+			"memProfileRate": runtime.MemProfileRate,
 		})
 	})
 	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)

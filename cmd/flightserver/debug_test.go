@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -26,6 +27,13 @@ func TestDebugProfiles(t *testing.T) {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, b
+	}
+	// The runtime samples allocations for the heap profile only when it is
+	// served (main turns sampling off otherwise).
+	var vars struct{ MemProfileRate int }
+	debugVars(t, debug, "", &vars)
+	if vars.MemProfileRate != runtime.MemProfileRate || vars.MemProfileRate == 0 {
+		t.Errorf("memProfileRate %d with --debug-addr, want the runtime's default %d", vars.MemProfileRate, runtime.MemProfileRate)
 	}
 	for _, name := range []string{"heap", "allocs", "goroutine", "threadcreate"} {
 		// A profile is gzipped protobuf: what go tool pprof reads.

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"time"
@@ -36,6 +37,11 @@ func main() {
 	// tool call: tools.Config.LoadCatalog.)
 	gcPercent := debug.SetGCPercent(-1)
 	startupDone = func() { debug.SetGCPercent(gcPercent) }
+	profileMemory = func(on bool) {
+		if !on {
+			runtime.MemProfileRate = 0
+		}
+	}
 	// A host that closes our stderr (or stdout) before we exit must not
 	// kill us with SIGPIPE mid-write: ignored, the write just fails, and the
 	// stdio loop ends cleanly on its own error.
@@ -101,6 +107,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if err != nil {
 		return err
 	}
+	// The heap profile is read only at --debug-addr. Linking net/http/pprof
+	// keeps the runtime sampling allocations for it all the same (a stack
+	// walk every 512 KiB allocated, and its table of stacks held for good),
+	// which a server without a debug address pays on every call for
+	// nothing (docs/BENCHMARKS.md#against-the-floors-issue-26).
+	profileMemory(cfg.debugAddr != "")
 	if cfg.showVersion {
 		_, err := fmt.Fprintln(stdout, "flightserver", buildVersion())
 		return err
@@ -181,6 +193,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // startupDone is called once, when the server is built and about to
 // serve: main turns garbage collection back on there.
 var startupDone = func() {}
+
+// profileMemory is called once, with whether the heap profile is served
+// (--debug-addr): main turns the runtime's allocation sampling off when it
+// is not. (Tests run in one process and keep it as it is.)
+var profileMemory = func(on bool) {}
 
 // isTerminal reports whether f (stdin or stderr) is a terminal: a person,
 // not a host.
