@@ -59,12 +59,16 @@ CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -tags floor -o "$floor" ./cmd/
 
 # The driver declares no client capabilities, so findBestFlight takes its
 # deterministic path; no server-side LLM key, or the run measures an LLM.
+# The key leaves this script's environment rather than each command's: a
+# command spawned through env(1) would time a second exec in every cold
+# start (1-4 ms here), which the peers' commands do not pay.
 # --load-test-tools adds the no-op tool the noop rows call; no rate or
 # in-flight limit, as the peers have none.
+unset OPENAI_API_KEY
 date=$(date -u -d '+14 days' +%F)
 args="{\"origin\":\"SFO\",\"destination\":\"JFK\",\"date\":\"$date\"}"
-fs_stdio="env -u OPENAI_API_KEY $bin --load-test-tools"
-fs_http="env -u OPENAI_API_KEY $bin --transport http --addr {ADDR} --rate-limit 0 --max-inflight 0 --load-test-tools"
+fs_stdio="$bin --load-test-tools"
+fs_http="$bin --transport http --addr {ADDR} --rate-limit 0 --max-inflight 0 --load-test-tools"
 
 if [ "$floors_only" = 0 ]; then
   (cd "$peers" && ./run-all.sh --extra flightserver \
@@ -81,7 +85,7 @@ answer=$work/answer.json
 printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peers.sh","version":"1"}}}' \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
   "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"findBestFlight\",\"arguments\":$args}}" |
-  (cat; sleep 1) | env -u OPENAI_API_KEY "$bin" 2>/dev/null | jq -c 'select(.id == 1) | .result' >"$answer"
+  (cat; sleep 1) | "$bin" 2>/dev/null | jq -c 'select(.id == 1) | .result' >"$answer"
 jq -e '.structuredContent.flights | length > 0' "$answer" >/dev/null ||
   { echo "peers.sh: findBestFlight gave no flights to replay: $(head -c 300 "$answer")" >&2; exit 1; }
 
