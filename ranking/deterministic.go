@@ -190,45 +190,67 @@ func StopsText(f flights.Flight) string {
 // reason says why the option that is the k-th pick is there: what it
 // is, what stands out about it, and its score taken apart.
 func (w Weights) reason(k int, o Option, best extremes) string {
-	lead := "best balance of price, stops and time"
-	if k > 0 {
-		lead = fmt.Sprintf("next best (score %+.0f vs #1)", w.ScoreOption(o)-best.score)
+	var b strings.Builder
+	b.Grow(160)
+	b.WriteString(Describe(o))
+	b.WriteString(": ")
+	if k == 0 {
+		b.WriteString("best balance of price, stops and time")
+	} else {
+		b.WriteString("next best (score ")
+		b.WriteString(signed(w.ScoreOption(o) - best.score))
+		b.WriteString(" vs #1)")
 	}
 	if o.Return == nil {
-		var notes []string
-		if o.PriceUSD() == best.price {
-			notes = append(notes, "cheapest")
+		cheapest, fastest := o.PriceUSD() == best.price, o.Duration() == best.duration
+		switch {
+		case cheapest && fastest:
+			b.WriteString("; cheapest and fastest of all")
+		case cheapest:
+			b.WriteString("; cheapest of all")
+		case fastest:
+			b.WriteString("; fastest of all")
 		}
-		if o.Duration() == best.duration {
-			notes = append(notes, "fastest")
-		}
-		if len(notes) > 0 {
-			lead += "; " + strings.Join(notes, " and ") + " of all"
-		}
-		return Describe(o) + ": " + lead + " (" + w.scoreText(o.Flight) + ")"
+		b.WriteString(" (")
+		w.writeScore(&b, o.Flight)
+		b.WriteString(")")
+		return b.String()
 	}
 	if o.PriceUSD() == best.price {
-		lead += "; cheapest of these"
+		b.WriteString("; cheapest of these")
 	}
-	reason := fmt.Sprintf("%s: %s (score %.0f: out %.0f + back %.0f)", Describe(o), lead, w.ScoreOption(o), w.Score(o.Flight), w.Score(*o.Return))
-	if changes := AirportChanges(o); len(changes) > 0 {
-		reason += "; " + strings.Join(changes, "; ")
+	b.WriteString(" (score " + whole(w.ScoreOption(o)) + ": out " + whole(w.Score(o.Flight)) + " + back " + whole(w.Score(*o.Return)) + ")")
+	for _, change := range AirportChanges(o) {
+		b.WriteString("; ")
+		b.WriteString(change)
 	}
-	return reason
+	return b.String()
 }
 
-// scoreText is a flight's score and what it is made of:
+// whole is v rounded to a whole number, as %.0f writes it.
+func whole(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// signed is whole with its sign always written, as %+.0f writes it.
+func signed(v float64) string {
+	s := whole(v)
+	if s[0] == '-' || s[0] == '+' {
+		return s
+	}
+	return "+" + s
+}
+
+// writeScore writes a flight's score and what it is made of to b:
 // "score 1573 = $600 fare + $315 for 1 stop + $658 for 7h50m".
-func (w Weights) scoreText(f flights.Flight) string {
+func (w Weights) writeScore(b *strings.Builder, f flights.Flight) {
 	stops, hours := w.penalties(f)
-	s := "score " + strconv.FormatFloat(w.Score(f), 'f', 0, 64) + " = $" + strconv.Itoa(f.PriceUSD) + " fare"
+	b.WriteString("score " + whole(w.Score(f)) + " = $" + strconv.Itoa(f.PriceUSD) + " fare")
 	if n := f.Stops(); n > 0 {
-		s += " + " + usd(stops) + " for " + strconv.Itoa(n) + " stop"
+		b.WriteString(" + " + usd(stops) + " for " + strconv.Itoa(n) + " stop")
 		if n > 1 {
-			s += "s"
+			b.WriteString("s")
 		}
 	}
-	return s + " + " + usd(hours) + " for " + flights.FormatDuration(f.Duration())
+	b.WriteString(" + " + usd(hours) + " for " + flights.FormatDuration(f.Duration()))
 }
 
 // minOf is the least key over xs (flights or round trips), which must not
