@@ -87,11 +87,11 @@ type definitions struct {
 
 // toolDefinitions are every tool's full definition, the same for every
 // server in the process (they depend on no configuration). Deriving their
-// ten JSON schemas from the Go types is a large share of start-up
-// (docs/BENCHMARKS.md#beside-the-peers): newToolset starts it in the
-// background, and the first request that needs them waits for it (a
-// listing, or a call, which mcp-go also checks against the filter; by then
-// they are built, in practice).
+// ten JSON schemas from the Go types costs more than the rest of what the
+// server does at start, so the first request that needs them builds them
+// (a listing, or a call, which mcp-go also checks against the filter),
+// and the first answer, initialize's, does not wait for them or compete
+// with them (docs/BENCHMARKS.md#against-the-floors-issue-26).
 var toolDefinitions = sync.OnceValues(func() (definitions, error) {
 	defs := definitions{byName: map[string]mcp.Tool{}}
 	for _, d := range registry {

@@ -277,10 +277,9 @@ func newToolset(cfg Config) (*Toolset, error) {
 		}
 		ts.exportDir = dir
 	}
-	// Built now, off the start-up path; the first listing waits for them
-	// and reads any error (listing.go).
+	// Built by the first request that needs them, which reads any error
+	// (listing.go).
 	ts.definitions = toolDefinitions
-	go ts.definitions()
 	ts.buildCatalog = func() {}
 	if cfg.Catalog != nil {
 		ts.useCatalog(cfg, cfg.Catalog)
