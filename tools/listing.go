@@ -22,15 +22,17 @@ import (
 // and tools/list results say so: their cache hints (ttlMs 0, private) tell
 // a client never to reuse one listing for other capabilities.
 
-// listFor is the mcp-go tool filter that shows each client its variant of
-// the tools. It gets a fresh copy of the tools for every request.
+// listFor shows each client its variant of the tools: it turns a listing
+// of the tools as registered (after the view's filter, whose _meta it
+// keeps) into their full definitions. It runs after every tools/list
+// (Toolset.server), on that listing's own copy of the tools.
 func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	defs, err := t.definitions()
 	if err != nil {
 		// Cannot happen in a build whose tests passed (TestToolDefinitions
 		// builds them); the client still sees the tools' names and can
-		// call them (TestBrokenDefinitionsStillList). mcp-go filters every
-		// tools/call too: said once.
+		// call them (TestBrokenDefinitionsStillList). Said once, not at
+		// every listing.
 		t.badDefinitions.Do(func() {
 			t.log.Error().Err(err).Msg("tool definitions could not be built: listing the tools without their schemas")
 		})
@@ -41,11 +43,12 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		if !ours {
 			continue // a tool registered by someone else (the load test's noop)
 		}
+		if tool.Meta != nil {
+			full.Meta = tool.Meta // the view's filter marked it
+		}
 		tools[i] = full
 		if tool.Name == FindBestFlightName {
-			// The only tool whose definition depends on the client: a
-			// call of any other (mcp-go filters every call too) does not
-			// read the client at all.
+			// The only tool whose definition depends on the client.
 			client := fallback.ClientFrom(ctx)
 			if why, _ := client.CannotAsk(fallback.AskForm); why != "" {
 				tools[i] = defs.findRequired

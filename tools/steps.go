@@ -107,9 +107,10 @@ var strategies = func() []Strategy {
 
 // stepFor is the step a single-rung strategy ranks with.
 func stepFor(strategy Strategy) (declaredStep, bool) {
-	for _, s := range rankers() {
-		if s.strategy == strategy {
-			return s, true
+	// steps itself, not rankers(): every call asks, and rankers copies.
+	for i := range steps {
+		if steps[i].rung != nil && steps[i].strategy == strategy {
+			return steps[i], true
 		}
 	}
 	return declaredStep{}, false

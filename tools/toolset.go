@@ -352,8 +352,9 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		// (docs/BENCHMARKS.md#beside-the-peers).
 		server.WithLogger(requestLogger(cfg.Logger)),
 		server.WithHooks(hooks),
-		// The listing depends on the client's capabilities (listing.go).
-		server.WithToolFilter(ts.listFor),
+		// Who may see and call the view's own tools (view.go). mcp-go
+		// runs a filter on every tools/call too, so what only the
+		// listing needs is not one (below).
 		server.WithToolFilter(viewTools(viewOnly)),
 		server.WithMethodCacheHints(mcp.MethodToolsList, 0, mcp.CacheScopePrivate),
 		server.WithMethodCacheHints(mcp.MethodResourcesList, 0, mcp.CacheScopePrivate),
@@ -362,6 +363,10 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		server.WithExtensions(map[string]any{UIExtension: map[string]any{}}),
 	}, opts...)...)
 	s.AddTools(defined...)
+	// The listing shows each client its variant of the tools (listing.go).
+	hooks.AddAfterListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
+		res.Tools = ts.listFor(ctx, res.Tools)
+	})
 	ts.engine.Attach(s, hooks)
 	offerView(s, hooks)
 	return s, nil
