@@ -224,7 +224,9 @@ func airportsOf(n names, fs []FlightOut) map[string]string {
 					if out == nil {
 						out = map[string]string{}
 					}
-					out[code] = n.airport(code)
+					if _, named := out[code]; !named {
+						out[code] = n.airport(code)
+					}
 				}
 			}
 		}
