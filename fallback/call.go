@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -280,12 +281,29 @@ func (c *Call) finish(res *mcp.CallToolResult) string {
 	}
 	ev := c.log.Info().Str("outcome", outcome).Dur("elapsed_ms", time.Since(c.start))
 	if len(c.attempts) > 0 {
-		path := make([]string, len(c.attempts))
+		// "step:outcome[:why]" for each attempt, all written into one
+		// string and sliced from it: two allocations a line, not two an
+		// attempt.
+		var b strings.Builder
+		size := 0
+		for _, a := range c.attempts {
+			size += len(a.Step) + len(a.Outcome) + len(a.Why) + 2
+		}
+		b.Grow(size)
+		ends := make([]int, len(c.attempts))
 		for i, a := range c.attempts {
-			path[i] = a.Step + ":" + string(a.Outcome)
+			b.WriteString(a.Step)
+			b.WriteString(":")
+			b.WriteString(string(a.Outcome))
 			if a.Why != "" {
-				path[i] += ":" + string(a.Why)
+				b.WriteString(":")
+				b.WriteString(string(a.Why))
 			}
+			ends[i] = b.Len()
+		}
+		all, path, start := b.String(), make([]string, len(ends)), 0
+		for i, end := range ends {
+			path[i], start = all[start:end], end
 		}
 		ev = ev.Strs("attempts", path)
 	}
