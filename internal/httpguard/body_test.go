@@ -1,6 +1,16 @@
 package httpguard
 
-import "testing"
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+)
 
 func TestReadMessage(t *testing.T) {
 	for body, want := range map[string]message{
@@ -75,5 +85,24 @@ func BenchmarkReadMessage(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// What ReadBody found stays with the request when a layer after it reads
+// the body and wraps it again (fallback's ProtocolErrors does): the
+// session table must still see an initialize.
+func TestMessageSurvivesARewrappedBody(t *testing.T) {
+	var got message
+	inner := http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = messageOf(r) })
+	rewrap := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		inner.ServeHTTP(w, r)
+	})
+	body := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+	ReadBody(1<<20, time.Second, zerolog.Nop(), rewrap).ServeHTTP(httptest.NewRecorder(), r)
+	if want := (message{request: true, initialize: true}); got != want {
+		t.Errorf("after the body was wrapped again: %+v, want %+v", got, want)
 	}
 }

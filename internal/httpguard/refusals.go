@@ -115,38 +115,39 @@ func writeError(w http.ResponseWriter, r *http.Request, why refusal, message str
 	}
 }
 
-// readBody is a POST's body once ReadBody has read it in full: what mcp-go
-// reads next, and what the layers need to know of it, which travel with
-// the request this way rather than in a context each layer would copy the
-// request to extend.
-type readBody struct {
-	bytes.Reader
-	message message
-}
+// bodyReadKey marks a request whose body ReadBody has read in full, with
+// what the layers need to know of it (a message). It travels in the
+// context, not with the body, so that a layer that wraps the body again
+// (fallback's ProtocolErrors reads it too) does not lose it.
+type bodyReadKey struct{}
+
+// readBody is a POST's body once ReadBody has read it in full, as mcp-go
+// reads it next.
+type readBody struct{ bytes.Reader }
 
 func (*readBody) Close() error { return nil }
 
-// withBody is r with its body, read in full, put back as a readBody. (r's
-// Body is replaced, as ReadBody always did; net/http keeps the original to
-// finish the connection's reading.)
+// withBody is r with its body, read in full, put back, and marked with
+// what the layers need to know of it.
 func withBody(r *http.Request, body []byte) *http.Request {
-	rb := &readBody{message: readMessage(body)}
+	rb := &readBody{}
 	rb.Reset(body)
 	r.Body = rb
-	return r
+	return r.WithContext(context.WithValue(r.Context(), bodyReadKey{}, readMessage(body)))
 }
 
 // bodyRead reports whether ReadBody has read r's body.
 func bodyRead(r *http.Request) bool {
-	_, ok := r.Body.(*readBody)
+	_, ok := r.Context().Value(bodyReadKey{}).(message)
 	return ok
 }
 
 // messageOf is what ReadBody found in r's body. A body nobody read counts
 // as a request, like one that is not JSON.
 func messageOf(r *http.Request) message {
-	if rb, ok := r.Body.(*readBody); ok {
-		return rb.message
+	m, ok := r.Context().Value(bodyReadKey{}).(message)
+	if !ok {
+		return message{request: true}
 	}
-	return message{request: true}
+	return m
 }
