@@ -75,10 +75,13 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 }
 
 // readAll reads body to its end: into a buffer of exactly the announced
-// length when there is one (0 or more), growing one as io.ReadAll does
-// when it is chunked (-1).
+// length when that is small (0 to exactBody bytes), growing one as
+// io.ReadAll does otherwise, or when it is chunked (-1). A larger buffer
+// is never made ahead of the bytes that fill it: a client that announces
+// a body of --max-body-bytes and sends none of it has the server hold at
+// most exactBody bytes for it, not the whole announced length.
 func readAll(body io.Reader, announced int64) ([]byte, error) {
-	if announced < 0 {
+	if announced < 0 || announced > exactBody {
 		return io.ReadAll(body)
 	}
 	b := make([]byte, announced)
@@ -87,6 +90,11 @@ func readAll(body io.Reader, announced int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// exactBody is the largest announced body read into a buffer made ahead
+// of it: every request a client makes in the course of a call (a tool
+// call, an answer to a form or a sampling request) is well under it.
+const exactBody = 8 << 10
 
 // message is what the layers in front of mcp-go need to know of a POST's
 // JSON-RPC body, decoded once here: Inflight counts requests, and Sessions

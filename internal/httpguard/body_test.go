@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +105,27 @@ func TestMessageSurvivesARewrappedBody(t *testing.T) {
 	ReadBody(1<<20, time.Second, zerolog.Nop(), rewrap).ServeHTTP(httptest.NewRecorder(), r)
 	if want := (message{request: true, initialize: true}); got != want {
 		t.Errorf("after the body was wrapped again: %+v, want %+v", got, want)
+	}
+}
+
+// A body is read into a buffer of its announced length only when that is
+// small: an announced megabyte that never comes costs no megabyte.
+func TestReadAllMakesNoLargeBufferAhead(t *testing.T) {
+	small, err := readAll(strings.NewReader(strings.Repeat("x", 100)), 100)
+	if err != nil || len(small) != 100 || cap(small) != 100 {
+		t.Errorf("a 100-byte body: %d bytes in a buffer of %d, %v", len(small), cap(small), err)
+	}
+	if _, err := readAll(strings.NewReader("short"), 100); err == nil {
+		t.Error("a body shorter than announced read without an error")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := readAll(strings.NewReader("ten bytes."), 1<<20)
+	runtime.ReadMemStats(&after)
+	if err != nil || string(got) != "ten bytes." {
+		t.Fatalf("%q, %v", got, err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("10 bytes of an announced megabyte allocated %d bytes", n)
 	}
 }
