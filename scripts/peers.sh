@@ -80,12 +80,19 @@ fi
 # ---- the floors ---------------------------------------------------------
 # findBestFlight's own answer, the result of one tools/call over stdio
 # (2025-11-25: a result without resultType, which mcp-go adds itself for
-# 2026-07-28 clients), is what the mcp-go peer replays.
+# 2026-07-28 clients), is what the mcp-go peer replays. Sent as a client
+# sends it: the rest only once initialize has been answered (a call that
+# overtakes it finds no negotiated session, and its answer says so).
 answer=$work/answer.json
-printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peers.sh","version":"1"}}}' \
-  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
-  "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"findBestFlight\",\"arguments\":$args}}" |
-  (cat; sleep 1) | "$bin" 2>/dev/null | jq -c 'select(.id == 1) | .result' >"$answer"
+{
+  printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peers.sh","version":"1"}}}'
+  sleep 0.5
+  printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"findBestFlight\",\"arguments\":$args}}"
+  sleep 1
+} | "$bin" 2>/dev/null | jq -c 'select(.id == 1) | .result' >"$answer"
+jq -e '[.structuredContent.attempts[] | select(.why == "unknown_client")] | length == 0' "$answer" >/dev/null ||
+  { echo "peers.sh: the captured answer did not see an initialized session: $(head -c 300 "$answer")" >&2; exit 1; }
 jq -e '.structuredContent.flights | length > 0' "$answer" >/dev/null ||
   { echo "peers.sh: findBestFlight gave no flights to replay: $(head -c 300 "$answer")" >&2; exit 1; }
 
