@@ -10,6 +10,8 @@
 #   peak RSS under load (legacy, c=8) vs the floor build at its first
 #     answer (cmd/flightserver/testdata/noopserver -tags floor: every
 #     library flightserver ships linked in, none used)               <= 1.25x
+#   and, beside them, the floor build's own no-op over HTTP (its calls/s
+#     against mcp-go's, ours against it, and its RSS under that load)
 #   cold start over stdio vs mcp-go        exec -> first answer           <= 1.4x
 #
 # Before that it runs the peer kit's whole comparison (../shared/peers/
@@ -117,6 +119,9 @@ for ((r = 1; r <= rounds; r++)); do
     http mcpgo-replay 18302 "$mcpgo --http {ADDR} --replay $answer" replay rank "$era"
     http flightserver 18301 "$fs_http" noop noop "$era"
     http mcpgo 18302 "$mcpgo --http {ADDR}" noop noop "$era"
+    # The floor build's own no-op: what linking the libraries costs a call
+    # and holds under load, beside mcp-go's and ours.
+    http floor 18303 "$floor --http {ADDR}" noop noop "$era"
     drv --label flightserver --server-cmd "$fs_stdio" --era "$era" --cold "$cold"
     drv --label mcpgo --server-cmd "$mcpgo" --era "$era" --cold "$cold"
     drv --label floor --server-cmd "$floor" --era "$era" --cold "$cold"
@@ -161,6 +166,7 @@ jq -rs --arg load "$load_after" --arg rounds "$rounds" --arg duration "$duration
   "| cold start over stdio vs mcp-go, legacy / modern | \($cl | f0) / \($cm | f0) ms | \($ml | f0) / \($mm | f0) ms | \($r6 | x) / \($r7 | x) | <= 1.4x: \(met($r6 != null and $r7 != null and $r6 <= 1.4 and $r7 <= 1.4)) |",
   "",
   "Server CPU per call (from /proc, moves less than throughput on a busy machine), modern / legacy: findBestFlight \(cpu("flightserver"; "modern"; "rank") | f0) / \(cpu("flightserver"; "legacy"; "rank") | f0) µs against the replay'"'"'s \(cpu("mcpgo-replay"; "modern"; "rank") | f0) / \(cpu("mcpgo-replay"; "legacy"; "rank") | f0) (\(ratio(cpu("flightserver"; "modern"; "rank"); cpu("mcpgo-replay"; "modern"; "rank")) | x) / \(ratio(cpu("flightserver"; "legacy"; "rank"); cpu("mcpgo-replay"; "legacy"; "rank")) | x)); noop \(cpu("flightserver"; "modern"; "noop") | f0) / \(cpu("flightserver"; "legacy"; "noop") | f0) against \(cpu("mcpgo"; "modern"; "noop") | f0) / \(cpu("mcpgo"; "legacy"; "noop") | f0) (\(ratio(cpu("flightserver"; "modern"; "noop"); cpu("mcpgo"; "modern"; "noop")) | x) / \(ratio(cpu("flightserver"; "legacy"; "noop"); cpu("mcpgo"; "legacy"; "noop")) | x)).",
+  "The floor build serving its no-op over HTTP, in this run: \(tp("floor"; "modern"; "noop") | n0) / \(tp("floor"; "legacy"; "noop") | n0) calls/s, \(ratio(tp("floor"; "modern"; "noop"); $pm) | x) / \(ratio(tp("floor"; "legacy"; "noop"); $pl) | x) mcp-go'"'"'s no-op (what linking the libraries costs a call), and flightserver'"'"'s no-op \(ratio($nm; tp("floor"; "modern"; "noop")) | x) / \(ratio($nl; tp("floor"; "legacy"; "noop")) | x) the floor build'"'"'s; under that load the floor build holds \(cells("floor"; "throughput"; "legacy"; "noop") | map(.rss_peak_kb / 1024) | med | f0) MiB at its peak (mcp-go \(cells("mcpgo"; "throughput"; "legacy"; "noop") | map(.rss_peak_kb / 1024) | med | f0) MiB), and flightserver under findBestFlight'"'"'s is \(ratio($rss; cells("floor"; "throughput"; "legacy"; "noop") | map(.rss_peak_kb / 1024) | med) | x) that.",
   "The floors themselves, in this run: the floor build starts in \(cells("floor"; "cold"; "legacy"; null) | map(.cold_median_ms) | med | f0) / \(cells("floor"; "cold"; "modern"; null) | map(.cold_median_ms) | med | f0) ms, \(ratio(cells("floor"; "cold"; "legacy"; null) | map(.cold_median_ms) | med; $ml) | x) / \(ratio(cells("floor"; "cold"; "modern"; null) | map(.cold_median_ms) | med; $mm) | x) mcp-go (what linking the required libraries costs before any code of ours runs; the cold-start goal is 1.4x); flightserver holds \(cells("flightserver"; "cold"; "legacy"; null) + cells("flightserver"; "cold"; "modern"; null) | map(.rss_peak_kb / 1024) | med | f0) MiB at its first answer, \(ratio(cells("flightserver"; "cold"; "legacy"; null) + cells("flightserver"; "cold"; "modern"; null) | map(.rss_peak_kb / 1024) | med; $floorrss) | x) the floor build at its first.",
   "Same answer: " + ([["modern", "legacy"][] as $e | [cells("flightserver"; "throughput"; $e; "rank")[], cells("mcpgo-replay"; "throughput"; $e; "rank")[] | .result.structured_sha + "/" + .result.text_sha] | unique | if length == 1 then "\($e) identical (\(.[0]))" else "\($e) DIFFERENT (\(join(", ")))" end] | join("; ")),
   "Noise: the rest of the machine used \($busy | f0)% CPU during the throughput cells (median); driver calibrate \($cal | map(tostring) | join(" -> ")) ns/op; load average at the end \($load)."
