@@ -8,7 +8,7 @@ import (
 
 // whole and signed write a score as %.0f and %+.0f do.
 func TestWholeAndSignedAsFmt(t *testing.T) {
-	for _, v := range []float64{0, -0.0, 0.4, -0.4, 0.5, 1.5, 2.5, -2.5, 1573.49, -87.6, 1e21, math.Inf(1), math.Inf(-1), math.NaN()} {
+	for _, v := range []float64{0, math.Copysign(0, -1), 0.4, -0.4, 0.5, 1.5, 2.5, -2.5, 1573.49, -87.6, 1e21, math.Inf(1), math.Inf(-1), math.NaN()} {
 		if got, want := whole(v), fmt.Sprintf("%.0f", v); got != want {
 			t.Errorf("whole(%v) = %q, want %q", v, got, want)
 		}
