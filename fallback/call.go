@@ -282,8 +282,8 @@ func (c *Call) finish(res *mcp.CallToolResult) string {
 	ev := c.log.Info().Str("outcome", outcome).Dur("elapsed_ms", time.Since(c.start))
 	if len(c.attempts) > 0 {
 		// "step:outcome[:why]" for each attempt, all written into one
-		// string and sliced from it: two allocations a line, not two an
-		// attempt.
+		// string and sliced from it: three allocations a line, however
+		// many attempts, where each attempt took one or two.
 		var b strings.Builder
 		size := 0
 		for _, a := range c.attempts {
