@@ -10,9 +10,11 @@
 #   peak RSS under load (legacy, c=8) vs the floor build at its first
 #     answer (cmd/flightserver/testdata/noopserver -tags floor: every
 #     library flightserver ships linked in, none used)               <= 1.25x
-#   and, beside them, the floor build's own no-op over HTTP (its calls/s
-#     against mcp-go's, ours against it, and its RSS under that load)
 #   cold start over stdio vs mcp-go        exec -> first answer           <= 1.4x
+#
+# and, beside them, the floors' own figures: the floor build's no-op over
+# HTTP (its calls/s against mcp-go's, ours against it, its RSS under that
+# load) and its cold start against mcp-go's.
 #
 # Before that it runs the peer kit's whole comparison (../shared/peers/
 # run-all.sh: mcp-go, go-sdk and the TypeScript SDK ranking the same
