@@ -91,10 +91,10 @@ type definitions struct {
 // toolDefinitions are every tool's full definition, the same for every
 // server in the process (they depend on no configuration). Deriving their
 // ten JSON schemas from the Go types costs more than the rest of what the
-// server does at start, so the first request that needs them builds them
-// (a listing, or a call, which mcp-go also checks against the filter),
-// and the first answer, initialize's, does not wait for them or compete
-// with them (docs/BENCHMARKS.md#against-the-floors-issue-26).
+// server does at start, so the first listing builds them (listFor is
+// their only reader), and neither the first answer, initialize's, nor a
+// call waits for them or competes with them
+// (docs/BENCHMARKS.md#against-the-floors-issue-26).
 var toolDefinitions = sync.OnceValues(func() (definitions, error) {
 	defs := definitions{byName: map[string]mcp.Tool{}}
 	for _, d := range registry {
