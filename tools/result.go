@@ -2,12 +2,10 @@ package tools
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/flightserver/flightserver/fallback"
@@ -444,23 +442,23 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 	b.WriteString(place(t.Origin, t.OriginAirports) + " → " + place(t.Destination, t.DestinationAirports) + ", " +
 		when + ", " + strconv.Itoa(t.Passengers) + " passenger(s), " + flights.Cabin(t.Cabin).Words() + "\n")
 	if len(picks) > 0 {
-		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		price := "price"
 		if t.Passengers > 1 {
-			price = fmt.Sprintf("price (total for %d)", t.Passengers)
+			price = "price (total for " + strconv.Itoa(t.Passengers) + ")"
 		}
-		_, _ = io.WriteString(w, "#\tflight\tdate\tdepart\tarrive\tduration\tstops\t"+price+"\tid\n")
+		tab := table{rows: make([][tableColumns]string, 0, 1+2*len(picks))}
+		tab.add([tableColumns]string{"#", "flight", "date", "depart", "arrive", "duration", "stops", price, "id"})
 		for i, p := range picks {
 			fare := "$" + strconv.Itoa(p.PriceUSD())
 			if t.Passengers > 1 {
 				fare += " ($" + strconv.Itoa(p.TotalUSD()) + ")"
 			}
-			legRow(w, strconv.Itoa(i+1), p.Flight, fare, p.ID())
+			tab.add(legRow(strconv.Itoa(i+1), p.Flight, fare, p.ID()))
 			if p.Return != nil {
-				legRow(w, "↩", *p.Return, "", "")
+				tab.add(legRow("↩", *p.Return, "", ""))
 			}
 		}
-		_ = w.Flush() // writes to a strings.Builder, which cannot fail
+		tab.writeTo(&b)
 		for i, f := range r.Flights {
 			b.WriteString(strconv.Itoa(i + 1))
 			b.WriteString(". ")
@@ -546,12 +544,11 @@ func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
 	return strings.Join(parts, ", ")
 }
 
-// legRow writes one flight's row of the table.
-func legRow(w io.Writer, n string, f flights.Flight, fare, id string) {
+// legRow is one flight's row of the table.
+func legRow(n string, f flights.Flight, fare, id string) [tableColumns]string {
 	depart := f.Depart()
-	cells := [...]string{n, strings.Join(f.FlightNumbers(), "+"), depart.Format("Mon 2 Jan"),
+	return [tableColumns]string{n, strings.Join(f.FlightNumbers(), "+"), depart.Format("Mon 2 Jan"),
 		depart.Format("15:04"), arrival(f), flights.FormatDuration(f.Duration()), ranking.StopsText(f), fare, id}
-	_, _ = io.WriteString(w, strings.Join(cells[:], "\t")+"\n")
 }
 
 // place is a place as the heading shows it: "NYC (JFK, LGA, EWR)" when it
