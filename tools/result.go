@@ -370,40 +370,64 @@ func summary(r FindResult) string {
 		}
 		return s + " " + source
 	}
-	var s string
-	if !r.Ranked {
-		s = fmt.Sprintf("Shortlist of %d of %d %s, not ranked (method: %s): %s. Present them and choose with the user.", len(r.Flights), r.Candidates, what, r.Method, how)
-	} else {
-		s = fmt.Sprintf("Best %d of %d %s, ranked by method %s: %s.", len(r.Flights), r.Candidates, what, r.Method, how)
+	var b strings.Builder
+	b.Grow(summarySize)
+	write := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
 	}
-	named := map[string]string{} // what the summary has already called an option
-	for _, o := range []struct {
+	listed, of := strconv.Itoa(len(r.Flights)), strconv.Itoa(r.Candidates)
+	if !r.Ranked {
+		write("Shortlist of ", listed, " of ", of, " ", what, ", not ranked (method: ", r.Method, "): ", how, ". Present them and choose with the user.")
+	} else {
+		write("Best ", listed, " of ", of, " ", what, ", ranked by method ", r.Method, ": ", how, ".")
+	}
+	// What the summary has already called an option, by its id: at most
+	// the cheapest and the fastest.
+	var named [2]struct{ id, what string }
+	calls := 0
+	calledAs := func(id string) string {
+		for _, n := range named[:calls] {
+			if n.id == id {
+				return n.what
+			}
+		}
+		return ""
+	}
+	for _, o := range [...]struct {
 		what string
 		o    *OptionOut
 	}{{"the cheapest", r.Cheapest}, {"the fastest", r.Fastest}} {
 		switch {
 		case o.o == nil || o.o.Position > 0:
-		case named[o.o.ID] != "":
-			s += fmt.Sprintf(" %s is also %s.", upper(named[o.o.ID]), o.what)
+		case calledAs(o.o.ID) != "":
+			write(" ", upper(calledAs(o.o.ID)), " is also ", o.what, ".")
 		default:
-			s += fmt.Sprintf(" Not listed: %s, %s.", o.what, optionText(*o.o))
-			named[o.o.ID] = o.what
+			write(" Not listed: ", o.what, ", ", optionText(*o.o), ".")
+			named[calls].id, named[calls].what = o.o.ID, o.what
+			calls++
 		}
 	}
 	if r.Nonstop != nil && !slices.ContainsFunc(r.Flights, nonstopOut) {
-		if what := named[r.Nonstop.ID]; what != "" {
-			s += fmt.Sprintf(" The route has nonstops, and none is listed: the best is %s.", what)
-		} else {
-			s += fmt.Sprintf(" The route has nonstops, and none is listed: the best is %s.", optionText(*r.Nonstop))
+		best := calledAs(r.Nonstop.ID)
+		if best == "" {
+			best = optionText(*r.Nonstop)
 		}
+		write(" The route has nonstops, and none is listed: the best is ", best, ".")
 	}
 	for _, f := range r.Flights {
 		if len(f.AirportChanges) > 0 {
-			s += fmt.Sprintf(" #%d changes airport (%s).", f.Position, strings.Join(f.AirportChanges, "; "))
+			write(" #", strconv.Itoa(f.Position), " changes airport (", strings.Join(f.AirportChanges, "; "), ").")
 		}
 	}
-	return s + " " + source
+	write(" ", source)
+	return b.String()
 }
+
+// summarySize is room for a typical summary (200-350 bytes), so that
+// building it does not copy it as it grows.
+const summarySize = 320
 
 func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
@@ -446,26 +470,26 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		if t.Passengers > 1 {
 			price = "price (total for " + strconv.Itoa(t.Passengers) + ")"
 		}
-		tab := table{rows: make([][tableColumns]string, 0, 1+2*len(picks))}
-		tab.add([tableColumns]string{"#", "flight", "date", "depart", "arrive", "duration", "stops", price, "id"})
+		var room [1 + 2*3][tableColumns]string // the header and three round trips; more grow
+		rows := append(room[:0], [tableColumns]string{"#", "flight", "date", "depart", "arrive", "duration", "stops", price, "id"})
 		for i, p := range picks {
 			fare := "$" + strconv.Itoa(p.PriceUSD())
 			if t.Passengers > 1 {
 				fare += " ($" + strconv.Itoa(p.TotalUSD()) + ")"
 			}
-			tab.add(legRow(strconv.Itoa(i+1), p.Flight, fare, p.ID()))
+			rows = append(rows, legRow(strconv.Itoa(i+1), p.Flight, fare, p.ID()))
 			if p.Return != nil {
-				tab.add(legRow("↩", *p.Return, "", ""))
+				rows = append(rows, legRow("↩", *p.Return, "", ""))
 			}
 		}
-		tab.writeTo(&b)
+		writeTable(&b, rows)
 		for i, f := range r.Flights {
 			b.WriteString(strconv.Itoa(i + 1))
 			b.WriteString(". ")
-			b.WriteString(legDetail(f.Segments, f.Layovers))
+			writeLegDetail(&b, f.Segments, f.Layovers)
 			if f.Return != nil {
 				b.WriteString("; back ")
-				b.WriteString(legDetail(f.Return.Segments, f.Return.Layovers))
+				writeLegDetail(&b, f.Return.Segments, f.Return.Layovers)
 			}
 			b.WriteString("\n")
 		}
@@ -488,12 +512,16 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 		b.WriteString("\n")
 	}
 	if len(r.Airports) > 0 {
-		codes := slices.Sorted(maps.Keys(r.Airports))
-		parts := make([]string, len(codes))
-		for i, c := range codes {
-			parts[i] = c + " " + r.Airports[c]
+		b.WriteString("Airports: ")
+		for i, c := range slices.Sorted(maps.Keys(r.Airports)) {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(c)
+			b.WriteString(" ")
+			b.WriteString(r.Airports[c])
 		}
-		b.WriteString("Airports: " + strings.Join(parts, "; ") + "\n")
+		b.WriteString("\n")
 	}
 	if len(r.Calendar) > 0 {
 		days := make([]string, len(r.Calendar))
@@ -518,30 +546,34 @@ func renderFind(r FindResult, picks []ranking.Pick) string {
 // so that building it does not copy it as it grows.
 const renderFindSize = 2048
 
-// legDetail is a flight's segments with their airlines and connections:
-// "BA178 British Airways JFK→LHR" or "AA100 American Airlines JFK→ORD, 2h05m
-// at ORD (overnight), ...".
-func legDetail(segs []SegmentOut, layovers []LayoverOut) string {
-	var parts []string
+// writeLegDetail writes a flight's segments with their airlines and
+// connections: "BA178 British Airways JFK→LHR" or "AA100 American Airlines
+// JFK→ORD, 2h05m at ORD (overnight), ...".
+func writeLegDetail(b *strings.Builder, segs []SegmentOut, layovers []LayoverOut) {
 	for i, s := range segs {
-		parts = append(parts, s.FlightNumber+" "+s.AirlineName+" "+s.From+"→"+s.To)
-		if i < len(layovers) {
-			l := layovers[i]
-			var notes []string
-			if l.Overnight {
-				notes = append(notes, "overnight")
-			}
-			if l.ChangeOfAirport {
-				notes = append(notes, "change of airport to "+l.DepartFrom)
-			}
-			text := flights.FormatDuration(time.Duration(l.Minutes)*time.Minute) + " at " + l.Airport
-			if len(notes) > 0 {
-				text += " (" + strings.Join(notes, ", ") + ")"
-			}
-			parts = append(parts, text)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		for _, p := range [...]string{s.FlightNumber, " ", s.AirlineName, " ", s.From, "→", s.To} {
+			b.WriteString(p)
+		}
+		if i >= len(layovers) {
+			continue
+		}
+		l := layovers[i]
+		b.WriteString(", ")
+		b.WriteString(flights.FormatDuration(time.Duration(l.Minutes) * time.Minute))
+		b.WriteString(" at ")
+		b.WriteString(l.Airport)
+		switch {
+		case l.Overnight && l.ChangeOfAirport:
+			b.WriteString(" (overnight, change of airport to " + l.DepartFrom + ")")
+		case l.Overnight:
+			b.WriteString(" (overnight)")
+		case l.ChangeOfAirport:
+			b.WriteString(" (change of airport to " + l.DepartFrom + ")")
 		}
 	}
-	return strings.Join(parts, ", ")
 }
 
 // legRow is one flight's row of the table.

@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 )
 
-// TestTableLaysOutAsTabwriter holds table to the layout it replaced:
+// TestTableLaysOutAsTabwriter holds writeTable to the layout it replaced:
 // text/tabwriter with padding 2 over the same cells joined by tabs, for
 // rows with wide, empty and non-ASCII cells.
 func TestTableLaysOutAsTabwriter(t *testing.T) {
@@ -27,18 +27,17 @@ func TestTableLaysOutAsTabwriter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var want strings.Builder
 			w := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
-			tab := table{}
-			for _, row := range append([][tableColumns]string{header}, tc.rows...) {
+			rows := append([][tableColumns]string{header}, tc.rows...)
+			for _, row := range rows {
 				if _, err := w.Write([]byte(strings.Join(row[:], "\t") + "\n")); err != nil {
 					t.Fatal(err)
 				}
-				tab.add(row)
 			}
 			if err := w.Flush(); err != nil {
 				t.Fatal(err)
 			}
 			var got strings.Builder
-			tab.writeTo(&got)
+			writeTable(&got, rows)
 			if got.String() != want.String() {
 				t.Errorf("table:\n%q\ntabwriter:\n%q", got.String(), want.String())
 			}
