@@ -72,6 +72,9 @@ type Call struct {
 	asked map[string]int
 	// attempts are the decisions so far, this round's and earlier rounds'.
 	attempts []Attempt
+	// room holds the first attempts: a ladder of three rungs and the
+	// view's step, without growing the slice three times.
+	room [4]Attempt
 
 	// span is the call's trace span; errorCode the code of its isError.
 	span      trace.Span
@@ -152,10 +155,12 @@ const MaxRounds = 6
 
 func (e *Engine) newCall(ctx context.Context, req mcp.CallToolRequest, tool string, data any) *Call {
 	client := ClientFrom(ctx)
-	return &Call{
+	c := &Call{
 		e: e, req: req, tool: tool, client: client, data: data, start: time.Now(),
 		log: e.log.With().Str("tool", tool).Str("era", string(client.Era)).Str("client", Clean(client.Name, 60)).Logger(),
 	}
+	c.attempts = c.room[:0]
+	return c
 }
 
 // open reads a modern retry's requestState, when there is one, for one of
