@@ -137,8 +137,10 @@ func (w Weights) Rank(options []Option, n int) Ranking {
 		duration: minOf(options, Option.Duration),
 		score:    w.ScoreOption(options[0]),
 	}
-	for k, i := range varied(options, n) {
-		r.Picks = append(r.Picks, Pick{Option: options[i], Reason: w.reason(k, options[i], best)})
+	picked := varied(options, n)
+	r.Picks = make([]Pick, len(picked))
+	for k, i := range picked {
+		r.Picks[k] = Pick{Option: options[i], Reason: w.reason(k, options[i], best)}
 	}
 	return r
 }
