@@ -152,7 +152,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, c *fallback.Call, st *find
 		return early
 	}
 	c.Record(viewAttempt(c.Client()))
-	result := newFindResult(names{t.catalog}, t.provider.About(), trip, found, r, c.Attempts())
+	result := newFindResult(names{t.catalog}, t.provider.About(), &trip, &found, &r, c.Attempts())
 	return mcp.NewToolResultStructured(result, renderFind(result, r.Picks))
 }
 

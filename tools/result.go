@@ -185,9 +185,9 @@ func (n names) airport(code string) string {
 	return code
 }
 
-func newFindResult(n names, about flights.ProviderInfo, trip flights.Trip, found searched, r ranking.Ranking, attempts []fallback.Attempt) FindResult {
-	res := FindResult{
-		Trip:       tripOut(trip),
+func newFindResult(n names, about flights.ProviderInfo, trip *flights.Trip, found *searched, r *ranking.Ranking, attempts []fallback.Attempt) *FindResult {
+	res := &FindResult{
+		Trip:       tripOut(*trip),
 		Method:     string(r.Method),
 		Model:      r.Model,
 		Ranked:     r.Ranked,
@@ -342,7 +342,7 @@ func legOut(n names, f flights.Flight) LegOut {
 // summary is the one line that says how the result was reached, what
 // stands out that the flights listed do not show (the cheapest or the
 // fastest of all, a nonstop), and where the flights come from.
-func summary(r FindResult) string {
+func summary(r *FindResult) string {
 	var how string
 	for _, a := range r.Attempts {
 		if a.Step == r.Method && a.Outcome == string(fallback.Used) {
@@ -452,7 +452,7 @@ func relaxedText(x RelaxedOut) string {
 // flexible search, and the summary. It reads times from the ranking's
 // flights, which still carry their zones, rather than re-parsing the
 // structured strings.
-func renderFind(r FindResult, picks []ranking.Pick) string {
+func renderFind(r *FindResult, picks []ranking.Pick) string {
 	var b strings.Builder
 	b.Grow(renderFindSize)
 	t := r.Trip
