@@ -2,6 +2,8 @@ package fallback_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -104,6 +106,11 @@ func TestDecodeArguments(t *testing.T) {
 			ps: []fallback.Problem{{Field: "arguments", Problem: "is not a JSON object", Accepted: "a JSON object of named arguments"}}},
 		{name: "a value that cannot be encoded", raw: map[string]any{"price": math.Inf(1)},
 			ps: []fallback.Problem{{Field: "arguments", Problem: "could not be read", Accepted: "a JSON object of named arguments"}}},
+		{name: "a value that cannot be encoded, inside a list beside good ones: nothing is read", start: decoded{Name: "x"},
+			raw: map[string]any{"name": "Ada", "tags": []any{"a", math.NaN()}}, want: decoded{Name: "x"},
+			ps: []fallback.Problem{{Field: "arguments", Problem: "could not be read", Accepted: "a JSON object of named arguments"}}},
+		{name: "a string that is not UTF-8 is read as its JSON encoding", raw: map[string]any{"name": "a\xffb", "tags": []any{"\xc3"}, "mode": "\xed\xa0\x80"},
+			want: decoded{Name: "a\uFFFDb", Tags: []string{"\uFFFD"}, Mode: "\uFFFD\uFFFD\uFFFD"}},
 		{name: "a whole object that cannot be encoded", raw: func() {},
 			ps: []fallback.Problem{{Field: "arguments", Problem: "could not be read", Accepted: "a JSON object of named arguments"}}},
 	} {
@@ -118,6 +125,82 @@ func TestDecodeArguments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// viaJSON is a decoded object that is not mcp-go's map[string]any, so
+// DecodeArguments reads it through its JSON encoding, value by value as
+// encoding/json encodes them: what the map is read as must not differ.
+type viaJSON map[string]any
+
+// FuzzDecodeArguments holds the reading of mcp-go's decoded map to the
+// reading of its JSON encoding, for arguments and for a form's content, from
+// a struct with a value in every field (a refused or null value must leave
+// it): the same fields, to the bit, and the same problems, word for word.
+func FuzzDecodeArguments(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `null`, `{"name":"Ada","count":3.0,"on":true,"price":12.5,"tags":["BA","KL"],"mode":"fast","Plain":"p"}`,
+		`{"count":4.0}`, `{"count":-2}`, `{"tags":"BA"}`, `{"tags":[]}`, `{"on":false}`,
+		`{"name":null,"on":null,"count":null,"price":null,"tags":null,"mode":null}`,
+		`{"name":1,"count":1.5,"price":"2","tags":[1],"on":"no"}`, `{"count":3.5}`, `{"count":1e12}`,
+		`{"count":"3","price":"12"}`, `{"on":"true"}`, `{"name":7,"mode":false}`, `{"tags":{"a":"b"}}`,
+		`{"name":"Ada","count":"x"}`, `{"zz":1,"aa":2,"name":"Ada"}`, `{"Name":"Ada","plain":"p"}`,
+		`{"Hidden":"h","secret":"s"}`, `{"a\"\nb":1}`, `{"name":"a","name":"b"}`,
+		// Numbers at the edges: the bounds of a whole number, -0, the
+		// smallest and largest floats, more digits than a float64 holds.
+		`{"count":1e9,"price":-0}`, `{"count":-1e9,"price":5e-324}`, `{"count":1000000001}`, `{"count":-0.0}`,
+		`{"count":999999999.99999999999,"price":1.7976931348623157e308}`, `{"count":1e400}`, `{"price":123456789012345678901234567890}`,
+		`{"count":2.5e0,"price":1E2}`, `{"count":[3],"price":[1.5]}`,
+		// Strings: escapes, HTML characters encoding/json escapes, unicode,
+		// line separators, a refused one long enough to be cut.
+		`{"name":"\u0041\ud83d\ude00","mode":"<a&b>","tags":["\u2028","\n\t\"\\"]}`, `{"name":"\ud800","tags":"\udfff"}`,
+		`{"count":"` + strings.Repeat("ü", 30) + `"}`, `{"on":"<script>\u2029</script>"}`,
+		// Lists and objects inside: nulls, mixtures, depth.
+		`{"tags":["a",null]}`, `{"tags":[null]}`, `{"tags":["a",1,true]}`, `{"tags":[["a"]]}`, `{"tags":[{"a":1}]}`,
+		`{"name":{"a":{"b":[1,{"c":null}]}},"x":{}}`, `{"on":[],"price":{},"mode":[]}`, `{"zz":{"deep":[[[[]]]]},"name":"Ada"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	start := func() decoded {
+		return decoded{Name: "n", Count: ptrTo(7), On: true, Price: ptrTo(-1.0), Tags: []string{"t"}, Mode: "m", Plain: "p"}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var m map[string]any
+		if json.Unmarshal(data, &m) != nil {
+			return
+		}
+		for _, tc := range []struct {
+			name   string
+			decode func(raw any, dst *decoded) []fallback.Problem
+			start  decoded
+		}{
+			{"DecodeArguments", func(raw any, dst *decoded) []fallback.Problem { return fallback.DecodeArguments(raw, dst) }, start()},
+			{"DecodeArguments except mode", func(raw any, dst *decoded) []fallback.Problem { return fallback.DecodeArguments(raw, dst, "mode") }, start()},
+			{"DecodeForm", fallback.DecodeForm[decoded], decoded{}},
+		} {
+			got, want := tc.start, tc.start
+			gotPs, wantPs := tc.decode(m, &got), tc.decode(viaJSON(m), &want)
+			if !reflect.DeepEqual(gotPs, wantPs) {
+				t.Errorf("%s(%s): problems\n got %#v\nwant %#v (as JSON)", tc.name, data, gotPs, wantPs)
+			}
+			// DeepEqual compares floats with ==, to which -0 is 0.
+			sameBits := (got.Price == nil) == (want.Price == nil) && (got.Price == nil || math.Float64bits(*got.Price) == math.Float64bits(*want.Price))
+			if !reflect.DeepEqual(got, want) || !sameBits {
+				t.Errorf("%s(%s): decoded\n got %s\nwant %s (as JSON)", tc.name, data, describe(got), describe(want))
+			}
+		}
+	})
+}
+
+// describe shows what d's pointers point to, and a number's sign.
+func describe(d decoded) string {
+	count, price := "nil", "nil"
+	if d.Count != nil {
+		count = fmt.Sprint(*d.Count)
+	}
+	if d.Price != nil {
+		price = fmt.Sprintf("%g (bits %#x)", *d.Price, math.Float64bits(*d.Price))
+	}
+	return fmt.Sprintf("{Name:%q Count:%s On:%t Price:%s Tags:%#v Mode:%q Plain:%q}", d.Name, count, d.On, price, d.Tags, d.Mode, d.Plain)
 }
 
 // TestDecodeForm: a form's content is read like arguments, but names that
@@ -145,6 +228,46 @@ func TestDecodeForm(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("decoded\n got %#v\nwant %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+// code is a named string that reads itself (encoding.TextUnmarshaler):
+// a string field of such a type is read by its method, as encoding/json
+// reads it.
+type code string
+
+func (c *code) UnmarshalText(b []byte) error {
+	if len(b) != 2 {
+		return errors.New("not two letters")
+	}
+	*c = code(strings.ToUpper(string(b)))
+	return nil
+}
+
+func TestDecodeReadsByATypesOwnMethod(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		raw  any
+		want code
+		ps   []fallback.Problem
+	}{
+		{name: "read by its method", raw: map[string]any{"code": "ba"}, want: "BA"},
+		{name: "refused by its method", raw: map[string]any{"code": "b<a"},
+			ps: []fallback.Problem{{Field: "code", Problem: `"b\u003ca" is not a string`, Accepted: "a string"}}},
+		{name: "not a string", raw: map[string]any{"code": 12.0},
+			ps: []fallback.Problem{{Field: "code", Problem: "12 is not a string", Accepted: "a string"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got struct {
+				Code code `json:"code"`
+			}
+			if ps := fallback.DecodeArguments(tc.raw, &got); !reflect.DeepEqual(ps, tc.ps) {
+				t.Errorf("problems\n got %#v\nwant %#v", ps, tc.ps)
+			}
+			if got.Code != tc.want {
+				t.Errorf("read %q, want %q", got.Code, tc.want)
 			}
 		})
 	}
