@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/flightserver/flightserver/internal/untrusted"
 )
@@ -65,11 +67,23 @@ func decodeInto[T any](raw any, dst *T, strict bool, except []string) []Problem 
 	if raw == nil {
 		return nil
 	}
+	v := reflect.ValueOf(dst).Elem()
+	if obj, ok := raw.(map[string]any); ok && allPlain(obj) {
+		return decodeValues(p, obj, v, strict, except, readDecoded)
+	}
 	m, err := rawValues(raw)
 	if err != nil {
 		return []Problem{{Field: "arguments", Problem: err.Error(), Accepted: "a JSON object of named arguments"}}
 	}
-	v := reflect.ValueOf(dst).Elem()
+	return decodeValues(p, m, v, strict, except, readJSON)
+}
+
+// decodeValues reads the named values of one object into dst, in the order
+// of the names. read sets one field from one value (or leaves it, for
+// null) and, when it refuses the value, says what to quote of it: its JSON
+// text.
+func decodeValues[V any](p *argPlan, m map[string]V, dst reflect.Value, strict bool, except []string,
+	read func(k argKind, field reflect.Value, v V) (quote string, ok bool)) []Problem {
 	var ps []Problem
 	listed := false // the accepted names are in an earlier problem
 	keys := make([]string, 0, len(m))
@@ -92,23 +106,76 @@ func decodeInto[T any](raw any, dst *T, strict bool, except []string) []Problem 
 			}
 			ps = append(ps, Problem{Field: untrusted.Quote(k), Problem: "is not an argument of this tool", Accepted: accepted})
 		case !ok:
-		case isNull(m[k]): // absent
 		default:
-			if err := f.kind.set(v.FieldByIndex(f.index), m[k]); err != nil {
-				ps = append(ps, Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", Clean(string(m[k]), maxEchoed), f.kind.want), Accepted: f.kind.want})
+			if quote, ok := read(f.kind, dst.FieldByIndex(f.index), m[k]); !ok {
+				ps = append(ps, Problem{Field: k, Problem: fmt.Sprintf("%s is not %s", Clean(quote, maxEchoed), f.kind.want), Accepted: f.kind.want})
 			}
 		}
 	}
 	return ps
 }
 
-func isNull(r json.RawMessage) bool { return string(bytes.TrimSpace(r)) == "null" }
+// readJSON reads one value's JSON text; null counts as absent.
+func readJSON(k argKind, field reflect.Value, r json.RawMessage) (string, bool) {
+	if string(bytes.TrimSpace(r)) == "null" {
+		return "", true
+	}
+	if k.set(field, r) != nil {
+		return string(r), false
+	}
+	return "", true
+}
 
-// rawValues is each named value of a JSON object, as JSON. mcp-go hands
-// over arguments and form content decoded (a map[string]any); encoding each
-// value on its own costs a fraction of re-encoding the whole object and
-// decoding it again, which is what anything else (a struct, from a test)
-// still gets.
+// readDecoded reads one value of mcp-go's decoded map (allPlain holds for
+// it): the kind's shortcut where it takes the value, and everything else,
+// refusals included, as the value's JSON encoding, so that both readings
+// answer alike by construction wherever the shortcut stands aside.
+func readDecoded(k argKind, field reflect.Value, v any) (string, bool) {
+	if v == nil { // null: absent
+		return "", true
+	}
+	if k.read != nil && k.read(field, v) {
+		return "", true
+	}
+	b, _ := json.Marshal(v) // allPlain passes only values that encode
+	return readJSON(k, field, b)
+}
+
+// allPlain reports whether every value of obj is one that JSON decodes to
+// and that surely encodes again: null, true or false, a finite number, a
+// string, or a list of those. For an object with anything else (a nested
+// object, a Go value of another type, NaN) decodeInto takes the JSON path
+// for all of it, so that a value that cannot be encoded refuses the whole
+// object before any field is set, as it always has.
+func allPlain(obj map[string]any) bool {
+	for _, v := range obj {
+		if list, ok := v.([]any); ok {
+			for _, e := range list {
+				if !plainScalar(e) {
+					return false
+				}
+			}
+		} else if !plainScalar(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainScalar(v any) bool {
+	switch v := v.(type) {
+	case nil, bool, string:
+		return true
+	case float64:
+		return !math.IsNaN(v) && !math.IsInf(v, 0)
+	}
+	return false
+}
+
+// rawValues is each named value of a JSON object, as JSON. A decoded map
+// that allPlain does not pass (one with a nested object, say) has each value
+// encoded on its own; anything else (a struct, from a test) is encoded whole
+// and decoded again, which costs more.
 func rawValues(raw any) (map[string]json.RawMessage, error) {
 	if obj, ok := raw.(map[string]any); ok {
 		m := make(map[string]json.RawMessage, len(obj))
@@ -145,10 +212,15 @@ type argField struct {
 }
 
 // argKind reads one JSON value into a field of its type, and says, when it
-// cannot, what was expected.
+// cannot, what was expected. read is set's shortcut for a value as JSON
+// decodes to (string, bool, float64, []any): when it takes the value, it
+// sets the field to exactly what set would from the value's JSON encoding
+// and reports true; otherwise it changes nothing and reports false, and the
+// value goes to set. A kind without read has every value go to set.
 type argKind struct {
 	want string
 	set  func(field reflect.Value, raw json.RawMessage) error
+	read func(field reflect.Value, v any) bool
 }
 
 // plans caches each struct type's plan (or why it has none): reflection
@@ -212,6 +284,10 @@ var (
 
 func kindOf(t reflect.Type) (argKind, bool) {
 	switch {
+	case t.Kind() == reflect.String && readsItself(t):
+		k := stringKind
+		k.read = nil // its own method reads it, from JSON
+		return k, true
 	case t.Kind() == reflect.String:
 		return stringKind, true
 	case t.Kind() == reflect.Bool:
@@ -226,9 +302,21 @@ func kindOf(t reflect.Type) (argKind, bool) {
 	return argKind{}, false
 }
 
+// readsItself reports whether encoding/json reads a string type by the
+// type's own method rather than as a string.
+func readsItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(reflect.TypeFor[json.Unmarshaler]()) || p.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
+}
+
 // Each kind decodes into a value of its own and sets the field only when
 // that succeeds, so a refused value leaves the field as it was. JSON null
-// never reaches them (decodeInto skips it).
+// never reaches them (decodeValues' readers take it as absent).
+//
+// The shortcuts take only what reads plainly: a string only if it is valid
+// UTF-8 (its encoding would replace the rest with U+FFFD), a number as the
+// float64 it is (encoding/json writes a float64 in the fewest digits that
+// read back as the same float64, -0 included).
 var (
 	stringKind = argKind{"a string", func(f reflect.Value, r json.RawMessage) error {
 		s := reflect.New(f.Type()) // the field's own type: a named string decodes too
@@ -237,18 +325,34 @@ var (
 		}
 		f.Set(s.Elem())
 		return nil
+	}, func(f reflect.Value, v any) bool {
+		s, ok := v.(string)
+		if ok = ok && utf8.ValidString(s); ok {
+			f.SetString(s) // a named string too: kindOf gives this shortcut only to one without methods
+		}
+		return ok
 	}}
 	wholeKind = argKind{"a whole number", func(f reflect.Value, r json.RawMessage) error {
 		var n float64
 		if err := json.Unmarshal(r, &n); err != nil {
 			return err
 		}
-		if n != math.Trunc(n) || math.Abs(n) > 1e9 {
+		i, ok := whole(n)
+		if !ok {
 			return fmt.Errorf("%g is not a whole number", n)
 		}
-		i := int(n)
 		f.Set(reflect.ValueOf(&i))
 		return nil
+	}, func(f reflect.Value, v any) bool {
+		n, ok := v.(float64)
+		if !ok {
+			return false
+		}
+		i, ok := whole(n)
+		if ok {
+			f.Set(reflect.ValueOf(&i))
+		}
+		return ok
 	}}
 	boolKind = argKind{"true or false", func(f reflect.Value, r json.RawMessage) error {
 		var b bool
@@ -257,6 +361,12 @@ var (
 		}
 		f.SetBool(b)
 		return nil
+	}, func(f reflect.Value, v any) bool {
+		b, ok := v.(bool)
+		if ok {
+			f.SetBool(b)
+		}
+		return ok
 	}}
 	numberKind = argKind{"a number", func(f reflect.Value, r json.RawMessage) error {
 		var n float64
@@ -265,6 +375,12 @@ var (
 		}
 		f.Set(reflect.ValueOf(&n))
 		return nil
+	}, func(f reflect.Value, v any) bool {
+		n, ok := v.(float64)
+		if ok = ok && !math.IsNaN(n) && !math.IsInf(n, 0); ok {
+			f.Set(reflect.ValueOf(&n))
+		}
+		return ok
 	}}
 	// A single string counts as a list of one, since that is what a model
 	// means by "airlines": "BA".
@@ -280,5 +396,31 @@ var (
 		}
 		f.Set(reflect.ValueOf(list))
 		return nil
+	}, func(f reflect.Value, v any) bool {
+		if one, ok := v.(string); ok && utf8.ValidString(one) {
+			f.Set(reflect.ValueOf([]string{one}))
+			return true
+		}
+		vs, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		list := make([]string, len(vs)) // [] is an empty list, not none
+		for i, e := range vs {
+			if list[i], ok = e.(string); !ok || !utf8.ValidString(list[i]) {
+				return false
+			}
+		}
+		f.Set(reflect.ValueOf(list))
+		return true
 	}}
 )
+
+// whole is n as a whole number within ±1e9, if it is one: 3.0 is 3; 3.5,
+// 1e12, NaN are not.
+func whole(n float64) (int, bool) {
+	if n != math.Trunc(n) || math.Abs(n) > 1e9 {
+		return 0, false
+	}
+	return int(n), true
+}

@@ -111,6 +111,9 @@ func TestDecodeArguments(t *testing.T) {
 			ps: []fallback.Problem{{Field: "arguments", Problem: "could not be read", Accepted: "a JSON object of named arguments"}}},
 		{name: "a string that is not UTF-8 is read as its JSON encoding", raw: map[string]any{"name": "a\xffb", "tags": []any{"\xc3"}, "mode": "\xed\xa0\x80"},
 			want: decoded{Name: "a\uFFFDb", Tags: []string{"\uFFFD"}, Mode: "\uFFFD\uFFFD\uFFFD"}},
+		{name: "a json.Number is read as the number it writes", raw: map[string]any{"count": json.Number("3.0"), "price": json.Number("1.50"), "tags": []any{json.Number("1")}},
+			want: decoded{Count: ptrTo(3), Price: ptrTo(1.5)},
+			ps:   []fallback.Problem{{Field: "tags", Problem: "[1] is not a list of strings", Accepted: "a list of strings"}}},
 		{name: "a whole object that cannot be encoded", raw: func() {},
 			ps: []fallback.Problem{{Field: "arguments", Problem: "could not be read", Accepted: "a JSON object of named arguments"}}},
 	} {
