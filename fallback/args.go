@@ -85,8 +85,9 @@ func decodeInto[T any](raw any, dst *T, strict bool, except []string) []Problem 
 func decodeValues[V any](p *argPlan, m map[string]V, dst reflect.Value, strict bool, except []string,
 	read func(k argKind, field reflect.Value, v V) (quote string, ok bool)) []Problem {
 	var ps []Problem
-	listed := false // the accepted names are in an earlier problem
-	keys := make([]string, 0, len(m))
+	listed := false   // the accepted names are in an earlier problem
+	var few [8]string // a usual call's names, sorted without an allocation
+	keys := few[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -411,7 +412,7 @@ var (
 				return false
 			}
 		}
-		f.Set(reflect.ValueOf(list))
+		*f.Addr().Interface().(*[]string) = list // the field is a []string (kindOf); Set would box the slice
 		return true
 	}}
 )

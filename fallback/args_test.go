@@ -159,6 +159,7 @@ func FuzzDecodeArguments(f *testing.F) {
 		`{"count":"` + strings.Repeat("ü", 30) + `"}`, `{"on":"<script>\u2029</script>"}`,
 		// Lists and objects inside: nulls, mixtures, depth.
 		`{"tags":["a",null]}`, `{"tags":[null]}`, `{"tags":["a",1,true]}`, `{"tags":[["a"]]}`, `{"tags":[{"a":1}]}`,
+		`{"a":1,"b":"2","c":[3],"d":null,"e":true,"f":"","g":[],"h":"h","name":"Ada","tags":["x"],"on":true,"zz":-0}`,
 		`{"name":{"a":{"b":[1,{"c":null}]}},"x":{}}`, `{"on":[],"price":{},"mode":[]}`, `{"zz":{"deep":[[[[]]]]},"name":"Ada"}`,
 	} {
 		f.Add([]byte(s))
