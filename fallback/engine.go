@@ -31,6 +31,7 @@ type Engine struct {
 
 	roots   *rootsCache
 	waiting waitingTable // legacy questions waiting per session (ask.go)
+	inits   inits        // calls that overtook their session's initialize (initialize.go)
 }
 
 // Config is what an Engine needs from its server. Sealer is required;
@@ -97,10 +98,12 @@ func New(cfg Config) (*Engine, error) {
 
 // Attach installs on s (built with hooks) what the engine needs of the
 // server: forgetting a session's roots when its client says they changed
-// or the session ends, and holding each subscriptions/listen result until
-// its acknowledgement is written (listen.go).
+// or the session ends; holding each subscriptions/listen result until its
+// acknowledgement is written (listen.go); and waking the calls that
+// overtook their session's initialize (initialize.go).
 func (e *Engine) Attach(s *server.MCPServer, hooks *server.Hooks) {
 	e.roots.watch(s, hooks)
+	e.inits.watch(hooks)
 	acknowledgeFirst(hooks, ackWait, e.log)
 }
 

@@ -114,8 +114,8 @@ func waitExit(t *testing.T, cmd *exec.Cmd, logs *serverbin.Log) {
 }
 
 // handshake initializes a legacy session declaring caps and waits for the
-// answer, as a host does before it calls a tool (mcp-go serves the
-// initialize and a call sent with it concurrently, in either order).
+// answer, as a host does before it calls a tool (a call sent with it,
+// unawaited, waits for it: TestStdioCallPipelinedBehindInitialize).
 func handshake(t *testing.T, stdin io.Writer, lines <-chan string, caps string) {
 	t.Helper()
 	_, _ = io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"script","version":"1"}}}`+"\n")
@@ -202,6 +202,41 @@ func TestStdioQuestionsAfterStdinClosesFallBackAtOnce(t *testing.T) {
 	}
 	if r := string(got[3].Result); !strings.Contains(r, `"isError":true`) || !strings.Contains(r, "closed its end of stdin") {
 		t.Errorf("the form call: %.600s", r)
+	}
+}
+
+// A host that sends its first call right behind initialize, without
+// waiting for the answer, is served as the client it declared: mcp-go
+// serves the two concurrently, and the call waits for the initialize
+// (fallback/initialize.go) instead of finding nothing negotiated. The host
+// declares no MCP Apps, so the view's step says the client cannot render
+// it, where a call that ran first said the client was unknown.
+func TestStdioCallPipelinedBehindInitialize(t *testing.T) {
+	cmd, stdin, lines, logs := rawStdio(t)
+	script := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pipelining","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		toolCall(2, "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate(), "strategy": "deterministic"}),
+	}
+	_, _ = io.WriteString(stdin, strings.Join(script, "\n")+"\n")
+	_ = stdin.Close()
+	got := collect(t, lines, 15*time.Second)
+	waitExit(t, cmd, logs)
+	var found struct {
+		StructuredContent struct {
+			Method   string
+			Attempts []struct{ Step, Outcome, Why string }
+		}
+	}
+	if err := json.Unmarshal(got[2].Result, &found); err != nil || found.StructuredContent.Method != "deterministic" {
+		t.Fatalf("the pipelined call: %v %.800s", err, got[2].Result)
+	}
+	why := map[string]string{}
+	for _, a := range found.StructuredContent.Attempts {
+		why[a.Step] = a.Outcome + "/" + a.Why
+	}
+	if why["view"] != "skipped/client_cannot_ask" {
+		t.Errorf("view: %q, want skipped/client_cannot_ask (all: %v)", why["view"], why)
 	}
 }
 
