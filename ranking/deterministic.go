@@ -87,9 +87,9 @@ func (w Weights) Explain() string {
 // ExplainCabin is the scoring that applies to a trip in cabin, in one line.
 func (w Weights) ExplainCabin(cabin flights.Cabin) string {
 	k := w.Scale(cabin)
-	s := fmt.Sprintf("score = fare + %s per stop + %s per hour; lowest first", usd(k*w.StopPenaltyUSD), usd(k*w.HourCostUSD))
+	s := "score = fare + " + usd(k*w.StopPenaltyUSD) + " per stop + " + usd(k*w.HourCostUSD) + " per hour; lowest first"
 	if k != 1 {
-		s += fmt.Sprintf(" (%s: x%s the economy %s and %s)", cabin.Words(), num(k), usd(w.StopPenaltyUSD), usd(w.HourCostUSD))
+		s += " (" + cabin.Words() + ": x" + num(k) + " the economy " + usd(w.StopPenaltyUSD) + " and " + usd(w.HourCostUSD) + ")"
 	}
 	return s
 }
