@@ -28,11 +28,14 @@ func writeTable(b *strings.Builder, rows [][tableColumns]string) {
 	for _, row := range rows {
 		for i, c := range row[:tableColumns-1] {
 			b.WriteString(c)
-			for range widths[i] + padding - utf8.RuneCountInString(c) {
-				b.WriteByte(' ')
+			for pad := widths[i] + padding - utf8.RuneCountInString(c); pad > 0; pad -= len(spaces) {
+				b.WriteString(spaces[:min(pad, len(spaces))])
 			}
 		}
 		b.WriteString(row[tableColumns-1])
 		b.WriteByte('\n')
 	}
 }
+
+// spaces pads a cell in one write, or a few for a very wide column.
+const spaces = "                                "

@@ -23,6 +23,10 @@ func TestTableLaysOutAsTabwriter(t *testing.T) {
 			{"10", "NZ1", "Wed 16 Dec", "23:59", "05:00-1", "15h01m", "2 stops (AKL, SYD)", "$9", "x"},
 		}},
 		{"cells wider than the header", [][tableColumns]string{{"123456", "QF1+QF2+QF3", "Sun 31 Dec", "00:00", "23:59+2", "99h59m", "3 stops (a, b, c)", "$123456", ""}}},
+		{"a column wider than one write of padding", [][tableColumns]string{
+			{"1", "QF1+QF2+QF3+QF4+QF5+QF6+QF7+QF8+QF9+QF10+QF11", "Sun 31 Dec", "00:00", "23:59+2", "99h59m", "nonstop", "$1", "a"},
+			{"2", "QF1", "Sun 31 Dec", "00:00", "23:59", "1h00m", "nonstop", "$1", "b"},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var want strings.Builder
