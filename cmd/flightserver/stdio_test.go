@@ -205,6 +205,27 @@ func TestStdioQuestionsAfterStdinClosesFallBackAtOnce(t *testing.T) {
 	}
 }
 
+// deterministicSteps reads a findBestFlight result that must have ranked
+// deterministically, and gives each attempt's outcome and why by step
+// ("skipped/unknown_client").
+func deterministicSteps(t *testing.T, what string, result json.RawMessage) map[string]string {
+	t.Helper()
+	var found struct {
+		StructuredContent struct {
+			Method   string
+			Attempts []struct{ Step, Outcome, Why string }
+		}
+	}
+	if err := json.Unmarshal(result, &found); err != nil || found.StructuredContent.Method != "deterministic" {
+		t.Fatalf("%s: %v %.800s", what, err, result)
+	}
+	why := map[string]string{}
+	for _, a := range found.StructuredContent.Attempts {
+		why[a.Step] = a.Outcome + "/" + a.Why
+	}
+	return why
+}
+
 // A host that sends its first call right behind initialize, without
 // waiting for the answer, is served as the client it declared: mcp-go
 // serves the two concurrently, and the call waits for the initialize
@@ -222,19 +243,7 @@ func TestStdioCallPipelinedBehindInitialize(t *testing.T) {
 	_ = stdin.Close()
 	got := collect(t, lines, 15*time.Second)
 	waitExit(t, cmd, logs)
-	var found struct {
-		StructuredContent struct {
-			Method   string
-			Attempts []struct{ Step, Outcome, Why string }
-		}
-	}
-	if err := json.Unmarshal(got[2].Result, &found); err != nil || found.StructuredContent.Method != "deterministic" {
-		t.Fatalf("the pipelined call: %v %.800s", err, got[2].Result)
-	}
-	why := map[string]string{}
-	for _, a := range found.StructuredContent.Attempts {
-		why[a.Step] = a.Outcome + "/" + a.Why
-	}
+	why := deterministicSteps(t, "the pipelined call", got[2].Result)
 	if why["view"] != "skipped/client_cannot_ask" {
 		t.Errorf("view: %q, want skipped/client_cannot_ask (all: %v)", why["view"], why)
 	}
@@ -256,19 +265,7 @@ func TestStdioCallBeforeInitializeIsUnknownClient(t *testing.T) {
 	got := collect(t, lines, 15*time.Second)
 	waitExit(t, cmd, logs)
 
-	var found struct {
-		StructuredContent struct {
-			Method   string
-			Attempts []struct{ Step, Outcome, Why string }
-		}
-	}
-	if err := json.Unmarshal(got[2].Result, &found); err != nil || found.StructuredContent.Method != "deterministic" {
-		t.Fatalf("the search before initialize: %v %.800s", err, got[2].Result)
-	}
-	why := map[string]string{}
-	for _, a := range found.StructuredContent.Attempts {
-		why[a.Step] = a.Outcome + "/" + a.Why
-	}
+	why := deterministicSteps(t, "the search before initialize", got[2].Result)
 	for step, want := range map[string]string{
 		"client_sampling": "skipped/unknown_client", "server_llm": "skipped/not_configured",
 		"deterministic": "used/", "view": "skipped/unknown_client",
