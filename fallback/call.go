@@ -154,7 +154,7 @@ type sealedAttempt struct {
 const MaxRounds = 6
 
 func (e *Engine) newCall(ctx context.Context, req mcp.CallToolRequest, tool string, data any) *Call {
-	client := e.clientOf(ctx)
+	client := e.Client(ctx)
 	c := &Call{
 		e: e, req: req, tool: tool, client: client, data: data, start: time.Now(),
 		log: e.log.With().Str("tool", tool).Str("era", string(client.Era)).Str("client", Clean(client.Name, 60)).Logger(),

@@ -16,7 +16,8 @@ import (
 // session with nothing negotiated, and skip every rung that asks the
 // client (unknown_client) though the client declared them. So a call that
 // finds its session not yet initialized waits for an initialize to finish,
-// up to initGrace and within its own budget, and reads the client again.
+// up to initGrace and within its own budget, and reads the client again
+// (Engine.Client).
 //
 // Only a session that can still be initialized waits: one that is not
 // streamable HTTP's. Over HTTP a 2025-11-25 session's id comes in
@@ -67,9 +68,13 @@ func (w *inits) watch(hooks *server.Hooks) {
 	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) { w.done() })
 }
 
-// clientOf is ClientFrom(ctx), once the request's session has been
-// initialized if it is one that still can be (see above).
-func (e *Engine) clientOf(ctx context.Context) Client {
+// Client is ClientFrom(ctx), once the request's session has been
+// initialized if it is one that still can be (see above). Every call reads
+// its client through it; a server's other decisions about the client (the
+// tools it lists, a resource it serves) should too, so that a request that
+// overtook initialize is answered as the client declared itself there as
+// well.
+func (e *Engine) Client(ctx context.Context) Client {
 	c := ClientFrom(ctx)
 	if c.Known || c.Era != Legacy || !awaitsInitialize(ctx) {
 		return c

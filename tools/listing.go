@@ -49,7 +49,7 @@ func (t *Toolset) listFor(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		tools[i] = full
 		if tool.Name == FindBestFlightName {
 			// The only tool whose definition depends on the client.
-			client := fallback.ClientFrom(ctx)
+			client := t.engine.Client(ctx)
 			if why, _ := client.CannotAsk(fallback.AskForm); why != "" {
 				tools[i] = defs.findRequired
 			}

@@ -355,7 +355,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		// Who may see and call the view's own tools (view.go). mcp-go
 		// runs a filter on every tools/call too, so what only the
 		// listing needs is not one (below).
-		server.WithToolFilter(viewTools(viewOnly)),
+		server.WithToolFilter(viewTools(viewOnly, ts.engine.Client)),
 		server.WithMethodCacheHints(mcp.MethodToolsList, 0, mcp.CacheScopePrivate),
 		server.WithMethodCacheHints(mcp.MethodResourcesList, 0, mcp.CacheScopePrivate),
 		// The results view (view.go), for hosts that declare MCP Apps.
@@ -368,7 +368,7 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 		res.Tools = ts.listFor(ctx, res.Tools)
 	})
 	ts.engine.Attach(s, hooks)
-	offerView(s, hooks)
+	offerView(s, hooks, ts.engine.Client)
 	return s, nil
 }
 

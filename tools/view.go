@@ -64,13 +64,14 @@ func withView(tool mcp.Tool) mcp.Tool {
 // forView names: listFlightOptions): a client that declared MCP Apps sees
 // them marked for the view only (_meta.ui.visibility ["app"], so its host
 // keeps them from the model); any other client neither sees nor can call
-// them (mcp-go applies the filter to tools/call too).
-func viewTools(forView func(name string) bool) func(context.Context, []mcp.Tool) []mcp.Tool {
+// them (mcp-go applies the filter to tools/call too). clientOf reads who
+// the client is (Engine.Client).
+func viewTools(forView func(name string) bool, clientOf func(context.Context) fallback.Client) func(context.Context, []mcp.Tool) []mcp.Tool {
 	return func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		if !slices.ContainsFunc(tools, func(tool mcp.Tool) bool { return forView(tool.Name) }) {
 			return tools // most calls: the client's declarations change nothing
 		}
-		if !canShowView(fallback.ClientFrom(ctx)) {
+		if !canShowView(clientOf(ctx)) {
 			return slices.DeleteFunc(tools, func(tool mcp.Tool) bool { return forView(tool.Name) })
 		}
 		for i, tool := range tools {
@@ -103,22 +104,25 @@ func viewResource() mcp.Resource {
 // readView serves the page to a client that declared MCP Apps. Its _meta.ui
 // asks for the strictest sandbox: no network origins at all (the page is
 // self-contained) and a border.
-func readView(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	if !canShowView(fallback.ClientFrom(ctx)) {
-		return nil, fmt.Errorf("%s is an MCP App view: declare the %s extension with %s to read it", ViewURI, UIExtension, ViewMIME)
+func readView(clientOf func(context.Context) fallback.Client) server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		if !canShowView(clientOf(ctx)) {
+			return nil, fmt.Errorf("%s is an MCP App view: declare the %s extension with %s to read it", ViewURI, UIExtension, ViewMIME)
+		}
+		return []mcp.ResourceContents{mcp.TextResourceContents{
+			URI: ViewURI, MIMEType: ViewMIME, Text: string(web.ResultsHTML),
+			Meta: map[string]any{"ui": map[string]any{"csp": map[string]any{}, "prefersBorder": true}},
+		}}, nil
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{
-		URI: ViewURI, MIMEType: ViewMIME, Text: string(web.ResultsHTML),
-		Meta: map[string]any{"ui": map[string]any{"csp": map[string]any{}, "prefersBorder": true}},
-	}}, nil
 }
 
 // offerView registers the view and shows it only to clients that declared
 // the extension: the resource is dropped from other clients' listings.
-func offerView(s *server.MCPServer, hooks *server.Hooks) {
-	s.AddResource(viewResource(), readView)
+// clientOf reads who the client is (Engine.Client).
+func offerView(s *server.MCPServer, hooks *server.Hooks, clientOf func(context.Context) fallback.Client) {
+	s.AddResource(viewResource(), readView(clientOf))
 	hooks.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
-		if res == nil || canShowView(fallback.ClientFrom(ctx)) {
+		if res == nil || canShowView(clientOf(ctx)) {
 			return
 		}
 		res.Resources = slices.DeleteFunc(res.Resources, func(r mcp.Resource) bool { return r.URI == ViewURI })
