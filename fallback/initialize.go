@@ -23,8 +23,9 @@ import (
 // streamable HTTP's. Over HTTP a 2025-11-25 session's id comes in
 // initialize's answer, so no request of it can overtake initialize, and a
 // request without one (stateless) has an ephemeral session that never will
-// be. A stdio client that never initializes pays initGrace per call, and
-// is then told its client is unknown, as before.
+// be. A stdio client that never initializes pays initGrace on each request
+// that reads its client this way, and is then told its client is unknown,
+// as before.
 
 // initGrace is the longest a call waits for its session's initialize.
 const initGrace = 250 * time.Millisecond
