@@ -75,3 +75,27 @@ func TestGarbageCollectionResumesAfterStart(t *testing.T) {
 		})
 	}
 }
+
+// The runtime's allocation sampling is asked off unless --debug-addr
+// serves the heap profile, and asked once; main does what it is asked
+// (runtime.MemProfileRate = 0), which tests, sharing one process, do not.
+func TestAllocationSamplingOnlyWithTheHeapProfile(t *testing.T) {
+	prev := profileMemory
+	t.Cleanup(func() { profileMemory = prev })
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--version"}, false},
+		{[]string{"--version", "--debug-addr", "127.0.0.1:0"}, true},
+	} {
+		var asked []bool
+		profileMemory = func(on bool) { asked = append(asked, on) }
+		if err := run(t.Context(), tc.args, func(string) string { return "" }, strings.NewReader(""), io.Discard, io.Discard); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if len(asked) != 1 || asked[0] != tc.want {
+			t.Errorf("%v: allocation sampling asked %v, want once, %v", tc.args, asked, tc.want)
+		}
+	}
+}
