@@ -213,13 +213,23 @@ func (f Flight) FlightNumbers() []string {
 
 // FormatDuration writes a duration as travellers read it: "7h05m".
 func FormatDuration(d time.Duration) string {
+	var buf [durationSize]byte
+	return string(AppendDuration(buf[:0], d))
+}
+
+// AppendDuration appends d to b as FormatDuration writes it, for text
+// built in one buffer.
+func AppendDuration(b []byte, d time.Duration) []byte {
 	m := int(d.Round(time.Minute).Minutes())
 	if m < 0 {
-		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+		return fmt.Appendf(b, "%dh%02dm", m/60, m%60)
 	}
-	b := strconv.AppendInt(make([]byte, 0, 8), int64(m/60), 10)
-	return string(append(b, 'h', byte('0'+m%60/10), byte('0'+m%60%10), 'm'))
+	b = strconv.AppendInt(b, int64(m/60), 10)
+	return append(b, 'h', byte('0'+m%60/10), byte('0'+m%60%10), 'm')
 }
+
+// durationSize is room for any duration FormatDuration writes.
+const durationSize = 24
 
 // ParseID reads the route and date an id names. It checks only the shape;
 // whether such a flight exists is the provider's to say.

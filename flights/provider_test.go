@@ -1,6 +1,7 @@
 package flights
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -59,5 +60,11 @@ func TestFormatDuration(t *testing.T) {
 		if got := FormatDuration(tc.d); got != tc.want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", tc.d, got, tc.want)
 		}
+		if got := string(AppendDuration([]byte("took "), tc.d)); got != "took "+tc.want {
+			t.Errorf("AppendDuration(%q, %v) = %q, want %q", "took ", tc.d, got, "took "+tc.want)
+		}
+	}
+	if got := FormatDuration(math.MaxInt64); got != "2562047h47m" {
+		t.Errorf("FormatDuration(the longest duration) = %q", got)
 	}
 }
