@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/flightserver/flightserver/flights"
@@ -96,6 +95,11 @@ func (w Weights) ExplainCabin(cabin flights.Cabin) string {
 
 func usd(v float64) string { return "$" + strconv.FormatFloat(math.Round(v), 'f', -1, 64) }
 
+// appendUSD appends v to b as usd writes it.
+func appendUSD(b []byte, v float64) []byte {
+	return strconv.AppendFloat(append(b, '$'), math.Round(v), 'f', -1, 64)
+}
+
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // orderFlights sorts flights best first, in place, as Order sorts them
@@ -168,91 +172,128 @@ func (w Weights) Shortlist(options []Option, n int) Ranking {
 // described is o as a pick with its facts as the reason.
 func described(o Option) Pick { return Pick{Option: o, Reason: Describe(o)} }
 
-// fareText is "$600", or "$600 ($1800 for 3)" when the total covers more
-// than one passenger.
-func fareText(price, total int) string {
+// appendFare appends a fare to b: "$600", or "$600 ($1800 for 3)" when
+// the total covers more than one passenger.
+func appendFare(b []byte, price, total int) []byte {
+	b = strconv.AppendInt(append(b, '$'), int64(price), 10)
 	if price <= 0 || total <= price {
-		return "$" + strconv.Itoa(price)
+		return b
 	}
-	return fmt.Sprintf("$%d ($%d for %d)", price, total, total/price)
+	b = strconv.AppendInt(append(b, " ($"...), int64(total), 10)
+	b = strconv.AppendInt(append(b, " for "...), int64(total/price), 10)
+	return append(b, ')')
 }
 
 // StopsText is "nonstop", "1 stop (ORD)" or "2 stops (ORD, FRA)".
 func StopsText(f flights.Flight) string {
+	if f.Stops() == 0 {
+		return nonstop
+	}
+	var buf [textSize]byte
+	return string(AppendStops(buf[:0], f))
+}
+
+const nonstop = "nonstop"
+
+// AppendStops appends f's stops to b as StopsText writes them, for text
+// built in one buffer.
+func AppendStops(b []byte, f flights.Flight) []byte {
 	switch n := f.Stops(); n {
 	case 0:
-		return "nonstop"
+		return append(b, nonstop...)
 	case 1:
-		return "1 stop (" + f.Via()[0] + ")"
+		b = append(b, "1 stop ("...)
 	default:
-		return fmt.Sprintf("%d stops (%s)", n, strings.Join(f.Via(), ", "))
+		b = append(strconv.AppendInt(b, int64(n), 10), " stops ("...)
 	}
+	for i, s := range f.Segments[:len(f.Segments)-1] {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, s.To...)
+	}
+	return append(b, ')')
 }
+
+// textSize is room on the stack for one of the short texts built here (a
+// fare, a flight's stops); a longer one still fits, on the heap.
+const textSize = 64
 
 // reason says why the option that is the k-th pick is there: what it
 // is, what stands out about it, and its score taken apart.
 func (w Weights) reason(k int, o Option, best extremes) string {
-	var b strings.Builder
-	b.Grow(160)
-	b.WriteString(Describe(o))
-	b.WriteString(": ")
+	var buf [reasonSize]byte
+	b := append(appendDescription(buf[:0], o), ": "...)
 	if k == 0 {
-		b.WriteString("best balance of price, stops and time")
+		b = append(b, "best balance of price, stops and time"...)
 	} else {
-		b.WriteString("next best (score ")
-		b.WriteString(signed(w.ScoreOption(o) - best.score))
-		b.WriteString(" vs #1)")
+		b = append(b, "next best (score "...)
+		b = append(appendSigned(b, w.ScoreOption(o)-best.score), " vs #1)"...)
 	}
 	if o.Return == nil {
 		cheapest, fastest := o.PriceUSD() == best.price, o.Duration() == best.duration
 		switch {
 		case cheapest && fastest:
-			b.WriteString("; cheapest and fastest of all")
+			b = append(b, "; cheapest and fastest of all"...)
 		case cheapest:
-			b.WriteString("; cheapest of all")
+			b = append(b, "; cheapest of all"...)
 		case fastest:
-			b.WriteString("; fastest of all")
+			b = append(b, "; fastest of all"...)
 		}
-		b.WriteString(" (")
-		w.writeScore(&b, o.Flight)
-		b.WriteString(")")
-		return b.String()
+		b = append(w.appendScore(append(b, " ("...), o.Flight), ')')
+		return string(b)
 	}
 	if o.PriceUSD() == best.price {
-		b.WriteString("; cheapest of these")
+		b = append(b, "; cheapest of these"...)
 	}
-	b.WriteString(" (score " + whole(w.ScoreOption(o)) + ": out " + whole(w.Score(o.Flight)) + " + back " + whole(w.Score(*o.Return)) + ")")
+	b = appendWhole(append(b, " (score "...), w.ScoreOption(o))
+	b = appendWhole(append(b, ": out "...), w.Score(o.Flight))
+	b = appendWhole(append(b, " + back "...), w.Score(*o.Return))
+	b = append(b, ')')
 	for _, change := range AirportChanges(o) {
-		b.WriteString("; ")
-		b.WriteString(change)
+		b = append(append(b, "; "...), change...)
 	}
-	return b.String()
+	return string(b)
 }
 
-// whole is v rounded to a whole number, as %.0f writes it.
-func whole(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+// reasonSize is room on the stack for a typical reason, so that building
+// one allocates only the string it returns.
+const reasonSize = 256
 
-// signed is whole with its sign always written, as %+.0f writes it.
-func signed(v float64) string {
-	s := whole(v)
-	if s[0] == '-' || s[0] == '+' {
-		return s
+// appendWhole appends v rounded to a whole number, as %.0f writes it.
+func appendWhole(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'f', 0, 64) }
+
+// appendSigned is appendWhole with the sign always written, as %+.0f
+// writes it.
+func appendSigned(b []byte, v float64) []byte {
+	at := len(b)
+	b = appendWhole(b, v)
+	if b[at] == '-' || b[at] == '+' {
+		return b
 	}
-	return "+" + s
+	b = append(b, 0)
+	copy(b[at+1:], b[at:])
+	b[at] = '+'
+	return b
 }
 
-// writeScore writes a flight's score and what it is made of to b:
+// appendScore appends a flight's score and what it is made of to b:
 // "score 1573 = $600 fare + $315 for 1 stop + $658 for 7h50m".
-func (w Weights) writeScore(b *strings.Builder, f flights.Flight) {
+func (w Weights) appendScore(b []byte, f flights.Flight) []byte {
 	stops, hours := w.penalties(f)
-	b.WriteString("score " + whole(w.Score(f)) + " = $" + strconv.Itoa(f.PriceUSD) + " fare")
+	b = appendWhole(append(b, "score "...), w.Score(f))
+	b = strconv.AppendInt(append(b, " = $"...), int64(f.PriceUSD), 10)
+	b = append(b, " fare"...)
 	if n := f.Stops(); n > 0 {
-		b.WriteString(" + " + usd(stops) + " for " + strconv.Itoa(n) + " stop")
+		b = appendUSD(append(b, " + "...), stops)
+		b = strconv.AppendInt(append(b, " for "...), int64(n), 10)
+		b = append(b, " stop"...)
 		if n > 1 {
-			b.WriteString("s")
+			b = append(b, 's')
 		}
 	}
-	b.WriteString(" + " + usd(hours) + " for " + flights.FormatDuration(f.Duration()))
+	b = appendUSD(append(b, " + "...), hours)
+	return flights.AppendDuration(append(b, " for "...), f.Duration())
 }
 
 // minOf is the least key over xs (flights or round trips), which must not

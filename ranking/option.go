@@ -107,15 +107,25 @@ func (w Weights) ScoreOption(o Option) float64 {
 // trip, its fare, then each leg's: "$1150 round trip: out $600, nonstop,
 // 7h05m; back $550, 1 stop (DUB), 9h40m".
 func Describe(o Option) string {
-	if o.Return != nil {
-		return fareText(o.PriceUSD(), o.TotalUSD()) + " round trip: out " + describeFlight(o.Flight) + "; back " + describeFlight(*o.Return)
-	}
-	return describeFlight(o.Flight)
+	var buf [reasonSize]byte
+	return string(appendDescription(buf[:0], o))
 }
 
-// describeFlight is one flight's fare, stops and duration.
-func describeFlight(f flights.Flight) string {
-	return fareText(f.PriceUSD, f.TotalUSD) + ", " + StopsText(f) + ", " + flights.FormatDuration(f.Duration())
+// appendDescription appends o's line of facts to b as Describe writes it.
+func appendDescription(b []byte, o Option) []byte {
+	if o.Return != nil {
+		b = append(appendFare(b, o.PriceUSD(), o.TotalUSD()), " round trip: out "...)
+		b = append(appendFlight(b, o.Flight), "; back "...)
+		return appendFlight(b, *o.Return)
+	}
+	return appendFlight(b, o.Flight)
+}
+
+// appendFlight appends one flight's fare, stops and duration to b.
+func appendFlight(b []byte, f flights.Flight) []byte {
+	b = append(appendFare(b, f.PriceUSD, f.TotalUSD), ", "...)
+	b = append(AppendStops(b, f), ", "...)
+	return flights.AppendDuration(b, f.Duration())
 }
 
 // Order sorts options best first, in place: by score, then shorter time in
