@@ -313,8 +313,12 @@ func flightOut(n names, pos int, p ranking.Pick) FlightOut {
 }
 
 func layoversOut(f flights.Flight) []LayoverOut {
-	var out []LayoverOut
-	for _, l := range f.Layovers() {
+	ls := f.Layovers()
+	if len(ls) == 0 {
+		return nil
+	}
+	out := make([]LayoverOut, 0, len(ls))
+	for _, l := range ls {
 		o := LayoverOut{Airport: l.Airport, Minutes: int(l.Duration.Minutes()), Overnight: l.Overnight, ChangeOfAirport: l.ChangeOfAirport}
 		if l.ChangeOfAirport {
 			o.DepartFrom = l.DepartFrom
@@ -327,15 +331,29 @@ func layoversOut(f flights.Flight) []LayoverOut {
 func legOut(n names, f flights.Flight) LegOut {
 	out := LegOut{
 		FlightID: f.ID, PriceUSD: f.PriceUSD, Stops: f.Stops(), Via: f.Via(), Airlines: f.Airlines(),
-		Depart: f.Depart().Format(time.RFC3339), Arrive: f.Arrive().Format(time.RFC3339),
 		DurationMinutes: int(f.Duration().Minutes()),
 		Segments:        make([]SegmentOut, len(f.Segments)),
 		Layovers:        layoversOut(f),
 	}
-	for i, s := range f.Segments {
-		out.Segments[i] = SegmentOut{FlightNumber: s.FlightNumber, Airline: s.Airline, AirlineName: n.airline(s.Airline), From: s.From, To: s.To,
-			Depart: s.Depart.Format(time.RFC3339), Arrive: s.Arrive.Format(time.RFC3339)}
+	// The segments' times in RFC 3339, cut from one string: the leg's
+	// depart and arrive are its first segment's and its last one's.
+	var buf [4 * len(time.RFC3339)]byte
+	var endsRoom [4]int
+	b, ends := buf[:0], endsRoom[:0]
+	for _, s := range f.Segments {
+		b = s.Depart.AppendFormat(b, time.RFC3339)
+		ends = append(ends, len(b))
+		b = s.Arrive.AppendFormat(b, time.RFC3339)
+		ends = append(ends, len(b))
 	}
+	times, from := string(b), 0
+	for i, s := range f.Segments {
+		dep, arr := ends[2*i], ends[2*i+1]
+		out.Segments[i] = SegmentOut{FlightNumber: s.FlightNumber, Airline: s.Airline, AirlineName: n.airline(s.Airline), From: s.From, To: s.To,
+			Depart: times[from:dep], Arrive: times[dep:arr]}
+		from = arr
+	}
+	out.Depart, out.Arrive = out.Segments[0].Depart, out.Segments[len(f.Segments)-1].Arrive
 	return out
 }
 
@@ -435,11 +453,15 @@ func nonstopOut(f FlightOut) bool { return f.Stops == 0 && (f.Return == nil || f
 
 // optionText is an option in a few words: "JFK-LHR-261215-K3M9P, $612, 7h05m, nonstop".
 func optionText(o OptionOut) string {
-	stops := "nonstop"
+	var buf [80]byte
+	b := strconv.AppendInt(append(append(buf[:0], o.ID...), ", $"...), int64(o.PriceUSD), 10)
+	b = flights.AppendDuration(append(b, ", "...), time.Duration(o.DurationMinutes)*time.Minute)
 	if o.Stops > 0 {
-		stops = strconv.Itoa(o.Stops) + " stop(s)"
+		b = append(strconv.AppendInt(append(b, ", "...), int64(o.Stops), 10), " stop(s)"...)
+	} else {
+		b = append(b, ", nonstop"...)
 	}
-	return o.ID + ", $" + strconv.Itoa(o.PriceUSD) + ", " + flights.FormatDuration(time.Duration(o.DurationMinutes)*time.Minute) + ", " + stops
+	return string(b)
 }
 
 func relaxedText(x RelaxedOut) string {
@@ -473,13 +495,14 @@ func renderFind(r *FindResult, picks []ranking.Pick) string {
 		var room [1 + 2*3][tableColumns]string // the header and three round trips; more grow
 		rows := append(room[:0], [tableColumns]string{"#", "flight", "date", "depart", "arrive", "duration", "stops", price, "id"})
 		for i, p := range picks {
-			fare := "$" + strconv.Itoa(p.PriceUSD())
+			var f [48]byte
+			fare := strconv.AppendInt(append(f[:0], '$'), int64(p.PriceUSD()), 10)
 			if t.Passengers > 1 {
-				fare += " ($" + strconv.Itoa(p.TotalUSD()) + ")"
+				fare = append(strconv.AppendInt(append(fare, " ($"...), int64(p.TotalUSD()), 10), ')')
 			}
 			rows = append(rows, legRow(strconv.Itoa(i+1), p.Flight, fare, p.ID()))
 			if p.Return != nil {
-				rows = append(rows, legRow("↩", *p.Return, "", ""))
+				rows = append(rows, legRow("↩", *p.Return, nil, ""))
 			}
 		}
 		writeTable(&b, rows)
@@ -561,8 +584,9 @@ func writeLegDetail(b *strings.Builder, segs []SegmentOut, layovers []LayoverOut
 			continue
 		}
 		l := layovers[i]
+		var d [16]byte
 		b.WriteString(", ")
-		b.WriteString(flights.FormatDuration(time.Duration(l.Minutes) * time.Minute))
+		b.Write(flights.AppendDuration(d[:0], time.Duration(l.Minutes)*time.Minute))
 		b.WriteString(" at ")
 		b.WriteString(l.Airport)
 		switch {
@@ -576,12 +600,37 @@ func writeLegDetail(b *strings.Builder, segs []SegmentOut, layovers []LayoverOut
 	}
 }
 
-// legRow is one flight's row of the table.
-func legRow(n string, f flights.Flight, fare, id string) [tableColumns]string {
+// legRow is one flight's row of the table, its cells between n and id cut
+// from one string; fare is the fare's cell.
+func legRow(n string, f flights.Flight, fare []byte, id string) [tableColumns]string {
+	var buf [rowSize]byte
+	var ends [tableColumns - 3]int
+	b := buf[:0]
+	for i, s := range f.Segments {
+		if i > 0 {
+			b = append(b, '+')
+		}
+		b = append(b, s.FlightNumber...)
+	}
+	ends[0] = len(b)
 	depart := f.Depart()
-	return [tableColumns]string{n, strings.Join(f.FlightNumbers(), "+"), depart.Format("Mon 2 Jan"),
-		depart.Format("15:04"), arrival(f), flights.FormatDuration(f.Duration()), ranking.StopsText(f), fare, id}
+	b = depart.AppendFormat(b, "Mon 2 Jan")
+	ends[1] = len(b)
+	b = depart.AppendFormat(b, "15:04")
+	ends[2] = len(b)
+	b = appendArrival(b, f)
+	ends[3] = len(b)
+	b = flights.AppendDuration(b, f.Duration())
+	ends[4] = len(b)
+	b = ranking.AppendStops(b, f)
+	ends[5] = len(b)
+	cells := string(append(b, fare...))
+	return [tableColumns]string{n, cells[:ends[0]], cells[ends[0]:ends[1]], cells[ends[1]:ends[2]],
+		cells[ends[2]:ends[3]], cells[ends[3]:ends[4]], cells[ends[4]:ends[5]], cells[ends[5]:], id}
 }
+
+// rowSize is room on the stack for a typical row's cells.
+const rowSize = 128
 
 // place is a place as the heading shows it: "NYC (JFK, LGA, EWR)" when it
 // stands for several airports.
@@ -592,17 +641,18 @@ func place(label string, airports []string) string {
 	return label
 }
 
-// arrival is the local arrival time, with "+1" (or more) when it lands on a
-// later calendar day than it left, "-1" when earlier (crossing the date line
-// westward).
-func arrival(f flights.Flight) string {
+// appendArrival appends the local arrival time, with "+1" (or more) when
+// it lands on a later calendar day than it left, "-1" when earlier
+// (crossing the date line westward).
+func appendArrival(b []byte, f flights.Flight) []byte {
 	civil := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
 	a := f.Arrive()
+	b = a.AppendFormat(b, "15:04")
 	switch days := int(civil(a).Sub(civil(f.Depart())).Hours() / 24); {
 	case days > 0:
-		return a.Format("15:04") + "+" + strconv.Itoa(days)
+		b = strconv.AppendInt(append(b, '+'), int64(days), 10)
 	case days < 0:
-		return a.Format("15:04") + strconv.Itoa(days)
+		b = strconv.AppendInt(b, int64(days), 10)
 	}
-	return a.Format("15:04")
+	return b
 }
