@@ -311,7 +311,7 @@ func minOf[E any, T cmp.Ordered](xs []E, key func(E) T) T {
 // the best of the rest.
 func varied(os []Option, n int) []int {
 	used := map[string]bool{}
-	var out []int
+	out := make([]int, 0, min(n, len(os)))
 	taken := make([]bool, len(os))
 	for i, o := range os {
 		if len(out) == n {

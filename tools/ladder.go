@@ -48,15 +48,15 @@ func (t *Toolset) rungsFor(strategy Strategy, c *fallback.Call) []ladderRung {
 	if s, ok := stepFor(strategy); ok {
 		return []ladderRung{s.rung(t)}
 	}
-	models := []ladderRung{samplingRung{t}, serverLLMRung{t}}
+	rungs := make([]ladderRung, 3)
+	rungs[0], rungs[1], rungs[2] = samplingRung{t}, serverLLMRung{t}, deterministicRung{t, ""}
 	if t.serverLLMFirst == ServerLLMFirstAlways || (t.serverLLMFirst == ServerLLMFirstModern && c.Client().Era == fallback.Modern) {
-		models[0], models[1] = models[1], models[0]
+		rungs[0], rungs[1] = rungs[1], rungs[0]
 	}
-	var last ladderRung = deterministicRung{t, ""}
 	if t.fallback == ranking.Candidates {
-		last = candidatesRung{t, "the configured fallback (--fallback candidates): "}
+		rungs[2] = candidatesRung{t, "the configured fallback (--fallback candidates): "}
 	}
-	return append(models, last)
+	return rungs
 }
 
 // When the server-LLM rung comes before client sampling (--server-llm-first).
