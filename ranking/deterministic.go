@@ -137,8 +137,8 @@ func (w Weights) Rank(options []Option, n int) Ranking {
 		return r
 	}
 	best := extremes{
-		price:    minOf(options, Option.PriceUSD),
-		duration: minOf(options, Option.Duration),
+		price:    minOf(options, (*Option).PriceUSD),
+		duration: minOf(options, (*Option).Duration),
 		score:    w.ScoreOption(options[0]),
 	}
 	picked := varied(options, n)
@@ -297,11 +297,12 @@ func (w Weights) appendScore(b []byte, f flights.Flight) []byte {
 }
 
 // minOf is the least key over xs (flights or round trips), which must not
-// be empty.
-func minOf[E any, T cmp.Ordered](xs []E, key func(E) T) T {
-	m := key(xs[0])
-	for _, x := range xs[1:] {
-		m = min(m, key(x))
+// be empty. key reads each element in place: an option is too large to
+// copy for each.
+func minOf[E any, T cmp.Ordered](xs []E, key func(*E) T) T {
+	m := key(&xs[0])
+	for i := range xs[1:] {
+		m = min(m, key(&xs[i+1]))
 	}
 	return m
 }

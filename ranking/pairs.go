@@ -80,7 +80,7 @@ func (w Weights) Find(trip flights.Trip, outs, rets []flights.Flight, limit int)
 	f := Found{Standouts: oneWayStandouts(cands), Feasible: len(cands), FewestStops: -1,
 		Days: Options{Trip: trip, List: all}.calendar(trip.Dates()), Options: all[:min(len(all), max(limit, 0))]}
 	if len(cands) > 0 {
-		f.FewestStops = minOf(cands, flights.Flight.Stops)
+		f.FewestStops = minOf(cands, (*flights.Flight).Stops)
 	}
 	return f
 }

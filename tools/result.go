@@ -2,7 +2,6 @@ package tools
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -536,7 +535,13 @@ func renderFind(r *FindResult, picks []ranking.Pick) string {
 	}
 	if len(r.Airports) > 0 {
 		b.WriteString("Airports: ")
-		for i, c := range slices.Sorted(maps.Keys(r.Airports)) {
+		var room [16]string // a typical result's airports; more grow
+		codes := room[:0]
+		for c := range r.Airports {
+			codes = append(codes, c)
+		}
+		slices.Sort(codes)
+		for i, c := range codes {
 			if i > 0 {
 				b.WriteString("; ")
 			}
