@@ -35,7 +35,11 @@ type network struct {
 	index    map[string]int
 	dist     []float64 // dist[a*n+b] is the great-circle distance from a to b
 	routes   []route
-	pair     [][]int32 // pair[o*n+d] are the routes flying o to d
+	// pairFrom[o*n+d] is where the routes flying o to d start in
+	// pairRoutes, and pairFrom[o*n+d+1] where they end: each pair's route
+	// ids, in ascending order, in one array.
+	pairFrom   []int32
+	pairRoutes []int32
 	// connect are the airports where some airline connects passengers
 	// (hubs and focus cities), by index; outConnect[x] those that x has a
 	// route to, inConnect[x] those with a route to x.
@@ -98,7 +102,11 @@ func (n *network) size() int { return len(n.airports) }
 func (n *network) km(a, b int) float64 { return n.dist[a*len(n.airports)+b] }
 
 // routesBetween are the routes flying o to d.
-func (n *network) routesBetween(o, d int) []int32 { return n.pair[o*len(n.airports)+d] }
+func (n *network) routesBetween(o, d int) []int32 {
+	k := o*len(n.airports) + d
+	from, to := n.pairFrom[k], n.pairFrom[k+1]
+	return n.pairRoutes[from:to:to]
+}
 
 // Connections. A passenger may arrive at an airport on airline a and leave
 // on airline b, on one ticket: on the same airline at any of its stations
@@ -302,7 +310,6 @@ func buildNetwork(c *Catalog) *network {
 			}
 		}
 	}
-	n.pair = make([][]int32, size*size)
 	var last [2]int // the pair whose block times there and back are known
 	var there, back int
 	for i, sh := range shares { // each pair's shares are together
@@ -319,6 +326,7 @@ func buildNetwork(c *Catalog) *network {
 		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek)
 		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek)
 	}
+	n.indexPairs()
 	n.outConnect, n.inConnect = make([][]int, size), make([][]int, size)
 	for x := range size {
 		for _, h := range n.connect {
@@ -346,10 +354,27 @@ func leastRoutes(k stationKind) int {
 }
 
 func (n *network) addRoute(from, to, airline int, km float64, block, perWeek int) {
-	id := int32(len(n.routes))
 	n.routes = append(n.routes, route{from: from, to: to, airline: airline, km: km, block: block, perWeek: perWeek})
-	k := from*len(n.airports) + to
-	n.pair[k] = append(n.pair[k], id)
+}
+
+// indexPairs files every route under its pair of airports, for
+// routesBetween, once all are added.
+func (n *network) indexPairs() {
+	size := len(n.airports)
+	n.pairFrom = make([]int32, size*size+1)
+	for _, r := range n.routes {
+		n.pairFrom[r.from*size+r.to+1]++
+	}
+	for k := 1; k < len(n.pairFrom); k++ {
+		n.pairFrom[k] += n.pairFrom[k-1]
+	}
+	n.pairRoutes = make([]int32, len(n.routes))
+	filled := make([]int32, size*size)
+	for id, r := range n.routes { // in id order: each pair's ids ascend
+		k := r.from*size + r.to
+		n.pairRoutes[n.pairFrom[k]+filled[k]] = int32(id)
+		filled[k]++
+	}
 }
 
 // eligible reports whether airline al (index ai) may fly from its station s
