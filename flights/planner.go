@@ -73,7 +73,7 @@ func (p *planner) offsetOf(x int) int {
 // after midnight UTC of the date.
 func (p *planner) departs(id int32, k int, day int) int {
 	r := &p.n.routes[id]
-	return day*1440 + int(p.tt.deps[id][k].minute) - p.offsetOf(r.from)
+	return day*1440 + int(p.tt.of(id)[k].minute) - p.offsetOf(r.from)
 }
 
 // weekday is the weekday of local day (from the date).
@@ -88,7 +88,7 @@ func (p *planner) next(id int32, t, arrived int) (int, int, bool) {
 	r := &p.n.routes[id]
 	local := t + p.offsetOf(r.from)
 	day := floorDiv(local, 1440)
-	deps := p.tt.deps[id]
+	deps := p.tt.of(id)
 	for ; ; day++ {
 		for k, dep := range deps {
 			at := day*1440 + int(dep.minute) - p.offsetOf(r.from)
@@ -177,7 +177,7 @@ func (p *planner) connections(limit int) {
 func (p *planner) nonstops() {
 	for _, id := range p.n.routesBetween(p.o, p.d) {
 		p.routing++
-		for k, dep := range p.tt.deps[id] {
+		for k, dep := range p.tt.of(id) {
 			if dep.on(p.date.Weekday()) {
 				p.add(candidate{legs: [3]int32{id}, dep: [3]int16{int16(k)}, n: 1, routing: p.routing}, 1, 0)
 			}
@@ -314,7 +314,7 @@ func (p *planner) scheduleRoutings(rs []routing, want int) {
 func (p *planner) connect(legs []int32, circuity float64) {
 	n := p.n
 	first := legs[0]
-	for k, dep := range p.tt.deps[first] {
+	for k, dep := range p.tt.of(first) {
 		if !dep.on(p.date.Weekday()) {
 			continue
 		}
@@ -416,7 +416,7 @@ func (s *Synthetic) write(p *planner, c candidate, seen map[string]bool) (itiner
 	for i := range int(c.n) {
 		r := &n.routes[c.legs[i]]
 		from, to := n.airports[r.from], n.airports[r.to]
-		dep := p.tt.deps[c.legs[i]][c.dep[i]]
+		dep := p.tt.of(c.legs[i])[c.dep[i]]
 		leave := time.Date(p.date.Year(), p.date.Month(), p.date.Day()+int(c.day[i]), int(dep.minute)/60, int(dep.minute)%60, 0, 0, from.Location())
 		al := n.c.airlines[r.airline].Code
 		segs[i] = Segment{FlightNumber: al + strconv.Itoa(int(dep.number)), Airline: al, From: from.Code, To: to.Code,

@@ -337,7 +337,8 @@ func TestSchedulesRepeat(t *testing.T) {
 	n := c.network()
 	tt := c.timetable(seasonOf(time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC)))
 	thin, saturdays := 0, 0
-	for id, deps := range tt.deps {
+	for id := range tt.routes() {
+		deps := tt.of(int32(id))
 		for _, d := range deps {
 			if d.days != everyDay {
 				if n.routes[id].perWeek < 7 {
@@ -353,7 +354,8 @@ func TestSchedulesRepeat(t *testing.T) {
 	}
 	for w := range 7 {
 		used := map[string]int{}
-		for id, deps := range tt.deps {
+		for id := range tt.routes() {
+			deps := tt.of(int32(id))
 			for _, d := range deps {
 				if d.on(time.Weekday(w)) {
 					num := c.airlines[n.routes[id].airline].Code + fmt.Sprint(d.number)
@@ -475,7 +477,8 @@ func TestDepartureTimesPerMarket(t *testing.T) {
 		tt := c.timetable(seasonOf(date))
 		for _, m := range markets {
 			total, inWindow, landed, smallHours := 0, 0, 0, 0
-			for id, deps := range tt.deps {
+			for id := range tt.routes() {
+				deps := tt.of(int32(id))
 				r := &n.routes[id]
 				from, to := n.airports[r.from], n.airports[r.to]
 				if c.regionOf[from.Country] != m.from || c.regionOf[to.Country] != m.to || r.km < m.minKm || (m.maxKm > 0 && r.km > m.maxKm) ||
@@ -563,7 +566,8 @@ func TestCurfewsHonoured(t *testing.T) {
 	checked := 0
 	for _, date := range []time.Time{time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC), time.Date(2027, 7, 14, 0, 0, 0, 0, time.UTC)} {
 		tt := c.timetable(seasonOf(date))
-		for id, deps := range tt.deps {
+		for id := range tt.routes() {
+			deps := tt.of(int32(id))
 			r := &n.routes[id]
 			from, to := n.airports[r.from], n.airports[r.to]
 			if from.limits.curfew == nil && to.limits.curfew == nil {
@@ -596,7 +600,8 @@ func TestConnectionBanksAtHubs(t *testing.T) {
 		x := n.index[tc[1]]
 		banks := newBankWindows(bankTimes(n.airports[x], n.nightHub[x]))
 		total, inBank := 0, 0
-		for id, deps := range tt.deps {
+		for id := range tt.routes() {
+			deps := tt.of(int32(id))
 			if r := &n.routes[id]; r.airline == ai && r.from == x {
 				for _, d := range deps {
 					total++

@@ -68,10 +68,22 @@ const everyDay = 0x7f
 
 func (d departure) on(w time.Weekday) bool { return d.days&(1<<w) != 0 }
 
-// timetable is a season's departures, by route id, in time order.
+// timetable is a season's departures, by route id, in time order: every
+// route's, one route after another, in one array.
 type timetable struct {
-	deps [][]departure
+	all  []departure
+	from []int32 // route id's departures are all[from[id]:from[id+1]]
 }
+
+// of is route id's departures; writing through it changes the timetable,
+// and its capacity ends at its own last departure.
+func (tt *timetable) of(id int32) []departure {
+	from, to := tt.from[id], tt.from[id+1]
+	return tt.all[from:to:to]
+}
+
+// routes is how many routes the timetable has departures for.
+func (tt *timetable) routes() int { return len(tt.from) - 1 }
 
 // seasonCache keeps the timetables of the last few seasons asked for: a
 // year's searches span three at most, and each is a few hundred KB.
@@ -128,7 +140,11 @@ func planSeason(n *network, s season) *timetable {
 	for _, x := range n.connect {
 		banks[x] = newBankWindows(bankTimes(n.airports[x], n.nightHub[x]))
 	}
-	tt := &timetable{deps: make([][]departure, len(n.routes))}
+	room := 0 // planRoute plans at most a departure a day, or perWeek/7
+	for i := range n.routes {
+		room += max(1, n.routes[i].perWeek/7)
+	}
+	tt := &timetable{all: make([]departure, 0, room), from: make([]int32, len(n.routes)+1)}
 	// The routes of one pair of airports (one airline after another) share
 	// their times of day's penalties: buildNetwork adds them together.
 	var times [2]struct {
@@ -144,7 +160,8 @@ func planSeason(n *network, s season) *timetable {
 				t.p[slot] = timesPenalty(n, r, slot*slotMinutes, offset)
 			}
 		}
-		tt.deps[id] = planRoute(n, id, s, offset, banks, &t.p)
+		tt.all = append(tt.all, planRoute(n, id, s, offset, banks, &t.p)...)
+		tt.from[id+1] = int32(len(tt.all))
 	}
 	numberFlights(n, tt)
 	return tt
@@ -375,7 +392,7 @@ func numberFlights(n *network, tt *timetable) {
 		case r.km >= 1500:
 			band = 1
 		}
-		out, back := tt.deps[id], tt.deps[id+1]
+		out, back := tt.of(int32(id)), tt.of(int32(id+1))
 		base := next[r.airline][band]
 		for k := range out {
 			out[k].number = int16(base + 2*k)

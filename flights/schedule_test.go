@@ -31,7 +31,7 @@ func TestPrepareAndTheSeasonCache(t *testing.T) {
 	day := time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC)
 	c.Prepare(day)
 	e := c.seasons.entries[seasonOf(day)]
-	if e == nil || e.tt == nil || len(e.tt.deps) != len(c.network().routes) {
+	if e == nil || e.tt == nil || e.tt.routes() != len(c.network().routes) {
 		t.Fatalf("after Prepare, the season's timetable is %+v", e)
 	}
 	if c.timetable(seasonOf(day)) != e.tt {
