@@ -76,11 +76,11 @@ const (
 
 // route is one airline's nonstop in one direction.
 type route struct {
-	from, to int // airport indexes
-	airline  int // index into the catalog's airlines
 	km       float64
-	block    int // minutes, BlockTime
-	perWeek  int // departures a week
+	airline  int32 // index into the catalog's airlines
+	block    int32 // minutes, BlockTime
+	perWeek  int32 // departures a week
+	from, to int16 // airport indexes: codes of three letters are fewer than 1<<15
 }
 
 // Limits of the network model.
@@ -354,7 +354,7 @@ func leastRoutes(k stationKind) int {
 }
 
 func (n *network) addRoute(from, to, airline int, km float64, block, perWeek int) {
-	n.routes = append(n.routes, route{from: from, to: to, airline: airline, km: km, block: block, perWeek: perWeek})
+	n.routes = append(n.routes, route{from: int16(from), to: int16(to), airline: int32(airline), km: km, block: int32(block), perWeek: int32(perWeek)})
 }
 
 // indexPairs files every route under its pair of airports, for
@@ -363,7 +363,7 @@ func (n *network) indexPairs() {
 	size := len(n.airports)
 	n.pairFrom = make([]int32, size*size+1)
 	for _, r := range n.routes {
-		n.pairFrom[r.from*size+r.to+1]++
+		n.pairFrom[int(r.from)*size+int(r.to)+1]++
 	}
 	for k := 1; k < len(n.pairFrom); k++ {
 		n.pairFrom[k] += n.pairFrom[k-1]
@@ -371,7 +371,7 @@ func (n *network) indexPairs() {
 	n.pairRoutes = make([]int32, len(n.routes))
 	filled := make([]int32, size*size)
 	for id, r := range n.routes { // in id order: each pair's ids ascend
-		k := r.from*size + r.to
+		k := int(r.from)*size + int(r.to)
 		n.pairRoutes[n.pairFrom[k]+filled[k]] = int32(id)
 		filled[k]++
 	}

@@ -73,7 +73,7 @@ func (p *planner) offsetOf(x int) int {
 // after midnight UTC of the date.
 func (p *planner) departs(id int32, k int, day int) int {
 	r := &p.n.routes[id]
-	return day*1440 + int(p.tt.of(id)[k].minute) - p.offsetOf(r.from)
+	return day*1440 + int(p.tt.of(id)[k].minute) - p.offsetOf(int(r.from))
 }
 
 // weekday is the weekday of local day (from the date).
@@ -86,12 +86,12 @@ func (p *planner) weekday(day int) time.Weekday {
 // and local day.
 func (p *planner) next(id int32, t, arrived int) (int, int, bool) {
 	r := &p.n.routes[id]
-	local := t + p.offsetOf(r.from)
+	local := t + p.offsetOf(int(r.from))
 	day := floorDiv(local, 1440)
 	deps := p.tt.of(id)
 	for ; ; day++ {
 		for k, dep := range deps {
-			at := day*1440 + int(dep.minute) - p.offsetOf(r.from)
+			at := day*1440 + int(dep.minute) - p.offsetOf(int(r.from))
 			if at < t || !dep.on(p.weekday(day)) {
 				continue
 			}
@@ -100,7 +100,7 @@ func (p *planner) next(id int32, t, arrived int) (int, int, bool) {
 			}
 			return k, day, true
 		}
-		if (day+1)*1440-p.offsetOf(r.from)-arrived > int(maxLayover.Minutes()) {
+		if (day+1)*1440-p.offsetOf(int(r.from))-arrived > int(maxLayover.Minutes()) {
 			return 0, 0, false
 		}
 	}
@@ -216,7 +216,7 @@ func (p *planner) oneStops() []routing {
 		for _, want := range []connection{online, interline} {
 			for _, r1 := range first {
 				for _, r2 := range second {
-					kind := n.connection(n.routes[r1].airline, n.routes[r2].airline, h)
+					kind := n.connection(int(n.routes[r1].airline), int(n.routes[r2].airline), h)
 					if kind == noConnection || (want == online) != (kind != interline) {
 						continue
 					}
@@ -272,11 +272,11 @@ func (p *planner) twoStops() []routing {
 		path:
 			for _, r1 := range n.routesBetween(p.o, h1) {
 				for _, r2 := range mid {
-					if k := n.connection(n.routes[r1].airline, n.routes[r2].airline, h1); k == noConnection || k == interline {
+					if k := n.connection(int(n.routes[r1].airline), int(n.routes[r2].airline), h1); k == noConnection || k == interline {
 						continue
 					}
 					for _, r3 := range n.routesBetween(h2, p.d) {
-						if k := n.connection(n.routes[r2].airline, n.routes[r3].airline, h2); k != noConnection && k != interline {
+						if k := n.connection(int(n.routes[r2].airline), int(n.routes[r3].airline), h2); k != noConnection && k != interline {
 							out = append(out, routing{legs: [3]int32{r1, r2, r3}, n: 3, base: (d1+d2+d3)/p.direct + 0.6})
 							if found++; found == perPath {
 								break path
@@ -320,7 +320,7 @@ func (p *planner) connect(legs []int32, circuity float64) {
 		}
 		c := candidate{n: int8(len(legs)), routing: p.routing}
 		c.legs[0], c.dep[0] = first, int16(k)
-		at := p.departs(first, k, 0) + n.routes[first].block
+		at := p.departs(first, k, 0) + int(n.routes[first].block)
 		waited, ok := 0, true
 		for i := 1; i < len(legs) && ok; i++ {
 			prev, r := &n.routes[legs[i-1]], &n.routes[legs[i]]
@@ -330,7 +330,7 @@ func (p *planner) connect(legs []int32, circuity float64) {
 				leave := p.departs(legs[i], j, day)
 				waited += max(0, leave-at-120)
 				c.legs[i], c.dep[i], c.day[i] = legs[i], int16(j), int8(day)
-				at = leave + r.block
+				at = leave + int(r.block)
 			}
 		}
 		if ok {

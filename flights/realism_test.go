@@ -380,7 +380,7 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 	perWeek := func(o, d string) int {
 		total := 0
 		for _, id := range n.routesBetween(n.index[o], n.index[d]) {
-			total += n.routes[id].perWeek
+			total += int(n.routes[id].perWeek)
 		}
 		return total
 	}
@@ -602,7 +602,7 @@ func TestConnectionBanksAtHubs(t *testing.T) {
 		total, inBank := 0, 0
 		for id := range tt.routes() {
 			deps := tt.of(int32(id))
-			if r := &n.routes[id]; r.airline == ai && r.from == x {
+			if r := &n.routes[id]; int(r.airline) == ai && int(r.from) == x {
 				for _, d := range deps {
 					total++
 					if banks.depart[int(d.minute)/5] {

@@ -142,13 +142,13 @@ func planSeason(n *network, s season) *timetable {
 	}
 	room := 0 // planRoute plans at most a departure a day, or perWeek/7
 	for i := range n.routes {
-		room += max(1, n.routes[i].perWeek/7)
+		room += max(1, int(n.routes[i].perWeek)/7)
 	}
 	tt := &timetable{all: make([]departure, 0, room), from: make([]int32, len(n.routes)+1)}
 	// The routes of one pair of airports (one airline after another) share
 	// their times of day's penalties: buildNetwork adds them together.
 	var times [2]struct {
-		from, to int
+		from, to int16
 		p        [slotsPerDay]float64
 	}
 	for id := range n.routes {
@@ -180,9 +180,9 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 	r := &n.routes[id]
 	perDay, days := 1, uint8(everyDay)
 	if r.perWeek >= 7 {
-		perDay = r.perWeek / 7
+		perDay = int(r.perWeek) / 7
 	} else {
-		days = weekdays(r.perWeek, hash64(n.c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code))
+		days = weekdays(int(r.perWeek), hash64(n.c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code))
 	}
 	seed := hash64(n.c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code, s.String())
 	var scores [slotsPerDay]float64
@@ -232,7 +232,7 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 // fits reports whether a departure at minute (local at the origin) keeps
 // clear of both airports' curfews.
 func (r *route) fits(n *network, minute int, offset []int) bool {
-	arrive := minute + r.block + offset[r.to] - offset[r.from]
+	arrive := minute + int(r.block) + offset[r.to] - offset[r.from]
 	return !n.airports[r.from].limits.curfew.contains(minute) && !n.airports[r.to].limits.curfew.contains(arrive)
 }
 
@@ -245,7 +245,7 @@ func timesPenalty(n *network, r *route, minute int, offset []int) float64 {
 	if !r.fits(n, minute, offset) {
 		return math.Inf(1)
 	}
-	arrive := minute + r.block + offset[r.to] - offset[r.from]
+	arrive := minute + int(r.block) + offset[r.to] - offset[r.from]
 	local := ((arrive % 1440) + 1440) % 1440
 	long := r.block >= 300
 	p := departPenalty(minute, long, n.nightHub[r.from]) + arrivePenalty(local, long, n.nightHub[r.to])
@@ -266,7 +266,7 @@ func bankBonus(n *network, r *route, minute int, offset []int, banks []*bankWind
 	if n.station[r.airline][r.from] == hub && banks[r.from].depart[minute/5] {
 		b -= 0.8
 	}
-	local := ((minute+r.block+offset[r.to]-offset[r.from])%1440 + 1440) % 1440
+	local := ((minute+int(r.block)+offset[r.to]-offset[r.from])%1440 + 1440) % 1440
 	if n.station[r.airline][r.to] == hub && banks[r.to].arrive[local/5] {
 		b -= 0.8
 	}
