@@ -42,9 +42,11 @@ type network struct {
 	pairRoutes []int32
 	// connect are the airports where some airline connects passengers
 	// (hubs and focus cities), by index; outConnect[x] those that x has a
-	// route to, inConnect[x] those with a route to x.
+	// route to, inConnect[x] those with a route to x, in index order. Each
+	// direction's rows share one backing array, every row capped at its
+	// length.
 	connect               []int
-	outConnect, inConnect [][]int
+	outConnect, inConnect [][]int32
 	// station[a][x] says what airport x is to airline a.
 	station [][]stationKind
 	// partner[a][b] says whether airlines a and b sell connections
@@ -327,18 +329,36 @@ func buildNetwork(c *Catalog) *network {
 		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek)
 	}
 	n.indexPairs()
-	n.outConnect, n.inConnect = make([][]int, size), make([][]int, size)
+	n.outConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(x, h)) > 0 })
+	n.inConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(h, x)) > 0 })
+	return n
+}
+
+// connectRows are, for each airport x, the connecting airports h for which
+// linked(x, h) holds, in index order: one row per airport, cut from one
+// backing array of their exact total length.
+func (n *network) connectRows(linked func(x, h int) bool) [][]int32 {
+	size := len(n.airports)
+	total := 0
 	for x := range size {
 		for _, h := range n.connect {
-			if len(n.routesBetween(x, h)) > 0 {
-				n.outConnect[x] = append(n.outConnect[x], h)
-			}
-			if len(n.routesBetween(h, x)) > 0 {
-				n.inConnect[x] = append(n.inConnect[x], h)
+			if linked(x, h) {
+				total++
 			}
 		}
 	}
-	return n
+	all := make([]int32, 0, total)
+	rows := make([][]int32, size)
+	for x := range size {
+		from := len(all)
+		for _, h := range n.connect {
+			if linked(x, h) {
+				all = append(all, int32(h))
+			}
+		}
+		rows[x] = all[from:len(all):len(all)]
+	}
+	return rows
 }
 
 // leastRoutes is how many routes an airline flies from a station of kind k

@@ -201,6 +201,7 @@ func (p *planner) oneStops() []routing {
 	n := p.n
 	var out []routing
 	for _, h := range n.outConnect[p.o] {
+		h := int(h)
 		if h == p.d {
 			continue
 		}
@@ -243,10 +244,10 @@ func (p *planner) oneStops() []routing {
 func (p *planner) twoStops() []routing {
 	n := p.n
 	limit := p.circuity * p.direct
-	inside := func(hs []int) []int {
+	inside := func(hs []int32) []int {
 		var out []int
 		for _, h := range hs {
-			if h != p.o && h != p.d && n.km(p.o, h)+n.km(h, p.d) <= limit {
+			if h := int(h); h != p.o && h != p.d && n.km(p.o, h)+n.km(h, p.d) <= limit {
 				out = append(out, h)
 			}
 		}
