@@ -93,7 +93,10 @@ func (w Weights) ExplainCabin(cabin flights.Cabin) string {
 	return s
 }
 
-func usd(v float64) string { return "$" + strconv.FormatFloat(math.Round(v), 'f', -1, 64) }
+func usd(v float64) string {
+	var buf [textSize]byte
+	return string(appendUSD(buf[:0], v))
+}
 
 // appendUSD appends v to b as usd writes it.
 func appendUSD(b []byte, v float64) []byte {
