@@ -33,10 +33,11 @@ func main() {
 	// collection then frees nothing worth having and delays the first
 	// answer (docs/BENCHMARKS.md#beside-the-peers). Collection is off until
 	// the server is built (startupDone), then back at the GOGC the
-	// environment asked for. (The catalog is built later, for the first
-	// tool call: tools.Config.LoadCatalog.)
+	// environment asked for, after a first cycle at twice it
+	// (resumeCollection). (The catalog is built later, for the first tool
+	// call: tools.Config.LoadCatalog.)
 	gcPercent := debug.SetGCPercent(-1)
-	startupDone = func() { debug.SetGCPercent(gcPercent) }
+	startupDone = func() { resumeCollection(gcPercent) }
 	profileMemory = func(on bool) {
 		if !on {
 			runtime.MemProfileRate = 0
@@ -189,6 +190,30 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return serveStdio(ctx, cfg, srv, log, stdin, stdout)
 	}
 }
+
+// resumeCollection turns garbage collection back on at percent (GOGC),
+// once the server is built. The packages' initialisation leaves most of the
+// runtime's first heap goal (4 MB at GOGC=100) filled with its garbage, so
+// turned straight back on, collection would start a cycle at once, beside
+// the first answer. Instead the first cycle runs at twice percent (its goal
+// 8 MB at the default), and collection is back at percent as soon as that
+// cycle has ended: what it costs is that one cycle coming later. A percent of 0
+// or below (GOGC=0, GOGC=off) is set as it is.
+func resumeCollection(percent int) {
+	if percent <= 0 {
+		debug.SetGCPercent(percent)
+		return
+	}
+	debug.SetGCPercent(2 * percent)
+	// A cleanup runs once a cycle has found its object unreachable; the
+	// object holds a pointer, so the runtime's tiny allocator (whose
+	// objects' cleanups may never run) does not take it.
+	runtime.AddCleanup(&firstCycle{}, func(percent int) { debug.SetGCPercent(percent) }, percent)
+}
+
+// firstCycle is the object whose collection marks the end of the first
+// garbage collection cycle (resumeCollection).
+type firstCycle struct{ _ *byte }
 
 // startupDone is called once, when the server is built and about to
 // serve: main turns garbage collection back on there.
