@@ -35,18 +35,15 @@ type network struct {
 	index    map[string]int
 	dist     []float64 // dist[a*n+b] is the great-circle distance from a to b
 	routes   []route
-	// pairFrom[o*n+d] is where the routes flying o to d start in
-	// pairRoutes, and pairFrom[o*n+d+1] where they end: each pair's route
-	// ids, in ascending order, in one array.
-	pairFrom   []int32
-	pairRoutes []int32
+	// pairs' row o*n+d are the ids of the routes flying o to d, in
+	// ascending order (routesBetween).
+	pairs rows[int32]
 	// connect are the airports where some airline connects passengers
-	// (hubs and focus cities), by index; outConnect[x] those that x has a
-	// route to, inConnect[x] those with a route to x, in index order. Each
-	// direction's rows share one backing array, every row capped at its
-	// length.
+	// (hubs and focus cities), by index; outConnect's row x those that x
+	// has a route to, inConnect's row x those with a route to x, in index
+	// order.
 	connect               []int
-	outConnect, inConnect [][]int32
+	outConnect, inConnect rows[int32]
 	// station[a][x] says what airport x is to airline a.
 	station [][]stationKind
 	// partner[a][b] says whether airlines a and b sell connections
@@ -105,9 +102,7 @@ func (n *network) km(a, b int) float64 { return n.dist[a*len(n.airports)+b] }
 
 // routesBetween are the routes flying o to d.
 func (n *network) routesBetween(o, d int) []int32 {
-	k := o*len(n.airports) + d
-	from, to := n.pairFrom[k], n.pairFrom[k+1]
-	return n.pairRoutes[from:to:to]
+	return n.pairs.row(o*len(n.airports) + d)
 }
 
 // Connections. A passenger may arrive at an airport on airline a and leave
@@ -328,16 +323,16 @@ func buildNetwork(c *Catalog) *network {
 		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek)
 		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek)
 	}
-	n.indexPairs()
+	n.pairs = groupRows(size*size, len(n.routes), func(id int) int { return int(n.routes[id].from)*size + int(n.routes[id].to) })
 	n.outConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(x, h)) > 0 })
 	n.inConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(h, x)) > 0 })
 	return n
 }
 
 // connectRows are, for each airport x, the connecting airports h for which
-// linked(x, h) holds, in index order: one row per airport, cut from one
-// backing array of their exact total length.
-func (n *network) connectRows(linked func(x, h int) bool) [][]int32 {
+// linked(x, h) holds, in index order: one row per airport, in an array of
+// their exact total length.
+func (n *network) connectRows(linked func(x, h int) bool) rows[int32] {
 	size := len(n.airports)
 	total := 0
 	for x := range size {
@@ -347,18 +342,16 @@ func (n *network) connectRows(linked func(x, h int) bool) [][]int32 {
 			}
 		}
 	}
-	all := make([]int32, 0, total)
-	rows := make([][]int32, size)
+	r := newRows[int32](size, total)
 	for x := range size {
-		from := len(all)
 		for _, h := range n.connect {
 			if linked(x, h) {
-				all = append(all, int32(h))
+				r.push(int32(h))
 			}
 		}
-		rows[x] = all[from:len(all):len(all)]
+		r.end()
 	}
-	return rows
+	return r
 }
 
 // leastRoutes is how many routes an airline flies from a station of kind k
@@ -375,26 +368,6 @@ func leastRoutes(k stationKind) int {
 
 func (n *network) addRoute(from, to, airline int, km float64, block, perWeek int) {
 	n.routes = append(n.routes, route{from: int16(from), to: int16(to), airline: int32(airline), km: km, block: int32(block), perWeek: int32(perWeek)})
-}
-
-// indexPairs files every route under its pair of airports, for
-// routesBetween, once all are added.
-func (n *network) indexPairs() {
-	size := len(n.airports)
-	n.pairFrom = make([]int32, size*size+1)
-	for _, r := range n.routes {
-		n.pairFrom[int(r.from)*size+int(r.to)+1]++
-	}
-	for k := 1; k < len(n.pairFrom); k++ {
-		n.pairFrom[k] += n.pairFrom[k-1]
-	}
-	n.pairRoutes = make([]int32, len(n.routes))
-	filled := make([]int32, size*size)
-	for id, r := range n.routes { // in id order: each pair's ids ascend
-		k := int(r.from)*size + int(r.to)
-		n.pairRoutes[n.pairFrom[k]+filled[k]] = int32(id)
-		filled[k]++
-	}
 }
 
 // eligible reports whether airline al (index ai) may fly from its station s

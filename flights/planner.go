@@ -200,7 +200,7 @@ type routing struct {
 func (p *planner) oneStops() []routing {
 	n := p.n
 	var out []routing
-	for _, h := range n.outConnect[p.o] {
+	for _, h := range n.outConnect.row(p.o) {
 		h := int(h)
 		if h == p.d {
 			continue
@@ -253,7 +253,7 @@ func (p *planner) twoStops() []routing {
 		}
 		return out
 	}
-	firsts, lasts := inside(n.outConnect[p.o]), inside(n.inConnect[p.d])
+	firsts, lasts := inside(n.outConnect.row(p.o)), inside(n.inConnect.row(p.d))
 	var out []routing
 	for _, h1 := range firsts {
 		d1 := n.km(p.o, h1)

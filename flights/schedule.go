@@ -68,22 +68,15 @@ const everyDay = 0x7f
 
 func (d departure) on(w time.Weekday) bool { return d.days&(1<<w) != 0 }
 
-// timetable is a season's departures, by route id, in time order: every
-// route's, one route after another, in one array.
-type timetable struct {
-	all  []departure
-	from []int32 // route id's departures are all[from[id]:from[id+1]]
-}
+// timetable is a season's departures, in time order, a row per route id.
+type timetable struct{ deps rows[departure] }
 
 // of is route id's departures; writing through it changes the timetable,
 // and its capacity ends at its own last departure.
-func (tt *timetable) of(id int32) []departure {
-	from, to := tt.from[id], tt.from[id+1]
-	return tt.all[from:to:to]
-}
+func (tt *timetable) of(id int32) []departure { return tt.deps.row(int(id)) }
 
 // routes is how many routes the timetable has departures for.
-func (tt *timetable) routes() int { return len(tt.from) - 1 }
+func (tt *timetable) routes() int { return tt.deps.len() }
 
 // seasonCache keeps the timetables of the last few seasons asked for: a
 // year's searches span three at most, and each is a few hundred KB.
@@ -144,7 +137,7 @@ func planSeason(n *network, s season) *timetable {
 	for i := range n.routes {
 		room += max(1, int(n.routes[i].perWeek)/7)
 	}
-	tt := &timetable{all: make([]departure, 0, room), from: make([]int32, len(n.routes)+1)}
+	tt := &timetable{deps: newRows[departure](len(n.routes), room)}
 	// The routes of one pair of airports (one airline after another) share
 	// their times of day's penalties: buildNetwork adds them together.
 	var times [2]struct {
@@ -160,8 +153,8 @@ func planSeason(n *network, s season) *timetable {
 				t.p[slot] = timesPenalty(n, r, slot*slotMinutes, offset)
 			}
 		}
-		tt.all = append(tt.all, planRoute(n, id, s, offset, banks, &t.p)...)
-		tt.from[id+1] = int32(len(tt.all))
+		tt.deps.push(planRoute(n, id, s, offset, banks, &t.p)...)
+		tt.deps.end()
 	}
 	numberFlights(n, tt)
 	return tt
