@@ -35,7 +35,7 @@ type network struct {
 	index    map[string]int
 	dist     []float64 // dist[a*n+b] is the great-circle distance from a to b
 	routes   []route
-	// pairs' row o*n+d are the ids of the routes flying o to d, in
+	// pairs holds in row o*n+d the ids of the routes flying o to d, in
 	// ascending order (routesBetween).
 	pairs rows[int32]
 	// connect are the airports where some airline connects passengers

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"math"
 	"net/http"
 	"runtime"
 	"strings"
@@ -69,6 +70,8 @@ func TestGarbageCollectionResumesAfterStart(t *testing.T) {
 		{"GOGC unset", 200, 100},
 		{"GOGC=50", 100, 50},
 		{"GOGC=off", -1, -1},
+		// Twice it does not fit the runtime's int32: the most that does.
+		{"GOGC=2000000000", math.MaxInt32, 2000000000},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
 			debug := serverbin.FreeAddr(t)

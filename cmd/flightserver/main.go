@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -197,14 +198,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // turned straight back on, collection would start a cycle at once, beside
 // the first answer. Instead the first cycle runs at twice percent (its goal
 // 8 MB at the default), and collection is back at percent as soon as that
-// cycle has ended: what it costs is that one cycle coming later. A percent of 0
-// or below (GOGC=0, GOGC=off) is set as it is.
+// cycle has ended: what it costs is that one cycle coming later. A percent
+// of 0 or below (GOGC=0, GOGC=off) is set as it is.
 func resumeCollection(percent int) {
 	if percent <= 0 {
 		debug.SetGCPercent(percent)
 		return
 	}
-	debug.SetGCPercent(2 * percent)
+	// The runtime holds GOGC in an int32: doubled past it, a huge GOGC
+	// would wrap to a negative one, collection off, and no cycle would
+	// ever end to turn it back on.
+	debug.SetGCPercent(int(min(2*int64(percent), math.MaxInt32)))
 	// A cleanup runs once a cycle has found its object unreachable; the
 	// object holds a pointer, so the runtime's tiny allocator (whose
 	// objects' cleanups may never run) does not take it.
