@@ -270,7 +270,9 @@ func shippedHandler(tb testing.TB, cfg config, srv *server.MCPServer, log zerolo
 		tb.Fatal(err)
 	}
 	calls := httpguard.NewInflight(cfg.maxInflight, cfg.maxInflightPerClient, cfg.clients())
-	h, err := newHandler(server.NewStreamableHTTPServer(srv, server.WithEndpointPath("/mcp"), server.WithSessionIdManager(sess)), cfg, sess, streams, calls, nil, log)
+	mcpHTTP := mcpTransport(cfg, srv, sess, log)
+	tb.Cleanup(func() { _ = mcpHTTP.Shutdown(context.Background()) })
+	h, err := newHandler(mcpHTTP, cfg, sess, streams, calls, nil, log)
 	if err != nil {
 		tb.Fatal(err)
 	}

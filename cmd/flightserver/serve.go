@@ -74,6 +74,22 @@ const noopTool = "noop"
 // nothing. TestHeartbeatBeatsTheProxies keeps it under their timeouts.
 const getStreamHeartbeat = 30 * time.Second
 
+// mcpTransport is mcp-go's streamable HTTP transport of srv as serveHTTP
+// serves it (the endpoint, our session ids and their idle expiry, the GET
+// stream's heartbeat, mcp-go's log in ours), with opts after. The tests'
+// shipped handler is built with it too, so that what they measure and
+// check is the transport the server runs. Its Shutdown stops the idle
+// sessions' sweeper it starts.
+func mcpTransport(cfg config, srv *server.MCPServer, sess *httpguard.Sessions, log zerolog.Logger, opts ...server.StreamableHTTPOption) *server.StreamableHTTPServer {
+	return server.NewStreamableHTTPServer(srv, append([]server.StreamableHTTPOption{
+		server.WithEndpointPath("/mcp"),
+		server.WithStreamableHTTPLogger(tools.SlogLogger(log)),
+		server.WithSessionIdManager(sess),
+		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
+		server.WithHeartbeatInterval(getStreamHeartbeat),
+	}, opts...)...)
+}
+
 // serveHTTP listens on cfg.addr and serves until ctx ends, then drains
 // (see serveUntilDone).
 func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *telemetry.Metrics, log zerolog.Logger) error {
@@ -101,14 +117,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 	}
 	metrics.ObserveSessions(sess.Live)
 	metrics.ObserveStreams(streams.Count)
-	mcpHTTP := server.NewStreamableHTTPServer(srv,
-		server.WithEndpointPath("/mcp"),
-		server.WithStreamableHTTPServer(httpSrv),
-		server.WithStreamableHTTPLogger(tools.SlogLogger(log)),
-		server.WithSessionIdManager(sess),
-		server.WithSessionIdleTTL(cfg.sessionIdleTTL),
-		server.WithHeartbeatInterval(getStreamHeartbeat),
-	)
+	mcpHTTP := mcpTransport(cfg, srv, sess, log, server.WithStreamableHTTPServer(httpSrv))
 	calls := httpguard.NewInflight(cfg.maxInflight, cfg.maxInflightPerClient, cfg.clients())
 	if httpSrv.Handler, err = newHandler(mcpHTTP, cfg, sess, streams, calls, metrics, log); err != nil {
 		return err
