@@ -48,8 +48,7 @@ func (t *Toolset) rungsFor(strategy Strategy, c *fallback.Call) []ladderRung {
 	if s, ok := stepFor(strategy); ok {
 		return []ladderRung{s.rung(t)}
 	}
-	rungs := make([]ladderRung, 3)
-	rungs[0], rungs[1], rungs[2] = samplingRung{t}, serverLLMRung{t}, deterministicRung{t, ""}
+	rungs := []ladderRung{samplingRung{t}, serverLLMRung{t}, deterministicRung{t, ""}}
 	if t.serverLLMFirst == ServerLLMFirstAlways || (t.serverLLMFirst == ServerLLMFirstModern && c.Client().Era == fallback.Modern) {
 		rungs[0], rungs[1] = rungs[1], rungs[0]
 	}
