@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -27,7 +28,10 @@ import (
 // otherwise the module version from the build info is used.
 var version = ""
 
-func buildVersion() string {
+// buildVersion is the version --version prints, serverInfo reports and
+// spans carry: version, else the module's, else "dev". The build info is
+// parsed once, however many ask.
+var buildVersion = sync.OnceValue(func() string {
 	if version != "" {
 		return version
 	}
@@ -35,7 +39,7 @@ func buildVersion() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
+})
 
 // envPrefix names the environment fallback of every flag: --log-level is
 // FLIGHTSERVER_LOG_LEVEL. A flag on the command line wins over the variable.
