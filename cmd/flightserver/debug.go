@@ -61,7 +61,7 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 	}
 	// The same Host and Origin rules as /mcp: only numbers here, but a page
 	// on another site has no business reading even those.
-	srv := &http.Server{Handler: httpguard.CheckHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: guardedDebug(mux, log), ReadHeaderTimeout: debugReadTimeout}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
@@ -85,7 +85,7 @@ func serveMetrics(addr string, m *telemetry.Metrics, log zerolog.Logger) (func()
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	srv := &http.Server{Handler: httpguard.CheckHostOrigin(nil, log, mux), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: guardedDebug(mux, log), ReadHeaderTimeout: debugReadTimeout}
 	log.Info().Str("addr", ln.Addr().String()).Msg("metrics at /metrics")
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -93,4 +93,17 @@ func serveMetrics(addr string, m *telemetry.Metrics, log zerolog.Logger) (func()
 		}
 	}()
 	return func() { _ = srv.Close() }, nil
+}
+
+// debugReadTimeout bounds the headers, and any body, of a request to the
+// debug and metrics listeners.
+const debugReadTimeout = 5 * time.Second
+
+// guardedDebug is mux behind what guards the debug and metrics listeners:
+// the Host and Origin rules of /mcp, and bounded bodies. Their refusals are
+// logged as /mcp's are, sampled, so that a client cannot decide how much
+// the server logs.
+func guardedDebug(mux http.Handler, log zerolog.Logger) http.Handler {
+	log = httpguard.RefusalLog(log)
+	return httpguard.BoundBodies(debugReadTimeout, log, httpguard.CheckHostOrigin(nil, log, mux))
 }

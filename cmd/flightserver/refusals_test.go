@@ -122,13 +122,19 @@ func TestRefusalCodes(t *testing.T) {
 // length bytes of body, then only sent of them.
 func rawPOST(t *testing.T, addr string, headers map[string]string, length int, sent string) net.Conn {
 	t.Helper()
+	return rawRequest(t, addr, "POST /mcp", headers, length, sent)
+}
+
+// rawRequest is rawPOST for any method and path ("GET /healthz").
+func rawRequest(t *testing.T, addr, request string, headers map[string]string, length int, sent string) net.Conn {
+	t.Helper()
 	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
 	var b strings.Builder
-	fmt.Fprintf(&b, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n", addr, length)
+	fmt.Fprintf(&b, "%s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n", request, addr, length)
 	for k, v := range headers {
 		fmt.Fprintf(&b, "%s: %s\r\n", k, v)
 	}
@@ -163,8 +169,9 @@ func isTimeout(err error) bool {
 // A client that sends its headers, one byte of a 4000-byte body, then
 // nothing, is answered 408 and cut off after --read-body-timeout, however
 // many do it at once; with --auth-token, a client without a token is
-// refused at once, before its body; and neither a long legacy answer nor
-// the GET stream is cut by the body's deadline.
+// refused at once, before its body; a body on another method or path is
+// refused or cut off too, never waited for; and neither a long legacy
+// answer nor the GET stream is cut by the body's deadline.
 func TestSlowRequestBody(t *testing.T) {
 	addr, _, _ := serverbin.StartHTTP(t, binary, nil, "--read-body-timeout", "300ms", "--auth-token", testToken)
 	const n = 50
@@ -192,6 +199,27 @@ func TestSlowRequestBody(t *testing.T) {
 	resp, closed := readReply(t, noToken, time.Second)
 	if resp.StatusCode != http.StatusUnauthorized || !closed {
 		t.Errorf("no token, slow body: %d closed %v; want 401 at once, closed", resp.StatusCode, closed)
+	}
+
+	// A body that never comes, on a request that no layer reads the body
+	// of: net/http would wait for it, without a deadline, before answering.
+	for _, tc := range []struct {
+		request string
+		status  int
+		within  time.Duration
+	}{
+		{"GET /healthz", http.StatusBadRequest, time.Second},            // refused at once: a GET takes no body
+		{"GET /readyz", http.StatusBadRequest, time.Second},             //
+		{"DELETE /mcp", http.StatusBadRequest, time.Second},             // before the token is asked for
+		{"GET /mcp", http.StatusBadRequest, time.Second},                // the GET stream
+		{"POST /healthz", http.StatusMethodNotAllowed, 3 * time.Second}, // once the body's deadline has passed
+		{"POST /nowhere", http.StatusNotFound, 3 * time.Second},         //
+	} {
+		c := rawRequest(t, addr, tc.request, nil, 100, "{")
+		resp, closed := readReply(t, c, tc.within)
+		if resp.StatusCode != tc.status || !closed {
+			t.Errorf("%s announcing a body it never sends: %d, closed %v; want %d within %s, closed", tc.request, resp.StatusCode, closed, tc.status, tc.within)
+		}
 	}
 }
 
@@ -229,5 +257,18 @@ func testLegacyFormAnswer(t *testing.T, url string, delay time.Duration) {
 	}
 	if structured(t, res, &got); got.Method != "client_sampling" {
 		t.Errorf("the GET stream %s old no longer carried the sampling request: method %s", delay, got.Method)
+	}
+}
+
+// The metrics and debug listeners bound a body that never comes as /mcp's
+// listener does: refused at once on a GET, never waited for.
+func TestDebugListenersBoundBodies(t *testing.T) {
+	metrics, debug := serverbin.FreeAddr(t), serverbin.FreeAddr(t)
+	serverbin.StartHTTP(t, binary, nil, "--metrics-addr", metrics, "--debug-addr", debug)
+	for _, tc := range []struct{ addr, request string }{{metrics, "GET /metrics"}, {debug, "GET /debug/vars"}} {
+		resp, closed := readReply(t, rawRequest(t, tc.addr, tc.request, nil, 100, "{"), time.Second)
+		if resp.StatusCode != http.StatusBadRequest || !closed {
+			t.Errorf("%s announcing a body it never sends: %d, closed %v; want 400 at once, closed", tc.request, resp.StatusCode, closed)
+		}
 	}
 }

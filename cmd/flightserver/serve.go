@@ -254,8 +254,10 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *httpguard.Sessions, stre
 		}
 		_, _ = io.WriteString(w, `{"status":"ready"}`)
 	})
+	// Outside the mux: a probe, a 404 or a 405 is bounded like /mcp.
+	all := httpguard.BoundBodies(cfg.readBody, log, mux)
 	if cfg.servedBy != "" {
-		return httpguard.ServedBy(cfg.servedBy, mux), nil
+		return httpguard.ServedBy(cfg.servedBy, all), nil
 	}
-	return mux, nil
+	return all, nil
 }

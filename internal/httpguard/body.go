@@ -15,6 +15,38 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// BoundBodies bounds the body of every request a listener serves, not only
+// the POSTs to the MCP endpoint that ReadBody reads. net/http reads what a
+// handler left of a body (up to 256 KB) before it writes the answer, with
+// no deadline once the headers are in, so a request that announces a body
+// and never sends it would hold its connection and goroutine for good,
+// whatever the answer (a probe's, a 404, a refusal):
+//
+//   - A request other than a POST that announces a body (a length, or
+//     chunked) is refused with 400 at once, and its connection is not
+//     read again: nothing on this server takes a body on another method.
+//   - A POST's body must arrive within timeout of its headers, whoever reads
+//     it. ReadBody, which reads the MCP endpoint's, clears the deadline once
+//     the body is in, so that a long answer is not cut; a handler that reads
+//     none (another path) answers once net/http has the body, or the
+//     deadline has passed and the connection is closed after the answer.
+func BoundBodies(timeout time.Duration, log zerolog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.ContentLength == 0:
+		case r.Method != http.MethodPost:
+			log.Warn().Str("method", truncate(r.Method, 20)).Str("remote", r.RemoteAddr).Msg("refused a request with a body on a method that takes none")
+			writeError(w, r, refusedStrayBody, "a "+truncate(r.Method, 20)+" request carries no body on this server: send it without one (no Content-Length, no Transfer-Encoding)")
+			return
+		default:
+			if err := http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout)); err != nil {
+				log.Error().Err(err).Msg("cannot bound the body read")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // ReadBody reads a POST's whole body, at most max bytes, within timeout of
 // its headers, before any other layer sees the request: a client that
 // announces 4000 bytes and sends one, or trickles a body byte by byte, is

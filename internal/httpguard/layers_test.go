@@ -43,8 +43,8 @@ func refusalOf(t *testing.T, rec *httptest.ResponseRecorder) (status, code int, 
 
 // Each layer passes what it guards nothing against, and refuses the rest
 // with its one status and JSON-RPC code, a message that says what to do,
-// and Retry-After where waiting helps; a refusal of a POST whose body was
-// not read closes the connection.
+// and Retry-After where waiting helps; a refusal of a request whose body
+// was not read closes the connection.
 func TestLayersRefuseWithTheirStatusAndCode(t *testing.T) {
 	log := zerolog.Nop()
 	post := func(body string, headers ...string) *http.Request {
@@ -68,6 +68,10 @@ func TestLayersRefuseWithTheirStatusAndCode(t *testing.T) {
 	token := RequireToken("s3cret-token", log, reached)
 	origin := CheckHostOrigin([]string{"https://app.example"}, log, reached)
 	body := ReadBody(16, time.Second, log, reached)
+	bounded := BoundBodies(time.Second, log, reached)
+	with := func(method, body string) *http.Request {
+		return httptest.NewRequest(method, "/healthz", strings.NewReader(body))
+	}
 
 	for _, tc := range []struct {
 		name    string
@@ -94,6 +98,10 @@ func TestLayersRefuseWithTheirStatusAndCode(t *testing.T) {
 		{"body: announced over the limit", body, post(`{"id":1,"pad":"xxxxxxxx"}`), 413, CodeTooLarge, "--max-body-bytes", false, true},
 		{"body: over the limit, unannounced", body, chunked(post(`{"id":1,"pad":"xxxxxxxx"}`)), 413, CodeTooLarge, "--max-body-bytes", false, true},
 		{"body: a GET is not read", body, httptest.NewRequest(http.MethodGet, "/mcp", nil), 200, 0, "reached:", false, false},
+		{"bodies: a GET without one", bounded, httptest.NewRequest(http.MethodGet, "/healthz", nil), 200, 0, "reached:", false, false},
+		{"bodies: a GET with one", bounded, with(http.MethodGet, "{}"), 400, CodeRefused, "a GET request carries no body", false, true},
+		{"bodies: a DELETE, chunked", bounded, chunked(with(http.MethodDelete, "{}")), 400, CodeRefused, "no Content-Length, no Transfer-Encoding", false, true},
+		{"bodies: a POST's is for the next layer", bounded, post(`{"id":1}`), 200, 0, `reached:{"id":1}`, false, false},
 		{"rate: the burst", rated, from("198.51.100.1:1000", post("{}")), 200, 0, "reached", false, false},
 		{"rate: over it", rated, from("198.51.100.1:1001", post("{}")), 429, CodeSlowDown, "--rate-limit", true, true},
 		{"rate: another client", rated, from("198.51.100.2:1000", post("{}")), 200, 0, "reached", false, false},

@@ -30,7 +30,7 @@ import (
 // message says what to do. -32002 is skipped: earlier MCP revisions use it
 // for "resource not found".
 const (
-	CodeRefused         = -32000 // 403, 400: a request this transport does not serve (a foreign Origin or Host, a GET stream naming no session)
+	CodeRefused         = -32000 // 403, 400: a request this transport does not serve (a foreign Origin or Host, a GET stream naming no session, a body on a method that takes none)
 	CodeSessionNotFound = -32001 // 404: a 2025-11-25 session this process does not hold
 	CodeUnauthorized    = -32003 // 401: no bearer token, or the wrong one
 	CodeTooLarge        = -32004 // 413: a body over --max-body-bytes
@@ -53,6 +53,7 @@ var (
 	refusedOrigin         = refusal{http.StatusForbidden, CodeRefused, telemetry.RefusedOrigin}
 	refusedNoSession      = refusal{http.StatusBadRequest, CodeRefused, ""}
 	refusedUnreadable     = refusal{http.StatusBadRequest, mcp.PARSE_ERROR, ""}
+	refusedStrayBody      = refusal{http.StatusBadRequest, CodeRefused, ""}
 	refusedUnknownSession = refusal{http.StatusNotFound, CodeSessionNotFound, ""}
 	refusedAuth           = refusal{http.StatusUnauthorized, CodeUnauthorized, telemetry.RefusedAuth}
 	refusedTooLarge       = refusal{http.StatusRequestEntityTooLarge, CodeTooLarge, telemetry.RefusedBodySize}
@@ -98,7 +99,7 @@ func writeError(w http.ResponseWriter, r *http.Request, why refusal, message str
 	if m, ok := r.Context().Value(metricsKey{}).(*telemetry.Metrics); ok && why.reason != "" {
 		m.Refused(why.reason)
 	}
-	unread := r.Method == http.MethodPost && !bodyRead(r) && r.ContentLength != 0
+	unread := !bodyRead(r) && r.ContentLength != 0
 	if unread {
 		w.Header().Set("Connection", "close")
 	}
