@@ -89,13 +89,14 @@ type Clients struct {
 
 // addr is the client's address (an IPv6 one as its /64): the
 // connection's, or, behind a trusted proxy, the last address in
-// --client-ip-header (the one the proxy itself appended; earlier ones came
-// from the client and prove nothing).
+// --client-ip-header, over all its lines (the one the proxy itself
+// appended, as a value of its own or as a line of its own; earlier ones
+// came from the client and prove nothing).
 func (c Clients) addr(r *http.Request) string {
 	if c.IPHeader != "" {
-		if v := r.Header.Get(c.IPHeader); v != "" {
-			parts := strings.Split(v, ",")
-			if ip := strings.TrimSpace(parts[len(parts)-1]); ip != "" && len(ip) <= 64 {
+		if lines := r.Header.Values(c.IPHeader); len(lines) > 0 {
+			last := lines[len(lines)-1]
+			if ip := strings.TrimSpace(last[strings.LastIndexByte(last, ',')+1:]); ip != "" && len(ip) <= 64 {
 				return clientKey(ip)
 			}
 		}

@@ -3,12 +3,15 @@ package httpguard
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
 // A client is an address; an IPv6 one counts as its /64, so that changing
 // the address's last half does not make a new client. Loopback stays
-// loopback, and so exempt unless --limit-loopback.
+// loopback, and so exempt unless --limit-loopback. Behind a proxy the
+// client is the last address the proxy reported, over every line of its
+// header.
 func TestClientKey(t *testing.T) {
 	for _, tc := range []struct {
 		remote, header, want string
@@ -29,11 +32,18 @@ func TestClientKey(t *testing.T) {
 		{"127.0.0.1:5000", "2001:db8::9", "2001:db8::/64", true},
 		{"127.0.0.1:5000", "203.0.113.1, 2001:db8:5::9", "2001:db8:5::/64", true},
 		{"127.0.0.1:5000", "not-an-address", "not-an-address", true},
+		// The proxy's value is the last one, also when it appended a line
+		// of its own after the client's: a loopback address the client
+		// wrote first exempts nobody.
+		{"127.0.0.1:5000", "127.0.0.1\n203.0.113.7", "203.0.113.7", true},
+		{"127.0.0.1:5000", "10.0.0.1, 127.0.0.1\n2001:db8:5::9, 203.0.113.7", "203.0.113.7", true},
 	} {
 		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 		r.RemoteAddr = tc.remote
 		if tc.header != "" {
-			r.Header.Set("X-Real-IP", tc.header)
+			for _, line := range strings.Split(tc.header, "\n") {
+				r.Header.Add("X-Real-IP", line)
+			}
 		}
 		who := Clients{IPHeader: "X-Real-IP"}
 		if got := who.addr(r); got != tc.want || who.limited(got) != tc.limited {
