@@ -113,7 +113,10 @@ ENTRYPOINT ["/flightserver"]
 # FLIGHTSERVER_AUTH_TOKEN (from a secret); the warning in the log then goes
 # away. Every flag also has an environment fallback (FLIGHTSERVER_<FLAG>),
 # but flags given here win over the environment, so replace the arguments to
-# drop --allow-unauthenticated.
+# drop --allow-unauthenticated. Without a token the server answers only
+# requests that call it by an IP address or localhost (DNS rebinding
+# protection): a proxy that calls it by a name needs that name in
+# FLIGHTSERVER_ALLOWED_HOSTS.
 CMD ["--transport", "http", "--addr", "0.0.0.0:8080", "--allow-unauthenticated"]
 
 # ------------------------------------------- target release: goreleaser's binary

@@ -56,6 +56,7 @@ type config struct {
 	transport      string
 	addr           string
 	allowedOrigins []string
+	allowedHosts   []string
 	logLevel       zerolog.Level
 	logFormat      string
 	maxBodyBytes   int64
@@ -128,7 +129,7 @@ var helpGroups = []struct {
 	{"Elicitation (asking the user in a form)", []string{"elicitation-timeout"}},
 	{"Saving itineraries (where saveItinerary may write)", []string{"export-dir", "shared-filesystem", "roots-timeout"}},
 	{"HTTP hardening (--transport http)", []string{
-		"allowed-origins", "auth-token", "allow-unauthenticated", "read-header-timeout", "read-body-timeout", "max-inflight", "max-inflight-per-client", "rate-limit", "rate-burst",
+		"allowed-origins", "allowed-hosts", "auth-token", "allow-unauthenticated", "read-header-timeout", "read-body-timeout", "max-inflight", "max-inflight-per-client", "rate-limit", "rate-burst",
 		"limit-loopback", "client-ip-header", "max-sessions", "max-sessions-per-client", "max-streams", "session-idle-ttl", "drain-delay", "served-by"}},
 	{"Telemetry and logs (traces: the standard OTEL_* variables)", []string{"log-level", "log-format", "metrics-addr", "debug-addr"}},
 	{"Testing", []string{"load-test-tools"}},
@@ -241,6 +242,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var (
 		c        config
 		origins  string
+		hosts    string
 		level    string
 		sampling string
 		hints    string
@@ -255,6 +257,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.transport, "transport", "stdio", "stdio (for desktop hosts) or http (streamable HTTP at /mcp)")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "HTTP listen address; keep it on loopback unless a proxy in front authenticates")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated browser origins allowed besides the server's own, e.g. http://localhost:6274 for the MCP Inspector")
+	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated names requests may call the server by besides localhost and IP addresses (DNS rebinding protection), e.g. flights.internal; needed beyond loopback without --auth-token")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "auto", "auto (console when stderr is a terminal, json otherwise), json (one object a line) or console (for people)")
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 1<<20, "largest HTTP request body, or stdio message (one line), accepted")
@@ -334,7 +337,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if c.llm.APIKey == "" {
 		c.llm.APIKey = getenv("OPENAI_API_KEY")
 	}
-	if err := c.check(fs, given, getenv, stderr, checkedValues{origins, level, sampling, hints, stateKey, previous, fallback}); err != nil {
+	if err := c.check(fs, given, getenv, stderr, checkedValues{origins, hosts, level, sampling, hints, stateKey, previous, fallback}); err != nil {
 		return c, usageError{err}
 	}
 	return c, nil
@@ -342,7 +345,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 
 // checkedValues are the flags parseConfig reads as text and check reads
 // into the config.
-type checkedValues struct{ origins, level, sampling, hints, stateKey, previous, fallback string }
+type checkedValues struct{ origins, hosts, level, sampling, hints, stateKey, previous, fallback string }
 
 // check validates the combination and fills in what is derived from the
 // text values. Every problem names where the value came from: the flag, or
@@ -604,6 +607,16 @@ func (c *config) check(fs *flag.FlagSet, given map[string]bool, getenv func(stri
 		}
 		c.allowedOrigins = append(c.allowedOrigins, u.Scheme+"://"+u.Host)
 	}
+	for h := range strings.SplitSeq(v.hosts, ",") {
+		h = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), "."))
+		if h == "" {
+			continue
+		}
+		if !hostName(h) {
+			return fmt.Errorf("%s: each host is a name such as flights.internal, without a scheme or a port", at("allowed-hosts", h))
+		}
+		c.allowedHosts = append(c.allowedHosts, h)
+	}
 	return nil
 }
 
@@ -634,3 +647,23 @@ func expandHome(dir string, getenv func(string) string) string {
 type usageError struct{ error }
 
 func (u usageError) Unwrap() error { return u.error }
+
+// hostName reports whether h, lower case, is a host name: dot-separated
+// labels of 1 to 63 letters, digits, hyphens and underscores (a container's
+// service name may have them), no hyphen at either end of one.
+func hostName(h string) bool {
+	if len(h) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(h, ".") {
+		if len(label) == 0 || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range []byte(label) {
+			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
+}

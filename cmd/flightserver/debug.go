@@ -105,5 +105,5 @@ const debugReadTimeout = 5 * time.Second
 // the server logs.
 func guardedDebug(mux http.Handler, log zerolog.Logger) http.Handler {
 	log = httpguard.RefusalLog(log)
-	return httpguard.BoundBodies(debugReadTimeout, log, httpguard.CheckHostOrigin(nil, log, mux))
+	return httpguard.BoundBodies(debugReadTimeout, log, httpguard.CheckHostOrigin(httpguard.Allowed{}, log, mux))
 }

@@ -50,7 +50,7 @@ func FuzzHTTPHandler(f *testing.F) {
 		f.Add([]byte(seed.body), seed.version, seed.session, seed.method)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, version, session, method string) {
-		req := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		for k, v := range map[string]string{"MCP-Protocol-Version": version, "Mcp-Session-Id": session, "Mcp-Method": method} {

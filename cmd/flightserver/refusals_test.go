@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
@@ -270,5 +272,48 @@ func TestDebugListenersBoundBodies(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || !closed {
 			t.Errorf("%s announcing a body it never sends: %d, closed %v; want 400 at once, closed", tc.request, resp.StatusCode, closed)
 		}
+	}
+}
+
+// Beyond loopback without --auth-token, as the container image runs, a
+// request must call the server by an address or a name in --allowed-hosts:
+// a page whose own name was rebound to the published port is refused,
+// Origin and all. With a token, the token decides.
+func TestRebindingBeyondLoopback(t *testing.T) {
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	inContainer := net.Addr(&net.TCPAddr{IP: net.IPv4(172, 17, 0, 2), Port: 8080})
+	for _, tc := range []struct {
+		name, host string
+		env        map[string]string
+		status     int
+	}{
+		{"a rebound name", "rebind.evil.example:8080", nil, http.StatusForbidden},
+		{"the container's address", "172.17.0.2:8080", nil, http.StatusOK},
+		{"localhost", "localhost:8080", nil, http.StatusOK},
+		{"a listed name", "flights.internal:8080", nil, http.StatusOK},
+		{"any name, with a token", "rebind.evil.example:8080", map[string]string{"FLIGHTSERVER_AUTH_TOKEN": testToken}, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := parseConfig([]string{"--transport", "http", "--addr", "0.0.0.0:8080", "--allow-unauthenticated", "--allowed-hosts", "flights.internal"}, env(tc.env), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := newMCPServer(cfg, nil, zerolog.Nop())
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := httptest.NewRequest(http.MethodPost, "http://"+tc.host+"/mcp", strings.NewReader(initialize))
+			req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, inContainer))
+			req.RemoteAddr = "172.17.0.1:40000" // docker-proxy, for a browser on the host machine
+			req.Header.Set("Origin", "http://"+tc.host)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+testToken)
+			rec := httptest.NewRecorder()
+			shippedHandler(t, cfg, srv, zerolog.Nop()).ServeHTTP(rec, req)
+			if rec.Code != tc.status {
+				t.Errorf("Host %s: %d %s; want %d", tc.host, rec.Code, rec.Body.String(), tc.status)
+			}
+		})
 	}
 }

@@ -126,7 +126,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, metrics *
 	case cfg.authToken != "":
 		log.Info().Msg("bearer token required on /mcp")
 	case !httpguard.Loopback(cfg.addr):
-		log.Warn().Str("addr", cfg.addr).Msg("listening beyond loopback WITHOUT authentication (--allow-unauthenticated): anyone who can reach this port can call the tools; put an authenticating proxy in front or set --auth-token")
+		log.Warn().Str("addr", cfg.addr).Msg("listening beyond loopback WITHOUT authentication (--allow-unauthenticated): anyone who can reach this port can call the tools; put an authenticating proxy in front or set --auth-token. Requests must call the server by an IP address, localhost or a name in --allowed-hosts (DNS rebinding protection)")
 	}
 	log.Info().Str("addr", ln.Addr().String()).Str("endpoint", "http://"+ln.Addr().String()+"/mcp").Msg("listening")
 	return serveUntilDone(ctx, httpSrv, ln, mcpHTTP.Shutdown, calls, cfg, log)
@@ -236,7 +236,7 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *httpguard.Sessions, stre
 		}
 		h = limiter.Wrap(log, h)
 	}
-	h = httpguard.CheckHostOrigin(cfg.allowedOrigins, log, h)
+	h = httpguard.CheckHostOrigin(httpguard.Allowed{Origins: cfg.allowedOrigins, Hosts: cfg.allowedHosts, Unauthenticated: cfg.authToken == ""}, log, h)
 	h = httpguard.CountRefusals(metrics, h)
 
 	mux := http.NewServeMux()

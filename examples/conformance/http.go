@@ -53,7 +53,7 @@ func (f *fixtures) handler(log zerolog.Logger) (http.Handler, func(context.Conte
 	h := sess.Handler(refusals, streams.Handler(httpguard.AcknowledgedFirst(withAckSignal, mcpHTTP)))
 	h = f.engine.ProtocolErrors(f.required, h)
 	h = httpguard.ReadBody(maxBody, readBody, refusals, h)
-	h = httpguard.CheckHostOrigin(nil, refusals, h)
+	h = httpguard.CheckHostOrigin(httpguard.Allowed{Unauthenticated: true}, refusals, h)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	return mux, mcpHTTP.Shutdown, nil

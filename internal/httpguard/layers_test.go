@@ -54,9 +54,11 @@ func TestLayersRefuseWithTheirStatusAndCode(t *testing.T) {
 		}
 		return r
 	}
-	onLoopback := func(r *http.Request) *http.Request {
-		return r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.Addr(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080})))
+	onAddress := func(ip net.IP, r *http.Request) *http.Request {
+		return r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.Addr(&net.TCPAddr{IP: ip, Port: 8080})))
 	}
+	onLoopback := func(r *http.Request) *http.Request { return onAddress(net.IPv4(127, 0, 0, 1), r) }
+	inContainer := func(r *http.Request) *http.Request { return onAddress(net.IPv4(172, 17, 0, 2), r) } // a published port's connections arrive here
 	from := func(addr string, r *http.Request) *http.Request { r.RemoteAddr = addr; return r }
 	host := func(name string, r *http.Request) *http.Request { r.Host = name; return r }
 	chunked := func(r *http.Request) *http.Request { r.ContentLength = -1; return r }
@@ -66,7 +68,8 @@ func TestLayersRefuseWithTheirStatusAndCode(t *testing.T) {
 	}
 	rated := limiter.Wrap(log, reached)
 	token := RequireToken("s3cret-token", log, reached)
-	origin := CheckHostOrigin([]string{"https://app.example"}, log, reached)
+	origin := CheckHostOrigin(Allowed{Origins: []string{"https://app.example"}}, log, reached)
+	open := CheckHostOrigin(Allowed{Hosts: []string{"flights.internal"}, Unauthenticated: true}, log, reached)
 	body := ReadBody(16, time.Second, log, reached)
 	bounded := BoundBodies(time.Second, log, reached)
 	with := func(method, body string) *http.Request {
@@ -94,6 +97,14 @@ func TestLayersRefuseWithTheirStatusAndCode(t *testing.T) {
 		{"origin: foreign scheme", origin, post("{}", "Origin", "file://127.0.0.1:8080"), 403, CodeRefused, "forbidden origin", false, true},
 		{"host: loopback by name", origin, onLoopback(host("localhost:8080", post("{}"))), 200, 0, "reached", false, false},
 		{"host: rebound on loopback", origin, onLoopback(host("evil.example:8080", post("{}"))), 403, CodeRefused, "DNS rebinding", false, true},
+		{"host: a listed name on loopback", open, onLoopback(host("flights.internal:8080", post("{}"))), 200, 0, "reached", false, false},
+		{"host: rebound beyond loopback, no token", open, inContainer(host("evil.example:8080", post("{}", "Origin", "http://evil.example:8080"))), 403, CodeRefused, "without --auth-token", false, true},
+		{"host: beyond loopback, no token, by address", open, inContainer(host("172.17.0.2:8080", post("{}"))), 200, 0, "reached", false, false},
+		{"host: beyond loopback, no token, by IPv6 address", open, inContainer(host("[2001:db8::2]:8080", post("{}"))), 200, 0, "reached", false, false},
+		{"host: beyond loopback, no token, localhost", open, inContainer(host("localhost:8080", post("{}"))), 200, 0, "reached", false, false},
+		{"host: beyond loopback, no token, a listed name", open, inContainer(host("Flights.Internal.:8080", post("{}"))), 200, 0, "reached", false, false},
+		{"host: beyond loopback, no token, no name", open, inContainer(host("", post("{}"))), 403, CodeRefused, "--allowed-hosts", false, true},
+		{"host: beyond loopback with a token, any name", origin, inContainer(host("flights.example.com", post("{}"))), 200, 0, "reached", false, false},
 		{"body: within the limit", body, post(`{"id":1}`), 200, 0, `reached:{"id":1}`, false, false},
 		{"body: announced over the limit", body, post(`{"id":1,"pad":"xxxxxxxx"}`), 413, CodeTooLarge, "--max-body-bytes", false, true},
 		{"body: over the limit, unannounced", body, chunked(post(`{"id":1,"pad":"xxxxxxxx"}`)), 413, CodeTooLarge, "--max-body-bytes", false, true},
@@ -308,7 +319,7 @@ func (c closeRecorder) CloseSession(id string) { c(id) }
 // without a reason are not.
 func TestRefusalsAreCounted(t *testing.T) {
 	m := telemetry.NewMetrics()
-	h := CountRefusals(m, CheckHostOrigin(nil, zerolog.Nop(), RequireToken("t", zerolog.Nop(), reached)))
+	h := CountRefusals(m, CheckHostOrigin(Allowed{}, zerolog.Nop(), RequireToken("t", zerolog.Nop(), reached)))
 	for _, headers := range []map[string]string{
 		{"Origin": "https://evil.example"},
 		{"Origin": "https://evil.example"},

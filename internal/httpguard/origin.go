@@ -3,6 +3,7 @@ package httpguard
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -10,27 +11,54 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// Allowed is what CheckHostOrigin lets through beyond the server's own
+// names and origin.
+type Allowed struct {
+	// Origins are browser origins (scheme://host[:port]) allowed besides
+	// the server's own (--allowed-origins).
+	Origins []string
+	// Hosts are names, lower case and without a port, that requests may
+	// call the server by besides loopback names and IP addresses
+	// (--allowed-hosts).
+	Hosts []string
+	// Unauthenticated says that nothing checks who a request is from (no
+	// --auth-token): the Host rule then holds on every listener, not only
+	// on loopback. A page cannot present a token it does not know, so with
+	// one a rebound page gets no further than 401.
+	Unauthenticated bool
+}
+
 // CheckHostOrigin refuses what a browser page on another site could send
 // (DNS rebinding, a hostile page posting to a local server), as the MCP
 // transport spec requires, on every method, the GET stream included
 // (net/http's CrossOriginProtection checks only unsafe methods):
 //
-//   - Host: a request that reached a loopback address must name a loopback
-//     host (localhost, 127.0.0.1, [::1]); a page whose own name was rebound
-//     to 127.0.0.1 sends its own name. (mcp-go checks the same, with a
-//     plain-text 403; this answers first, in JSON-RPC.)
+//   - Host: a page whose own name was rebound to the server's address
+//     sends its own name, so a request must call the server by a loopback
+//     name (localhost, 127.0.0.1, [::1]) when it reached a loopback
+//     address, and, on any other address when the server is
+//     Unauthenticated, by an IP address or a loopback name; a name in
+//     Hosts passes everywhere. (mcp-go checks loopback the same way, with
+//     a plain-text 403; this answers first, in JSON-RPC.) A container's
+//     published port is the case beyond loopback: the connection arrives
+//     on the container's own address, whatever the host machine listens on.
 //   - Origin: a request without one is not from a browser page and passes;
-//     one whose Origin is the server's own host, or listed in allowed
-//     (--allowed-origins), passes; any other gets 403.
-func CheckHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) http.Handler {
+//     one whose Origin is the server's own host, or listed in Origins,
+//     passes; any other gets 403.
+func CheckHostOrigin(allowed Allowed, log zerolog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && loopbackAddr(local) && !LoopbackHost(r.Host) {
-			log.Warn().Str("host", truncate(r.Host, 100)).Str("remote", r.RemoteAddr).Msg("refused a request for a foreign Host on loopback")
-			writeError(w, r, refusedHost, "forbidden Host: on loopback this server answers only requests for localhost, 127.0.0.1 or [::1] (DNS rebinding protection)")
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if onLoopback := local != nil && loopbackAddr(local); !allowed.host(r.Host, onLoopback) {
+			log.Warn().Str("host", truncate(r.Host, 100)).Str("remote", r.RemoteAddr).Bool("loopback", onLoopback).Msg("refused a request for a foreign Host")
+			if onLoopback {
+				writeError(w, r, refusedHost, "forbidden Host: on loopback this server answers only requests for localhost, 127.0.0.1, [::1] or a name in --allowed-hosts (DNS rebinding protection)")
+			} else {
+				writeError(w, r, refusedHost, "forbidden Host: without --auth-token this server answers only requests that call it by an IP address, localhost or a name in --allowed-hosts (DNS rebinding protection)")
+			}
 			return
 		}
 		origin := r.Header.Get("Origin")
-		if origin == "" || slices.Contains(allowed, strings.TrimSuffix(origin, "/")) {
+		if origin == "" || slices.Contains(allowed.Origins, strings.TrimSuffix(origin, "/")) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -41,6 +69,35 @@ func CheckHostOrigin(allowed []string, log zerolog.Logger, next http.Handler) ht
 		log.Warn().Str("origin", truncate(origin, 100)).Str("remote", r.RemoteAddr).Msg("refused cross-origin request")
 		writeError(w, r, refusedOrigin, "forbidden origin: this server accepts browser requests only from its own origin or from --allowed-origins")
 	})
+}
+
+// host reports whether a request may name host (a Host header) on a
+// loopback listener or another one.
+func (a Allowed) host(host string, onLoopback bool) bool {
+	if LoopbackHost(host) {
+		return true
+	}
+	name := hostName(host)
+	switch {
+	case slices.Contains(a.Hosts, name):
+		return true
+	case onLoopback:
+		return false
+	case !a.Unauthenticated:
+		return true // the token decides
+	}
+	_, err := netip.ParseAddr(name)
+	return err == nil
+}
+
+// hostName is a Host header's name or address: lower case, without its
+// port, brackets or a final dot.
+func hostName(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return strings.ToLower(strings.TrimSuffix(host, "."))
 }
 
 // Loopback reports whether addr (host:port) listens on the loopback
