@@ -2,6 +2,7 @@ package httpguard
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/semaphore"
 )
 
 // BoundBodies bounds the body of every request a listener serves, not only
@@ -63,7 +65,19 @@ func BoundBodies(timeout time.Duration, log zerolog.Logger, next http.Handler) h
 //
 // A body over max is refused with 413 at once when the client announced
 // its length, and as soon as the read passes max when it did not.
+//
+// The bodies of one ReadBody hold at most BodiesAtOnce times max bytes
+// in all, however many clients send them: a body takes its announced
+// length from that budget (max when it is chunked) before its first byte
+// is read, and gives it back once it is read when it holds no request (a
+// client's answer, a notification), or when its request has been served. A
+// body that finds the budget spent waits for it within its own deadline,
+// and is refused with 503 if that passes first; a client's answer to the
+// server's question is as small as it is brief, so a budget spent on calls
+// waiting for answers still leaves room for them, in all but a contrived
+// case that ends, at worst, with the question timing out.
 func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Handler) http.Handler {
+	budget := semaphore.NewWeighted(BodiesAtOnce * max)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
@@ -73,12 +87,28 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 			writeError(w, r, refusedTooLarge, fmt.Sprintf("request body of %d bytes is over the limit of %d (--max-body-bytes)", r.ContentLength, max))
 			return
 		}
+		deadline := time.Now().Add(timeout)
 		rc := http.NewResponseController(w)
-		if err := rc.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+		if err := rc.SetReadDeadline(deadline); err != nil {
 			// Only a ResponseWriter that hides its connection fails here;
 			// ours is net/http's own.
 			log.Error().Err(err).Msg("cannot bound the body read")
 		}
+		weight := r.ContentLength
+		if weight < 0 {
+			weight = max
+		}
+		wait, cancel := context.WithDeadline(r.Context(), deadline)
+		err := budget.Acquire(wait, weight)
+		cancel()
+		if err != nil {
+			log.Warn().Int64("bytes", weight).Int64("budget", BodiesAtOnce*max).Msg("refused a request: too many bodies being read at once")
+			w.Header().Set("Retry-After", "1")
+			writeError(w, r, refusedBodiesBusy, fmt.Sprintf("the server is reading as many request bodies as it holds at once (%d of --max-body-bytes); retry in a second", BodiesAtOnce))
+			return
+		}
+		held := weight
+		defer func() { budget.Release(held) }()
 		body, err := readAll(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
 		var tooLarge *http.MaxBytesError
 		var netErr net.Error
@@ -102,9 +132,18 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 			writeError(w, r, refusedUnreadable, "the request body could not be read: "+truncate(err.Error(), 120))
 			return
 		}
-		next.ServeHTTP(w, withBody(r, body))
+		r = withBody(r, body)
+		if !messageOf(r).request {
+			budget.Release(held) // an answer or a notification: done at once
+			held = 0
+		}
+		next.ServeHTTP(w, r)
 	})
 }
+
+// BodiesAtOnce is how many bodies of the largest size ReadBody's budget
+// holds at once (see ReadBody).
+const BodiesAtOnce = 8
 
 // readAll reads body to its end: into a buffer of exactly the announced
 // length when that is small (0 to exactBody bytes), growing one as

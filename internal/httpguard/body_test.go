@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -127,5 +128,75 @@ func TestReadAllMakesNoLargeBufferAhead(t *testing.T) {
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
 		t.Errorf("10 bytes of an announced megabyte allocated %d bytes", n)
+	}
+}
+
+// The bodies of one ReadBody hold at most BodiesAtOnce of the largest at
+// once: requests keep their share while they are served, a body that finds
+// the budget spent waits within its deadline and then gets 503, an answer
+// gives its share back as soon as it is read, and a served request's share
+// comes back when it is done.
+func TestReadBodyBudget(t *testing.T) {
+	const max = 1024
+	release := make(chan struct{})
+	var served sync.WaitGroup
+	held := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if messageOf(r).request && strings.Contains(r.URL.Path, "hold") {
+			served.Done()
+			<-release
+		}
+		_, _ = io.WriteString(w, "reached")
+	})
+	srv := httptest.NewServer(ReadBody(max, 300*time.Millisecond, zerolog.Nop(), held))
+	defer srv.Close()
+	// Each body is length bytes, padded: a request, or an answer.
+	body := func(request bool, length int) string {
+		head := `{"jsonrpc":"2.0","id":1,"result":{},"pad":"`
+		if request {
+			head = `{"jsonrpc":"2.0","id":1,"method":"tools/call","pad":"`
+		}
+		return head + strings.Repeat("x", length-len(head)-2) + `"}`
+	}
+	post := func(path, b string) (int, int, string) {
+		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		rec := httptest.NewRecorder()
+		rec.Code = resp.StatusCode
+		_, _ = io.Copy(rec.Body, resp.Body)
+		_, code, msg := refusalOf(t, rec)
+		return resp.StatusCode, code, msg
+	}
+
+	// BodiesAtOnce requests of 1000 bytes, held while served: 24 bytes
+	// of each one's share are left.
+	served.Add(BodiesAtOnce)
+	done := make(chan int, BodiesAtOnce)
+	for range BodiesAtOnce {
+		go func() { status, _, _ := post("/hold", body(true, 1000)); done <- status }()
+	}
+	served.Wait()
+	start := time.Now()
+	if status, code, msg := post("/mcp", body(true, max)); status != http.StatusServiceUnavailable || code != CodeBusy || !strings.Contains(msg, "--max-body-bytes") {
+		t.Errorf("a body beyond the budget: %d, code %d, %q; want 503, %d", status, code, msg, CodeBusy)
+	}
+	if waited := time.Since(start); waited < 250*time.Millisecond {
+		t.Errorf("a body beyond the budget was refused after %s, without waiting for its deadline", waited)
+	}
+	for i := range 10 { // one at a time through what is left: each gives its share back at once
+		if status, _, msg := post("/mcp", body(false, 24*BodiesAtOnce)); status != http.StatusOK {
+			t.Fatalf("answer %d with the budget all but spent: %d %q", i, status, msg)
+		}
+	}
+	close(release)
+	for range BodiesAtOnce {
+		if status := <-done; status != http.StatusOK {
+			t.Errorf("a held request: %d", status)
+		}
+	}
+	if status, _, msg := post("/mcp", body(true, max)); status != http.StatusOK {
+		t.Errorf("once the requests were served: %d %q", status, msg)
 	}
 }

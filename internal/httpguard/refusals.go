@@ -36,7 +36,7 @@ const (
 	CodeTooLarge        = -32004 // 413: a body over --max-body-bytes
 	CodeTooSlow         = -32005 // 408: a body not sent within --read-body-timeout
 	CodeSlowDown        = -32006 // 429: one client over its rate, its sessions or its share of the requests in flight
-	CodeBusy            = -32007 // 503: the server at its limit of requests in flight, sessions or GET streams
+	CodeBusy            = -32007 // 503: the server at its limit of requests in flight, sessions, GET streams or bodies being read
 )
 
 // refusal is one way the HTTP layer refuses a request: its status, its
@@ -65,6 +65,7 @@ var (
 	refusedClientInflight = refusal{http.StatusTooManyRequests, CodeSlowDown, telemetry.RefusedInflight}
 	refusedStreams        = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedStreams}
 	refusedDraining       = refusal{http.StatusServiceUnavailable, CodeBusy, ""}
+	refusedBodiesBusy     = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedBodySize}
 )
 
 // metricsKey carries the metrics in a request's context, so that every
