@@ -98,10 +98,7 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 		if weight < 0 {
 			weight = max
 		}
-		wait, cancel := context.WithDeadline(r.Context(), deadline)
-		err := budget.Acquire(wait, weight)
-		cancel()
-		if err != nil {
+		if !budget.TryAcquire(weight) && !acquireBy(r.Context(), budget, weight, deadline) {
 			log.Warn().Int64("bytes", weight).Int64("budget", BodiesAtOnce*max).Msg("refused a request: too many bodies being read at once")
 			w.Header().Set("Retry-After", "1")
 			writeError(w, r, refusedBodiesBusy, fmt.Sprintf("the server is reading as many request bodies as it holds at once (%d of --max-body-bytes); retry in a second", BodiesAtOnce))
@@ -139,6 +136,14 @@ func ReadBody(max int64, timeout time.Duration, log zerolog.Logger, next http.Ha
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// acquireBy waits for weight of budget until deadline or ctx ends, and
+// reports whether it has it.
+func acquireBy(ctx context.Context, budget *semaphore.Weighted, weight int64, deadline time.Time) bool {
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	return budget.Acquire(ctx, weight) == nil
 }
 
 // BodiesAtOnce is how many bodies of the largest size ReadBody's budget
