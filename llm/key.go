@@ -22,9 +22,10 @@ import (
 //   - escapes are decoded (\uXXXX, \xHH, %HH, &#N; and &#xH;), once more
 //     than the answer reader does, in case the text shown still holds them;
 //   - the text is folded to NFKC (full-width and other compatibility forms
-//     become plain letters) and lower case, and everything but letters and
-//     digits is dropped: spaces, punctuation, dashes, zero-width and other
-//     invisible characters;
+//     become plain letters) and lower case, Cyrillic and Greek letters that
+//     look like Latin ones become those (lookalikes), and everything but
+//     letters and digits is dropped: spaces, punctuation, dashes,
+//     zero-width and other invisible characters;
 //   - the fields are joined, in order, with nothing between them, and the
 //     key is normalised the same way.
 //
@@ -132,17 +133,34 @@ func (g *keyGuard) leaksIn(t []rune) bool {
 	return false
 }
 
-// normalise folds s to what the guard compares: NFKC, lower case, letters
-// and digits only.
+// normalise folds s to what the guard compares: NFKC, lower case, the
+// lookalikes as the Latin letters they look like, letters and digits only.
 func normalise(s string) []rune {
 	s = norm.NFKC.String(s)
 	out := make([]rune, 0, len(s))
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			out = append(out, unicode.ToLower(r))
+			r = unicode.ToLower(r)
+			if l, ok := lookalikes[r]; ok {
+				r = l
+			}
+			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// lookalikes are the Cyrillic and Greek letters that read as a Latin one,
+// in lower case or as the capital they were folded from (Cyrillic н from
+// Н reads as H), each with that letter: a key written with them reads as
+// the key to a person. NFKC leaves them as they are; a full confusables
+// skeleton (Unicode TR39) would cover more scripts, which a key written
+// for people to miss is unlikely to need.
+var lookalikes = map[rune]rune{
+	'а': 'a', 'в': 'b', 'с': 'c', 'ԁ': 'd', 'е': 'e', 'һ': 'h', 'н': 'h', 'і': 'i', 'ј': 'j', 'к': 'k',
+	'ӏ': 'l', 'м': 'm', 'о': 'o', 'р': 'p', 'ԛ': 'q', 'ѕ': 's', 'т': 't', 'ԝ': 'w', 'х': 'x', 'у': 'y',
+	'α': 'a', 'β': 'b', 'ε': 'e', 'η': 'h', 'ι': 'i', 'κ': 'k', 'μ': 'm', 'ν': 'n', 'ο': 'o', 'ρ': 'p',
+	'τ': 't', 'υ': 'y', 'χ': 'x', 'ζ': 'z',
 }
 
 // hashRunes is FNV-1a over the runes.
