@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -34,9 +36,10 @@ type usableRoot struct {
 const maxRoots = 64
 
 // checkRoots keeps the roots that are existing local directories given as
-// file:// URIs, inside within when it is set, and says why each other one
-// was skipped ("<uri>: <why>"). Roots come from the client: untrusted, so
-// each is parsed and checked on disk, never guessed at.
+// file:// URIs (read by [localPath]), inside within when it is set, and
+// says why each other one was skipped ("<uri>: <why>"). Roots come from the
+// client: untrusted, so each is parsed and checked on disk, never guessed
+// at.
 //
 // When within is set (over HTTP) a root names the client's disk, and what
 // the answer says must not tell the client anything about the server's disk
@@ -57,19 +60,11 @@ func checkRoots(roots []mcp.Root, within string) ([]usableRoot, []string) {
 			skipped = append(skipped, fmt.Sprintf("only the first %d roots are considered", maxRoots))
 			break
 		}
-		u, err := url.Parse(r.URI)
-		switch {
-		case err != nil || u.Scheme != "file":
-			skip(uri, "not a file:// URI")
-			continue
-		case u.Host != "" && u.Host != "localhost":
-			skip(uri, "names another host")
-			continue
-		case !filepath.IsAbs(u.Path):
-			skip(uri, "not an absolute path")
+		dir, err := localPath(r.URI)
+		if err != nil {
+			skip(uri, err.Error())
 			continue
 		}
-		dir := u.Path
 		if inside != nil {
 			resolved, in := inside(dir)
 			if !in {
@@ -134,3 +129,91 @@ func insideByName(base, dir string) bool {
 	rel, err := filepath.Rel(base, dir)
 	return err == nil && filepath.IsLocal(rel)
 }
+
+// localPath is the absolute path on this machine that a file:// URI names,
+// or why it names none (see [pathFromURI]).
+func localPath(uri string) (string, error) { return pathFromURI(uri, runtime.GOOS == "windows") }
+
+// fileURI is the file:// URI of an absolute path on this machine (see
+// [uriFromPath]).
+func fileURI(path string) string { return uriFromPath(path, runtime.GOOS == "windows") }
+
+// Why a URI names no path on this machine, in the words a skipped root's
+// reason uses.
+var (
+	errNotFileURI  = errors.New("not a file:// URI")
+	errOtherHost   = errors.New("names another host")
+	errUNC         = errors.New("names another host (a UNC path, \\\\host\\share, is not supported)")
+	errNotAbsolute = errors.New("not an absolute path")
+	errNUL         = errors.New("contains a NUL character")
+)
+
+// pathFromURI converts a file:// URI (RFC 8089) to the absolute path it
+// names, by Windows' conventions when windows is set and by Unix's
+// otherwise. The path is percent-decoded and not cleaned; the URI's query
+// and fragment are ignored; its host must be empty or "localhost".
+//
+// On Unix the path is the URI's: file:///home/ada/trips is /home/ada/trips.
+// On Windows a path must be on a drive: the "/" before the drive letter is
+// dropped, the letter upper-cased and every "/" made "\", so
+// file:///C:/Users/ada, VS Code's file:///c%3A/Users/ada and the old
+// file:///C|/Users/ada are all C:\Users\ada. A UNC path (file://host/share,
+// or file:////host/share) is refused, as is any other host: reaching it
+// would make the server connect to a machine the client names.
+//
+// The error is the reason to give the client; it says nothing about this
+// machine, since nothing on it is looked at.
+func pathFromURI(uri string, windows bool) (string, error) {
+	u, err := url.Parse(uri)
+	switch {
+	case err != nil || u.Scheme != "file":
+		return "", errNotFileURI
+	case u.Host != "" && !strings.EqualFold(u.Host, "localhost") && windows:
+		return "", errUNC
+	case u.Host != "" && !strings.EqualFold(u.Host, "localhost"):
+		return "", errOtherHost
+	case strings.ContainsRune(u.Path, 0):
+		return "", errNUL
+	}
+	p := u.Path
+	if !windows {
+		if !strings.HasPrefix(p, "/") {
+			return "", errNotAbsolute
+		}
+		return p, nil
+	}
+	p = strings.ReplaceAll(p, "/", `\`)
+	if len(p) >= 3 && p[0] == '\\' && isDriveLetter(p[1]) && (p[2] == ':' || p[2] == '|') && (len(p) == 3 || p[3] == '\\') {
+		p = strings.ToUpper(p[1:2]) + ":" + p[3:]
+		if len(p) == 2 {
+			p += `\` // C: alone is the drive's current directory, not its root
+		}
+		return p, nil
+	}
+	if strings.HasPrefix(p, `\\`) {
+		return "", errUNC
+	}
+	return "", errNotAbsolute
+}
+
+// uriFromPath is the file:// URI (RFC 8089) of an absolute path, by
+// Windows' conventions when windows is set and by Unix's otherwise: the
+// path percent-encoded, with "/" for "\" and a "/" before a drive letter
+// on Windows (C:\Users\ada is file:///C:/Users/ada), and a UNC path's host
+// as the URI's (\\nas\trips is file://nas/trips). [pathFromURI] reads
+// back what it writes, except a UNC path, which that refuses.
+func uriFromPath(path string, windows bool) string {
+	if !windows {
+		return (&url.URL{Scheme: "file", Path: path}).String()
+	}
+	p := strings.ReplaceAll(path, `\`, "/")
+	if host, rest, ok := strings.Cut(strings.TrimPrefix(p, "//"), "/"); ok && strings.HasPrefix(p, "//") {
+		return (&url.URL{Scheme: "file", Host: host, Path: "/" + rest}).String()
+	}
+	if len(p) >= 2 && isDriveLetter(p[0]) && p[1] == ':' {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+func isDriveLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -85,5 +86,128 @@ func symlinkOrSkip(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("cannot create symbolic links here: %v", err)
+	}
+}
+
+// A root or a directory argument is a file:// URI (RFC 8089) that names a
+// path by the client's system's conventions; both are read here on Linux.
+func TestPathFromURI(t *testing.T) {
+	for _, tc := range []struct {
+		uri     string
+		windows bool
+		want    string // the path, or the error's text
+		err     bool
+	}{
+		// Unix, as before.
+		{uri: "file:///home/ada/trips", want: "/home/ada/trips"},
+		{uri: "file://localhost/home/ada/trips", want: "/home/ada/trips"},
+		{uri: "file://LocalHost/home/ada", want: "/home/ada"},
+		{uri: "FILE:///home/ada", want: "/home/ada"},
+		{uri: "file:/home/ada", want: "/home/ada"},
+		{uri: "file:///home/ada/My%20Trips/100%25", want: "/home/ada/My Trips/100%"},
+		{uri: "file:///home/ada/trips?x=1#top", want: "/home/ada/trips"},
+		{uri: "file:///home/ada/../bob", want: "/home/ada/../bob"}, // cleaned where it is used
+		{uri: "file:///C:/Users/ada", want: "/C:/Users/ada"},       // a Unix path like any other
+		{uri: "file://nas/share/trips", want: "names another host", err: true},
+		{uri: "file:trips", want: "not an absolute path", err: true},
+		{uri: "file://", want: "not an absolute path", err: true},
+		{uri: "file:///home/ada/%00x", want: "contains a NUL character", err: true},
+		{uri: "https://example.com/trips", want: "not a file:// URI", err: true},
+		{uri: "/home/ada/trips", want: "not a file:// URI", err: true},
+		{uri: "file://%zz/x", want: "not a file:// URI", err: true},
+
+		// Windows: the drive letter, however a client spells it.
+		{uri: "file:///C:/Users/ada/trips", windows: true, want: `C:\Users\ada\trips`},
+		{uri: "file:///c:/Users/ada/trips", windows: true, want: `C:\Users\ada\trips`},
+		{uri: "file:///c%3A/Users/ada/trips", windows: true, want: `C:\Users\ada\trips`}, // VS Code
+		{uri: "file:///C%3a/Users", windows: true, want: `C:\Users`},
+		{uri: "file:///C|/Users/ada", windows: true, want: `C:\Users\ada`},
+		{uri: "file://localhost/D:/trips", windows: true, want: `D:\trips`},
+		{uri: "file:///C:/", windows: true, want: `C:\`},
+		{uri: "file:///C:", windows: true, want: `C:\`},
+		{uri: "file:///C:/Users/Ada%20Lovelace/Trips%20%23%201/100%25", windows: true, want: `C:\Users\Ada Lovelace\Trips # 1\100%`},
+		{uri: "file:///C:/Users%5Cada", windows: true, want: `C:\Users\ada`},
+		{uri: "file:///C:/Users/ada/../bob", windows: true, want: `C:\Users\ada\..\bob`},
+		// UNC paths, and paths on no drive.
+		{uri: "file://nas/share/trips", windows: true, want: errUNC.Error(), err: true},
+		{uri: "file:////nas/share/trips", windows: true, want: errUNC.Error(), err: true},
+		{uri: "file:///%5C%5Cnas%5Cshare", windows: true, want: errUNC.Error(), err: true},
+		{uri: "file:///%5C%5C%3F%5CC:%5CUsers", windows: true, want: errUNC.Error(), err: true},
+		{uri: "file://C:/Users", windows: true, want: errUNC.Error(), err: true},
+		{uri: "file:///Users/ada", windows: true, want: "not an absolute path", err: true},
+		{uri: "file:///CD:/Users", windows: true, want: "not an absolute path", err: true},
+		{uri: "file:///C:Users", windows: true, want: "not an absolute path", err: true},
+		{uri: "file:///1:/Users", windows: true, want: "not an absolute path", err: true},
+		{uri: "file:C:/Users", windows: true, want: "not an absolute path", err: true},
+		{uri: "file:///C:/a%00", windows: true, want: "contains a NUL character", err: true},
+		{uri: `C:\Users\ada`, windows: true, want: "not a file:// URI", err: true},
+	} {
+		got, err := pathFromURI(tc.uri, tc.windows)
+		switch {
+		case tc.err && (err == nil || err.Error() != tc.want):
+			t.Errorf("pathFromURI(%q, windows %v) = %q, %v; want the error %q", tc.uri, tc.windows, got, err, tc.want)
+		case !tc.err && (err != nil || got != tc.want):
+			t.Errorf("pathFromURI(%q, windows %v) = %q, %v; want %q", tc.uri, tc.windows, got, err, tc.want)
+		}
+	}
+}
+
+// A file's URI in a result is one any client reads back as the path, by
+// RFC 8089: on Windows the drive is in the path, never the host.
+func TestURIFromPath(t *testing.T) {
+	for _, tc := range []struct {
+		path    string
+		windows bool
+		want    string
+	}{
+		{path: "/home/ada/trips/a.ics", want: "file:///home/ada/trips/a.ics"},
+		{path: "/home/ada/My Trips/100%.ics", want: "file:///home/ada/My%20Trips/100%25.ics"},
+		{path: "/home/ada/#1?.md", want: "file:///home/ada/%231%3F.md"},
+		{path: `C:\Users\ada\trips\a.ics`, windows: true, want: "file:///C:/Users/ada/trips/a.ics"},
+		{path: `C:\Users\Ada Lovelace\100%.ics`, windows: true, want: "file:///C:/Users/Ada%20Lovelace/100%25.ics"},
+		{path: `C:\`, windows: true, want: "file:///C:/"},
+		{path: `\\nas\trips\a.ics`, windows: true, want: "file://nas/trips/a.ics"},
+	} {
+		got := uriFromPath(tc.path, tc.windows)
+		if got != tc.want {
+			t.Errorf("uriFromPath(%q, windows %v) = %q, want %q", tc.path, tc.windows, got, tc.want)
+		}
+		if back, err := pathFromURI(got, tc.windows); !strings.HasPrefix(tc.path, `\\`) && (err != nil || back != tc.path) {
+			t.Errorf("pathFromURI(%q, windows %v) = %q, %v; want %q back", got, tc.windows, back, err, tc.path)
+		}
+	}
+}
+
+// A directory argument may be a file:// URI, read as roots are; one that
+// names no path here is refused, saying why.
+func TestChooseDirFromURI(t *testing.T) {
+	base := t.TempDir()
+	trips := filepath.Join(base, "trips")
+	mkdir(t, trips)
+	real, err := filepath.EvalSymlinks(trips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bases := []usableRoot{{uri: fileURI(base), dir: base}}
+	for _, tc := range []struct {
+		arg, want string // want: the directory, or what the error says
+		err       bool
+	}{
+		{arg: fileURI(trips), want: real},
+		{arg: strings.Replace(fileURI(trips), "file://", "FILE://localhost", 1), want: real},
+		{arg: fileURI(filepath.Join(trips, "..", "trips")), want: real},
+		{arg: "trips", want: real},
+		{arg: "file://nas/share/trips", want: "is a file:// URI this server cannot use: names another host", err: true},
+		{arg: "file://trips", want: "is a file:// URI this server cannot use: names another host", err: true},
+		{arg: "file://%zz/trips", want: "is a file:// URI this server cannot use: not a file:// URI", err: true},
+		{arg: fileURI(t.TempDir()), want: "is not inside an allowed directory", err: true},
+	} {
+		got, err := chooseDir(tc.arg, bases)
+		switch {
+		case tc.err && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("chooseDir(%q) = %q, %v; want an error saying %q", tc.arg, got, err, tc.want)
+		case !tc.err && (err != nil || got != tc.want):
+			t.Errorf("chooseDir(%q) = %q, %v; want %q", tc.arg, got, err, tc.want)
+		}
 	}
 }

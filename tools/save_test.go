@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +53,7 @@ func (r *rootsClient) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*m
 	for _, d := range dirs {
 		uri := d
 		if !strings.Contains(d, "://") {
-			uri = (&url.URL{Scheme: "file", Path: d}).String()
+			uri = fileURI(d)
 		}
 		res.Roots = append(res.Roots, mcp.Root{URI: uri, Name: filepath.Base(d)})
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,10 +269,12 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 	if strings.ContainsRune(arg, 0) {
 		return "", errors.New("the directory argument contains a NUL character")
 	}
-	if strings.HasPrefix(arg, "file://") {
-		if u, err := url.Parse(arg); err == nil {
-			arg = u.Path
+	if len(arg) >= len("file://") && strings.EqualFold(arg[:len("file://")], "file://") {
+		p, err := localPath(arg)
+		if err != nil {
+			return "", fmt.Errorf("the directory %s is a file:// URI this server cannot use: %v", flights.Quote(arg), err)
 		}
+		arg = p
 	}
 	// A relative directory is looked for under each base in turn and must
 	// exist there; an absolute one is checked against every base.
@@ -296,5 +297,3 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 	}
 	return "", fmt.Errorf("the directory %s is not inside an allowed directory (%s)", flights.Quote(arg), baseList(bases))
 }
-
-func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: path}).String() }
