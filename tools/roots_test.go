@@ -178,12 +178,17 @@ func TestURIFromPath(t *testing.T) {
 	}
 }
 
-// A directory argument may be a file:// URI, read as roots are; one that
-// names no path here is refused, saying why.
-func TestChooseDirFromURI(t *testing.T) {
-	base := t.TempDir()
+// A directory argument may be a path or a file:// URI, read as roots are;
+// one that names no path here is refused, saying why. ".." applies to the
+// name, so the answer does not say what a name outside the bases is.
+func TestChooseDir(t *testing.T) {
+	top := t.TempDir()
+	base, secret := filepath.Join(top, "base"), filepath.Join(top, "secret")
 	trips := filepath.Join(base, "trips")
 	mkdir(t, trips)
+	mkdir(t, secret)
+	writeFile(t, filepath.Join(secret, "id_ed25519"))
+	back := string(filepath.Separator) + ".." + string(filepath.Separator) + ".." + string(filepath.Separator) + filepath.Join("base", "trips")
 	real, err := filepath.EvalSymlinks(trips)
 	if err != nil {
 		t.Fatal(err)
@@ -197,6 +202,12 @@ func TestChooseDirFromURI(t *testing.T) {
 		{arg: strings.Replace(fileURI(trips), "file://", "FILE://localhost", 1), want: real},
 		{arg: fileURI(filepath.Join(trips, "..", "trips")), want: real},
 		{arg: "trips", want: real},
+		{arg: filepath.Join(secret, "id_ed25519") + back, want: real},
+		{arg: filepath.Join(secret, "nope") + back, want: real},
+		{arg: filepath.Join(secret, "id_ed25519"), want: "is not inside an allowed directory", err: true},
+		{arg: filepath.Join(secret, "nope"), want: "is not inside an allowed directory", err: true},
+		{arg: secret, want: "is not inside an allowed directory", err: true},
+		{arg: filepath.Join("..", "secret"), want: "is not inside an allowed directory", err: true},
 		{arg: "file://nas/share/trips", want: "is a file:// URI this server cannot use: names another host", err: true},
 		{arg: "file://trips", want: "is a file:// URI this server cannot use: names another host", err: true},
 		{arg: "file://%zz/trips", want: "is a file:// URI this server cannot use: not a file:// URI", err: true},
