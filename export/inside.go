@@ -13,6 +13,14 @@ import (
 // resolved: cleaned, with symbolic links followed. Callers must then use
 // resolved, not dir, so that what is written is what was checked.
 //
+// Inside looks at the file system along dir, and whether it returns an
+// error, and which, depends on what it finds there (a file where a
+// directory was named, a directory it may not read). A caller answering
+// an untrusted client must therefore give the same answer for an error as
+// for ok == false, and should check that dir lies inside base by its name
+// (cleaned) before calling Inside, so that nothing outside base is looked
+// at.
+//
 // Both paths must be absolute: a relative path means something different
 // depending on the server's working directory, which neither the client nor
 // the operator can see, so it is an error rather than a guess. (Join a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +53,7 @@ func (r *rootsClient) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*m
 	for _, d := range dirs {
 		uri := d
 		if !strings.Contains(d, "://") {
-			uri = (&url.URL{Scheme: "file", Path: d}).String()
+			uri = fileURI(d)
 		}
 		res.Roots = append(res.Roots, mcp.Root{URI: uri, Name: filepath.Base(d)})
 	}
@@ -524,6 +523,42 @@ func TestSaveOverHTTPRootsOnlyNarrowTheExportDir(t *testing.T) {
 			r, res = save(t, httpServer(func(c *Config) { c.SharedFilesystem = true }), map[string]any{"flightId": id})
 			if res.IsError || filepath.Dir(r.Path) != elsewhere || usedStep(r.Attempts) != stepRoots {
 				t.Errorf("HTTP with a shared filesystem: %+v %s", r, text(res))
+			}
+		})
+	}
+}
+
+// Over HTTP a remote client cannot use its roots to learn what exists on
+// the server outside --export-dir: a file, a directory and a missing path
+// there are skipped for one reason, in the attempts and the summary alike,
+// and the root inside it is used.
+func TestSaveOverHTTPRootsOutsideTheExportDirRevealNothing(t *testing.T) {
+	id := aFlight(t)
+	for _, era := range eras {
+		t.Run(era.Name, func(t *testing.T) {
+			exportDir, secret := t.TempDir(), t.TempDir()
+			key := filepath.Join(secret, "id_ed25519")
+			if err := os.WriteFile(key, []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			outside := []string{key, filepath.Join(secret, "nope"), secret}
+			roots := &rootsClient{}
+			roots.set(append(outside, exportDir)...)
+			s := newServer(t, func(c *Config) { c.Transport = TransportHTTP; c.ExportDir = exportDir })
+			r, res := save(t, connect(t, s, "http", era.Version, client.WithRootsHandler(roots)), map[string]any{"flightId": id})
+			a, _ := attemptAt(r.Attempts, stepRoots)
+			if res.IsError || a.Outcome != "used" || filepath.Dir(r.Path) != exportDir {
+				t.Fatalf("%+v %s", r, text(res))
+			}
+			for _, p := range outside {
+				if want := fileURI(p) + ": " + outsideExportDir; !strings.Contains(a.Reason, want) || !strings.Contains(r.Summary, want) {
+					t.Errorf("the roots attempt %q or the summary %q does not say %q", a.Reason, r.Summary, want)
+				}
+			}
+			for _, leak := range []string{"does not exist", "is not a directory"} {
+				if strings.Contains(text(res), leak) {
+					t.Errorf("the result says %q about a path outside the export directory: %s", leak, text(res))
+				}
 			}
 		})
 	}

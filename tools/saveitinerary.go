@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -261,7 +260,7 @@ func baseList(bases []usableRoot) string {
 
 // chooseDir resolves the directory argument against the allowed bases: an
 // absolute one must lie inside one of them, a relative one is taken from
-// the first; none means the first base itself.
+// the first base it exists under; none means the first base itself.
 func chooseDir(arg string, bases []usableRoot) (string, error) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" {
@@ -270,14 +269,20 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 	if strings.ContainsRune(arg, 0) {
 		return "", errors.New("the directory argument contains a NUL character")
 	}
-	if strings.HasPrefix(arg, "file://") {
-		if u, err := url.Parse(arg); err == nil {
-			arg = u.Path
+	if len(arg) >= len("file://") && strings.EqualFold(arg[:len("file://")], "file://") {
+		p, err := localPath(arg)
+		if err != nil {
+			return "", fmt.Errorf("the directory %s is a file:// URI this server cannot use: %v", flights.Quote(arg), err)
 		}
+		arg = p
 	}
 	// A relative directory is looked for under each base in turn and must
-	// exist there; an absolute one is checked against every base.
-	candidates := []string{arg}
+	// exist there; an absolute one is checked against every base on its
+	// volume. Either is cleaned first, so ".." applies to the name: whether
+	// the call succeeds cannot depend on what a name outside the bases turns
+	// out to be (/etc/passwd/../../srv is /srv, file or not), and a path on
+	// another volume (a UNC share) is not looked up at all.
+	candidates := []string{filepath.Clean(arg)}
 	if !filepath.IsAbs(arg) {
 		candidates = nil
 		for _, b := range bases {
@@ -288,6 +293,9 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 	}
 	for _, c := range candidates {
 		for _, b := range bases {
+			if !strings.EqualFold(filepath.VolumeName(b.dir), filepath.VolumeName(c)) {
+				continue
+			}
 			resolved, ok, err := export.Inside(b.dir, c)
 			if err == nil && ok {
 				return resolved, nil
@@ -296,5 +304,3 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 	}
 	return "", fmt.Errorf("the directory %s is not inside an allowed directory (%s)", flights.Quote(arg), baseList(bases))
 }
-
-func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: path}).String() }
