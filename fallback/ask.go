@@ -144,8 +144,14 @@ func (c *Call) asking(ctx context.Context, q Question) Asked {
 
 // pose is the modern question: an input_required result whose sealed state
 // binds the question to this call's tool, arguments and step. again counts
-// how often this question was posed again for want of an answer.
+// how often this question was posed again for want of an answer. It is for
+// modern calls only: mcp-go would send the result of a legacy one through
+// its MRTR bridge, with no time limit, so there it refuses (server_fault).
 func (c *Call) pose(q Question, again int) Asked {
+	if c.client.Era != Modern {
+		c.log.Error().Str("step", q.Step).Msg("a legacy call reached pose")
+		return notAsked(ServerFault, "the server tried to ask a 2025-11-25 client through an input_required result")
+	}
 	c.counted(q.Step)
 	res, err := c.posed(q.Step, Round{AskedAtMs: time.Now().UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked}, q)
 	if err != nil {
@@ -185,7 +191,7 @@ func (c *Call) readAnswer(q Question, r *resumed) Asked {
 	}
 	// The spec asks servers to ask again rather than fail; once, and
 	// only if the client still declares what it takes.
-	if why, _ := c.client.CannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.Rounds() < MaxRounds {
+	if why, _ := c.client.CannotAsk(q.kind()); why == "" && c.client.Era == Modern && r.round.Again == 0 && c.Rounds() < MaxRounds {
 		c.log.Info().Str("step", q.Step).Msg("the retry carried no answer; asking once more")
 		return c.pose(q, r.round.Again+1)
 	}

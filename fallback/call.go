@@ -166,13 +166,18 @@ func (e *Engine) newCall(ctx context.Context, req mcp.CallToolRequest, tool stri
 // open reads a modern retry's requestState, when there is one, for one of
 // the tool's steps. It returns the isError to answer when the state cannot
 // be used: it says why and how to start over, and nothing is built on it.
-// Answers that arrive without a state prove nothing and are ignored.
+// Answers that arrive without a state prove nothing and are ignored, and so
+// is a state on a legacy call (ignoreState).
 func (c *Call) open(steps []string) *mcp.CallToolResult {
 	p := c.req.Params
 	if p.RequestState == "" {
 		if len(p.InputResponses) > 0 {
 			c.log.Warn().Int("inputResponses", len(p.InputResponses)).Msg("ignored inputResponses sent without requestState")
 		}
+		return nil
+	}
+	if c.client.Era != Modern {
+		c.ignoreState(steps)
 		return nil
 	}
 	refuse := func(why string) *mcp.CallToolResult {
@@ -205,6 +210,33 @@ func (c *Call) open(steps []string) *mcp.CallToolResult {
 			Elapsed: time.Duration(a.Ms) * time.Millisecond, Answer: a.Answer})
 	}
 	return nil
+}
+
+// ignoreState is open for a legacy call that carries a requestState (a
+// client that began the call in 2026-07-28 and went on in 2025-11-25). A
+// legacy call is never resumed: its questions are asked directly, under
+// their limits, because an answer read from the state could only be asked
+// again through an input_required result, which mcp-go's MRTR bridge would
+// send with no time limit (docs/PROTOCOL.md). The call starts over, the
+// state and any inputResponses unread. When the state is one this server
+// sealed for this call, the decision is recorded at its step (not_usable);
+// a state that does not verify names no step that can be trusted, and is
+// only logged.
+func (c *Call) ignoreState(steps []string) {
+	p := c.req.Params
+	ev := c.log.Warn().Int("inputResponses", len(p.InputResponses))
+	digest, err := state.Digest(p.Arguments)
+	var payload state.Payload
+	if err == nil {
+		payload, err = c.e.sealer.Open(p.RequestState, c.tool, digest, steps...)
+	}
+	if err != nil {
+		ev.Str("why", err.Error()).Msg("ignored requestState on a 2025-11-25 call")
+		return
+	}
+	ev.Str("step", payload.Step).Msg("ignored requestState on a 2025-11-25 call")
+	c.Record(SkippedFor(payload.Step, NotUsable, "a 2025-11-25 call does not continue the rounds of a 2026-07-28 one: "+
+		"its requestState was not read, and the server asks this call's questions directly"))
 }
 
 // trace starts the call's span, a child of the trace the request carried.
