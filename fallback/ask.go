@@ -205,13 +205,18 @@ const (
 )
 
 // answered is q's answer among a modern retry's inputResponses, classified
-// (a form only answers when accepted); ok is false when the retry carried
-// none.
+// (a form only answers when accepted; an answer that cannot be read as q's
+// kind is unusable_answer, as a legacy client's is); ok is false when the
+// retry carried none.
 func (c *Call) answered(q Question, elapsed time.Duration) (a Asked, ok bool) {
-	answer, form, ok := q.responseIn(c.req.Params.InputResponses)
+	answer, form, ok, err := q.responseIn(c.req.Params.InputResponses)
 	switch {
 	case !ok:
 		return Asked{}, false
+	case err != nil:
+		c.log.Info().Str("step", q.Step).Err(err).Msg("the retry's answer could not be read")
+		return Asked{Why: UnusableAnswer, Reason: fmt.Sprintf("the client's answer could not be read: it is not a valid %s result", q.kind()),
+			Elapsed: elapsed, Sent: true}, true
 	case form != nil:
 		return formOutcome(form, elapsed), true
 	}
@@ -231,23 +236,42 @@ func (q Question) addTo(b *server.InputRequestBuilder) {
 }
 
 // responseIn finds the answer to q among a modern retry's inputResponses:
-// the answer of q's kind (a form's result apart, to be classified), and
-// whether there was one. An answer of another shape is none.
-func (q Question) responseIn(responses mcp.InputResponses) (a Answer, form *mcp.ElicitationResult, ok bool) {
+// the answer of q's kind (a form's result apart, to be classified),
+// whether there was an answer at all, and the error when the answer under
+// q's Key cannot be read as q's kind. mcp-go's SamplingResponse and its
+// kin say nil for both "absent" and "unreadable", so presence is read
+// first and the decoding done here.
+func (q Question) responseIn(responses mcp.InputResponses) (a Answer, form *mcp.ElicitationResult, ok bool, err error) {
+	r, ok := server.InputResponse(responses, q.Key)
+	if !ok {
+		return a, nil, false, nil
+	}
 	switch q.kind() {
 	case AskSampling:
-		a.Sampling = server.SamplingResponse(responses, q.Key)
+		if r.Sampling == nil {
+			err = r.DecodeFor(mcp.MethodSamplingCreateMessage)
+		}
+		a.Sampling = r.Sampling
 	case AskForm:
-		form = server.ElicitationResponse(responses, q.Key)
+		if r.Elicitation == nil {
+			err = r.DecodeFor(mcp.MethodElicitationCreate)
+		}
+		form = r.Elicitation
 	default:
-		if res := server.RootsResponse(responses, q.Key); res != nil {
-			a.Roots = res.Roots
+		if r.Roots == nil {
+			err = r.DecodeFor(mcp.MethodListRoots)
+		}
+		if r.Roots != nil {
+			a.Roots = r.Roots.Roots
 			if a.Roots == nil {
 				a.Roots = []mcp.Root{}
 			}
 		}
 	}
-	return a, form, a.Sampling != nil || form != nil || a.Roots != nil
+	if err != nil {
+		return Answer{}, nil, true, err
+	}
+	return a, form, a.Sampling != nil || form != nil || a.Roots != nil, nil
 }
 
 // formOutcome classifies a form's answer: only an accepted form answers.

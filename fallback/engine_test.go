@@ -256,6 +256,47 @@ func TestModernRetryStatesAreChecked(t *testing.T) {
 	}
 }
 
+// A modern retry tells an answer that is absent (asked once more) from one
+// that is there but cannot be read as the question's kind (unusable, as a
+// legacy client's would be): the user is not shown the form again for an
+// answer that did come.
+func TestModernRetryTellsAnUnreadableAnswerFromNone(t *testing.T) {
+	form := map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
+	for _, tc := range []struct {
+		name      string
+		responses map[string]any
+		why       fallback.Why // "": asked once more
+	}{
+		{"no answer", nil, ""},
+		{"an answer under another key", map[string]any{"other": map[string]any{"action": "accept"}}, ""},
+		{"an action that is a number", map[string]any{"name": map[string]any{"action": 5}}, fallback.UnusableAnswer},
+		{"a string, not a result", map[string]any{"name": "Ada"}, fallback.UnusableAnswer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rounds atomic.Int32
+			s := greetServer(t, &rounds)
+			var first, retry mcp.CallToolResult
+			if err := json.Unmarshal(mcptest.ModernCall(t, s, greetName, form, nil, "", nil), &first); err != nil || first.RequestState == "" {
+				t.Fatalf("first round: %+v (%v)", first, err)
+			}
+			if err := json.Unmarshal(mcptest.ModernCall(t, s, greetName, form, nil, first.RequestState, tc.responses), &retry); err != nil {
+				t.Fatal(err)
+			}
+			if tc.why == "" {
+				if retry.ResultType != mcp.ResultTypeInputRequired {
+					t.Errorf("result %+v: want the form asked once more", retry)
+				}
+				return
+			}
+			d, attempts := attemptsOf(t, &retry)
+			if !retry.IsError || d.Why != string(tc.why) || len(attempts) != 1 || attempts[0].Outcome != string(fallback.Failed) ||
+				!strings.Contains(attempts[0].Reason, "could not be read") {
+				t.Errorf("result type %q, details %+v: want the form failed (%s), not asked again", retry.ResultType, d, tc.why)
+			}
+		})
+	}
+}
+
 // A 2025-11-25 call that carries a requestState (a client that began the
 // call in 2026-07-28 and went on in 2025-11-25) is not resumed: its
 // question is asked directly, in the one round, under its limit, never

@@ -208,6 +208,39 @@ func TestModernRetryWithoutAnswerAsksOnceMoreThenFallsBack(t *testing.T) {
 	}
 }
 
+// A retry whose answer is there but is no sampling result (its fields of
+// the wrong types) is an unusable answer, as the same answer from a legacy
+// client is: the client's model, and its user's approval, are not asked
+// for again, and the next rung ranks.
+func TestModernUnreadableSamplingAnswerIsUnusable(t *testing.T) {
+	s := newServer(t)
+	st, ids := ask(t, s, jfkLHR)
+	for _, tc := range []struct {
+		name   string
+		answer func() any
+	}{
+		{"a model that is a number", func() any { a := answerTo(ids...)[samplingKey].(map[string]any); a["model"] = 42; return a }},
+		{"a role that is a list", func() any {
+			a := answerTo(ids...)[samplingKey].(map[string]any)
+			a["role"] = []any{"assistant"}
+			return a
+		}},
+		{"a string, not a result", func() any { return "picks: " + strings.Join(ids, ", ") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, s, declaresSampling, jfkLHR, st, map[string]any{samplingKey: tc.answer()})
+			if r.ResultType == "input_required" || r.StructuredContent == nil {
+				t.Fatalf("an answer that came was asked for again: %+v %s", r, r.text())
+			}
+			a := r.StructuredContent.Attempts[0]
+			if r.StructuredContent.Method != "deterministic" || a.Step != "client_sampling" || a.Outcome != "failed" || a.Why != string(fallback.UnusableAnswer) ||
+				!strings.Contains(a.Reason, "could not be read") {
+				t.Errorf("method %s, attempt %+v: want client_sampling failed (unusable_answer), then the deterministic rung", r.StructuredContent.Method, a)
+			}
+		})
+	}
+}
+
 // One chain of rounds asks at most fallback.MaxRounds questions: a client that keeps
 // retrying without answers, or replays states, cannot make a call ask for
 // ever.
