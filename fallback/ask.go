@@ -291,7 +291,10 @@ func (c *Call) askNow(ctx context.Context, q Question) Asked {
 	start := time.Now()
 	kind := q.kind()
 	session := server.ClientSessionFromContext(ctx)
-	if kind == AskRoots && session != nil {
+	// Roots are kept for the session only when its client will say they
+	// changed: one that did not declare roots.listChanged never will.
+	cacheRoots := kind == AskRoots && session != nil && c.client.Capabilities.Roots != nil && c.client.Capabilities.Roots.ListChanged
+	if cacheRoots {
 		if roots, ok := c.e.roots.get(session.SessionID()); ok {
 			return Asked{Answer: &Answer{Roots: roots}}
 		}
@@ -334,7 +337,7 @@ func (c *Call) askNow(ctx context.Context, q Question) Asked {
 		var res *mcp.ListRootsResult
 		if res, err = srv.RequestRoots(qctx, mcp.ListRootsRequest{}); err == nil {
 			a.Roots = res.Roots
-			if session != nil {
+			if cacheRoots {
 				c.e.roots.put(session.SessionID(), a.Roots)
 			}
 		}

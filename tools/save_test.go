@@ -210,6 +210,45 @@ func TestSaveRootsChangeAndSkips(t *testing.T) {
 	}
 }
 
+// A legacy client's roots are kept for its session only when it declared
+// roots.listChanged, a promise to say when they change; one that did not
+// will never say, so each save asks again and follows the roots it lists
+// now.
+func TestSaveRootsCachedOnlyForClientsThatNotify(t *testing.T) {
+	id := aFlight(t)
+	for _, tc := range []struct {
+		name        string
+		listChanged bool
+		asked       int  // roots/list requests for two saves
+		follows     bool // the second save writes in the roots listed now
+	}{
+		{"declares listChanged", true, 1, false},
+		{"does not declare listChanged", false, 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rootA, rootB := t.TempDir(), t.TempDir()
+			roots := &rootsClient{}
+			roots.set(rootA)
+			declared := mcp.ClientCapabilities{Roots: &struct {
+				ListChanged bool `json:"listChanged,omitempty"`
+			}{ListChanged: tc.listChanged}}
+			c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(roots), client.WithClientCapabilities(declared))
+			if r, res := save(t, c, map[string]any{"flightId": id}); filepath.Dir(r.Path) != rootA {
+				t.Fatalf("first save in %q: %s", r.Path, text(res))
+			}
+			roots.set(rootB) // the user closed rootA's folder
+			r, res := save(t, c, map[string]any{"flightId": id, "overwrite": true})
+			want := rootA
+			if tc.follows {
+				want = rootB
+			}
+			if filepath.Dir(r.Path) != want || roots.asked() != tc.asked {
+				t.Errorf("second save in %q after %d roots/list (%s), want in %q after %d", r.Path, roots.asked(), text(res), want, tc.asked)
+			}
+		})
+	}
+}
+
 // A 2025-11-25 host that answers roots/list with an error (client_error),
 // or never answers (no_answer, over HTTP too, where the question travels
 // on the GET stream), costs the save nothing it cannot recover: the export
