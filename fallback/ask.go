@@ -152,8 +152,12 @@ func (c *Call) pose(q Question, again int) Asked {
 		c.log.Error().Str("step", q.Step).Msg("a legacy call reached pose")
 		return notAsked(ServerFault, "the server tried to ask a 2025-11-25 client through an input_required result")
 	}
-	c.counted(q.Step)
-	res, err := c.posed(q.Step, Round{AskedAtMs: time.Now().UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked}, q)
+	if again > 0 {
+		c.countedAgain(q.Step)
+	} else {
+		c.counted(q.Step)
+	}
+	res, err := c.posed(q.Step, Round{AskedAtMs: time.Now().UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked, ReAsked: c.reasked}, q)
 	if err != nil {
 		return notAsked(ServerFault, "the server could not record the question")
 	}

@@ -68,8 +68,10 @@ type Call struct {
 	// resumed is the verified state of a modern retry; nil on a first call.
 	resumed *resumed
 	// asked counts the questions this call's chain of rounds has asked,
-	// per step (rounds is their sum).
-	asked map[string]int
+	// per step (rounds is their sum); reasked counts, per step, those that
+	// were a question asked again for want of an answer.
+	asked   map[string]int
+	reasked map[string]int
 	// attempts are the decisions so far, this round's and earlier rounds'.
 	attempts []Attempt
 	// room holds the first attempts: a ladder of three rungs and the
@@ -128,6 +130,10 @@ type Round struct {
 	// Asked counts the questions asked so far per step, this one included
 	// (a tool may ask the same thing a bounded number of times).
 	Asked map[string]int `json:"asked,omitempty"`
+	// ReAsked counts, per step, the questions of Asked that asked again
+	// because a retry came without the answer: they count against
+	// MaxRounds, not as questions of their own (TimesAsked).
+	ReAsked map[string]int `json:"reasked,omitempty"`
 	// Attempts are the decisions made in earlier rounds, so the final
 	// result lists them all.
 	Attempts []sealedAttempt `json:"att,omitempty"`
@@ -204,7 +210,7 @@ func (c *Call) open(steps []string) *mcp.CallToolResult {
 		}
 	}
 	c.resumed = &resumed{step: payload.Step, round: round}
-	c.asked = round.Asked
+	c.asked, c.reasked = round.Asked, round.ReAsked
 	for _, a := range round.Attempts {
 		c.attempts = append(c.attempts, Attempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why, Reason: a.Reason,
 			Elapsed: time.Duration(a.Ms) * time.Millisecond, Answer: a.Answer})
@@ -352,8 +358,9 @@ func (c *Call) finish(res *mcp.CallToolResult) string {
 }
 
 // TimesAsked is how many times this call's chain has asked the question at
-// step.
-func (c *Call) TimesAsked(step string) int { return c.asked[step] }
+// step. A question asked again because a retry came without its answer is
+// the same question, not counted twice (it counts in Rounds).
+func (c *Call) TimesAsked(step string) int { return c.asked[step] - c.reasked[step] }
 
 // counted notes one more question asked at step.
 func (c *Call) counted(step string) {
@@ -361,6 +368,16 @@ func (c *Call) counted(step string) {
 		c.asked = map[string]int{}
 	}
 	c.asked[step]++
+}
+
+// countedAgain notes one more question asked at step that asks again for
+// want of an answer.
+func (c *Call) countedAgain(step string) {
+	c.counted(step)
+	if c.reasked == nil {
+		c.reasked = map[string]int{}
+	}
+	c.reasked[step]++
 }
 
 // Rounds is how many questions this call's chain has asked, at every step.

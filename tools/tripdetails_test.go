@@ -310,6 +310,53 @@ func TestTripRoundsByHand(t *testing.T) {
 	}
 }
 
+// A wrong answer to the trip form gets one more form saying what was wrong
+// (maxTripForms), however the first form was answered: a modern retry that
+// came without the answer asks that first form again, in its own words, and
+// the re-ask is not the second form. (The legacy era asks again only for a
+// wrong answer: TestFindBestFlightAsksForMissingDetails, "invalid twice".)
+func TestTripFormReAskIsNotTheSecondForm(t *testing.T) {
+	caps := map[string]any{"elicitation": map[string]any{}}
+	accept := func(content map[string]any) map[string]any {
+		return map[string]any{tripKey: map[string]any{"action": "accept", "content": content}}
+	}
+	message := func(t *testing.T, r rawResult) string {
+		t.Helper()
+		var req struct{ Params struct{ Message string } }
+		if err := json.Unmarshal(r.InputRequests[tripKey], &req); r.ResultType != "input_required" || err != nil {
+			t.Fatalf("want a trip form, got %+v %s (%v)", r, r.text(), err)
+		}
+		return req.Params.Message
+	}
+	const firstWords, correctiveWords = "To search for flights I need", "Some trip details did not work"
+	for _, tc := range []struct {
+		name    string
+		reAsked int // retries without the answer before the user answers
+	}{
+		{"answered at once", 0},
+		{"answered after a retry without it", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t)
+			r := rawCall(t, s, caps, partialTrip, "", nil)
+			for range tc.reAsked {
+				r = rawCall(t, s, caps, partialTrip, r.RequestState, nil)
+				if m := message(t, r); !strings.HasPrefix(m, firstWords) {
+					t.Errorf("the form asked again says %q, want the first form's words", m)
+				}
+			}
+			r = rawCall(t, s, caps, partialTrip, r.RequestState, accept(badTrip))
+			if m := message(t, r); !strings.HasPrefix(m, correctiveWords) || !strings.Contains(m, "XXQ") {
+				t.Fatalf("after one wrong answer the form says %q, want what was wrong", m)
+			}
+			r = rawCall(t, s, caps, partialTrip, r.RequestState, accept(badTrip))
+			if !r.IsError || !strings.Contains(r.text(), "still not valid after a second form") {
+				t.Errorf("after two wrong answers: %+v %s, want still_invalid", r, r.text())
+			}
+		})
+	}
+}
+
 func TestParseTripAnswer(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
