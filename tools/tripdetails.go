@@ -224,7 +224,7 @@ const WhyFormFailed = "form_failed"
 func detailsWhy(w fallback.Why) string {
 	switch w {
 	case fallback.UserDeclined, fallback.UserCancelled, fallback.NoAnswer, fallback.StillInvalid,
-		fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient:
+		fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient, fallback.TooManyWaiting:
 		return string(w)
 	case fallback.NoTime:
 		return string(fallback.NoAnswer)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -426,6 +427,50 @@ func TestCallBudgetBoundsEveryWait(t *testing.T) {
 	form := &fakeclient.Form{Behaviour: fakeclient.Silent}
 	c = connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), string(fallback.NoAnswer), true, "no answer within 1s")
+}
+
+// heldForms is a legacy user who leaves every form open until released.
+type heldForms struct {
+	shown   atomic.Int32
+	release chan struct{}
+}
+
+func (h *heldForms) Elicit(ctx context.Context, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	h.shown.Add(1)
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
+}
+
+// A legacy session with as many forms waiting as one session may gets no
+// other: the trip-details error says too_many_waiting, as the attempt does,
+// so the host's model knows to have the forms already shown answered or
+// dismissed, not that a form failed.
+func TestTripFormNotSentWhileTooManyWait(t *testing.T) {
+	held := &heldForms{release: make(chan struct{})}
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(held))
+	var waiting sync.WaitGroup
+	defer waiting.Wait()
+	defer close(held.release)
+	const most = 4 // fallback's maxWaitingPerSession
+	for range most {
+		waiting.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, _ = c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: partialTrip}})
+		})
+	}
+	for deadline := time.Now().Add(5 * time.Second); held.shown.Load() < most; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d forms shown, want %d waiting", held.shown.Load(), most)
+		}
+	}
+	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), string(fallback.TooManyWaiting), false, "answer or dismiss them first")
+	if n := held.shown.Load(); n != most {
+		t.Errorf("%d forms shown, want %d: the last call's form was sent", n, most)
+	}
 }
 
 // A legacy host that answers the form with an error ends the call with
