@@ -144,10 +144,20 @@ func (c *Call) asking(ctx context.Context, q Question) Asked {
 
 // pose is the modern question: an input_required result whose sealed state
 // binds the question to this call's tool, arguments and step. again counts
-// how often this question was posed again for want of an answer.
+// how often this question was posed again for want of an answer. It is for
+// modern calls only: mcp-go would send the result of a legacy one through
+// its MRTR bridge, with no time limit, so there it refuses (server_fault).
 func (c *Call) pose(q Question, again int) Asked {
-	c.counted(q.Step)
-	res, err := c.posed(q.Step, Round{AskedAtMs: time.Now().UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked}, q)
+	if c.client.Era != Modern {
+		c.log.Error().Str("step", q.Step).Msg("a legacy call reached pose")
+		return notAsked(ServerFault, "the server tried to ask a 2025-11-25 client through an input_required result")
+	}
+	if again > 0 {
+		c.countedAgain(q.Step)
+	} else {
+		c.counted(q.Step)
+	}
+	res, err := c.posed(q.Step, Round{AskedAtMs: time.Now().UnixMilli(), About: q.About, Rounds: c.Rounds(), Again: again, Asked: c.asked, ReAsked: c.reasked}, q)
 	if err != nil {
 		return notAsked(ServerFault, "the server could not record the question")
 	}
@@ -185,7 +195,7 @@ func (c *Call) readAnswer(q Question, r *resumed) Asked {
 	}
 	// The spec asks servers to ask again rather than fail; once, and
 	// only if the client still declares what it takes.
-	if why, _ := c.client.CannotAsk(q.kind()); why == "" && r.round.Again == 0 && c.Rounds() < MaxRounds {
+	if why, _ := c.client.CannotAsk(q.kind()); why == "" && c.client.Era == Modern && r.round.Again == 0 && c.Rounds() < MaxRounds {
 		c.log.Info().Str("step", q.Step).Msg("the retry carried no answer; asking once more")
 		return c.pose(q, r.round.Again+1)
 	}
@@ -199,13 +209,18 @@ const (
 )
 
 // answered is q's answer among a modern retry's inputResponses, classified
-// (a form only answers when accepted); ok is false when the retry carried
-// none.
+// (a form only answers when accepted; an answer that cannot be read as q's
+// kind is unusable_answer, as a legacy client's is); ok is false when the
+// retry carried none.
 func (c *Call) answered(q Question, elapsed time.Duration) (a Asked, ok bool) {
-	answer, form, ok := q.responseIn(c.req.Params.InputResponses)
+	answer, form, ok, err := q.responseIn(c.req.Params.InputResponses)
 	switch {
 	case !ok:
 		return Asked{}, false
+	case err != nil:
+		c.log.Info().Str("step", q.Step).Err(err).Msg("the retry's answer could not be read")
+		return Asked{Why: UnusableAnswer, Reason: fmt.Sprintf("the client's answer could not be read: it is not a valid %s result", q.kind()),
+			Elapsed: elapsed, Sent: true}, true
 	case form != nil:
 		return formOutcome(form, elapsed), true
 	}
@@ -225,23 +240,42 @@ func (q Question) addTo(b *server.InputRequestBuilder) {
 }
 
 // responseIn finds the answer to q among a modern retry's inputResponses:
-// the answer of q's kind (a form's result apart, to be classified), and
-// whether there was one. An answer of another shape is none.
-func (q Question) responseIn(responses mcp.InputResponses) (a Answer, form *mcp.ElicitationResult, ok bool) {
+// the answer of q's kind (a form's result apart, to be classified),
+// whether there was an answer at all, and the error when the answer under
+// q's Key cannot be read as q's kind. mcp-go's SamplingResponse and its
+// kin say nil for both "absent" and "unreadable", so presence is read
+// first and the decoding done here.
+func (q Question) responseIn(responses mcp.InputResponses) (a Answer, form *mcp.ElicitationResult, ok bool, err error) {
+	r, ok := server.InputResponse(responses, q.Key)
+	if !ok {
+		return a, nil, false, nil
+	}
 	switch q.kind() {
 	case AskSampling:
-		a.Sampling = server.SamplingResponse(responses, q.Key)
+		if r.Sampling == nil {
+			err = r.DecodeFor(mcp.MethodSamplingCreateMessage)
+		}
+		a.Sampling = r.Sampling
 	case AskForm:
-		form = server.ElicitationResponse(responses, q.Key)
+		if r.Elicitation == nil {
+			err = r.DecodeFor(mcp.MethodElicitationCreate)
+		}
+		form = r.Elicitation
 	default:
-		if res := server.RootsResponse(responses, q.Key); res != nil {
-			a.Roots = res.Roots
+		if r.Roots == nil {
+			err = r.DecodeFor(mcp.MethodListRoots)
+		}
+		if r.Roots != nil {
+			a.Roots = r.Roots.Roots
 			if a.Roots == nil {
 				a.Roots = []mcp.Root{}
 			}
 		}
 	}
-	return a, form, a.Sampling != nil || form != nil || a.Roots != nil
+	if err != nil {
+		return Answer{}, nil, true, err
+	}
+	return a, form, a.Sampling != nil || form != nil || a.Roots != nil, nil
 }
 
 // formOutcome classifies a form's answer: only an accepted form answers.
@@ -261,7 +295,10 @@ func (c *Call) askNow(ctx context.Context, q Question) Asked {
 	start := time.Now()
 	kind := q.kind()
 	session := server.ClientSessionFromContext(ctx)
-	if kind == AskRoots && session != nil {
+	// Roots are kept for the session only when its client will say they
+	// changed: one that did not declare roots.listChanged never will.
+	cacheRoots := kind == AskRoots && session != nil && c.client.Capabilities.Roots != nil && c.client.Capabilities.Roots.ListChanged
+	if cacheRoots {
 		if roots, ok := c.e.roots.get(session.SessionID()); ok {
 			return Asked{Answer: &Answer{Roots: roots}}
 		}
@@ -304,7 +341,7 @@ func (c *Call) askNow(ctx context.Context, q Question) Asked {
 		var res *mcp.ListRootsResult
 		if res, err = srv.RequestRoots(qctx, mcp.ListRootsRequest{}); err == nil {
 			a.Roots = res.Roots
-			if session != nil {
+			if cacheRoots {
 				c.e.roots.put(session.SessionID(), a.Roots)
 			}
 		}

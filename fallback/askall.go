@@ -81,7 +81,7 @@ func (c *Call) poseAll(ctx context.Context, qs []Question) ([]Asked, *mcp.CallTo
 		c.counted(qs[i].Step)
 		keys[j], out[j] = qs[i].Key, qs[i]
 	}
-	res, err := c.posed(qs[0].Step, Round{AskedAtMs: time.Now().UnixMilli(), About: qs[0].About, Rounds: c.Rounds(), Asked: c.asked, Keys: keys}, out...)
+	res, err := c.posed(qs[0].Step, Round{AskedAtMs: time.Now().UnixMilli(), About: qs[0].About, Rounds: c.Rounds(), Asked: c.asked, ReAsked: c.reasked, Keys: keys}, out...)
 	if err != nil {
 		return failAll(ServerFault, "the server could not record the questions")
 	}

@@ -68,8 +68,10 @@ type Call struct {
 	// resumed is the verified state of a modern retry; nil on a first call.
 	resumed *resumed
 	// asked counts the questions this call's chain of rounds has asked,
-	// per step (rounds is their sum).
-	asked map[string]int
+	// per step (rounds is their sum); reasked counts, per step, those that
+	// were a question asked again for want of an answer.
+	asked   map[string]int
+	reasked map[string]int
 	// attempts are the decisions so far, this round's and earlier rounds'.
 	attempts []Attempt
 	// room holds the first attempts: a ladder of three rungs and the
@@ -128,6 +130,10 @@ type Round struct {
 	// Asked counts the questions asked so far per step, this one included
 	// (a tool may ask the same thing a bounded number of times).
 	Asked map[string]int `json:"asked,omitempty"`
+	// ReAsked counts, per step, the questions of Asked that asked again
+	// because a retry came without the answer: they count against
+	// MaxRounds, not as questions of their own (TimesAsked).
+	ReAsked map[string]int `json:"reasked,omitempty"`
 	// Attempts are the decisions made in earlier rounds, so the final
 	// result lists them all.
 	Attempts []sealedAttempt `json:"att,omitempty"`
@@ -166,13 +172,18 @@ func (e *Engine) newCall(ctx context.Context, req mcp.CallToolRequest, tool stri
 // open reads a modern retry's requestState, when there is one, for one of
 // the tool's steps. It returns the isError to answer when the state cannot
 // be used: it says why and how to start over, and nothing is built on it.
-// Answers that arrive without a state prove nothing and are ignored.
+// Answers that arrive without a state prove nothing and are ignored, and so
+// is a state on a legacy call (ignoreState).
 func (c *Call) open(steps []string) *mcp.CallToolResult {
 	p := c.req.Params
 	if p.RequestState == "" {
 		if len(p.InputResponses) > 0 {
 			c.log.Warn().Int("inputResponses", len(p.InputResponses)).Msg("ignored inputResponses sent without requestState")
 		}
+		return nil
+	}
+	if c.client.Era != Modern {
+		c.ignoreState(steps)
 		return nil
 	}
 	refuse := func(why string) *mcp.CallToolResult {
@@ -199,12 +210,39 @@ func (c *Call) open(steps []string) *mcp.CallToolResult {
 		}
 	}
 	c.resumed = &resumed{step: payload.Step, round: round}
-	c.asked = round.Asked
+	c.asked, c.reasked = round.Asked, round.ReAsked
 	for _, a := range round.Attempts {
 		c.attempts = append(c.attempts, Attempt{Step: a.Step, Outcome: a.Outcome, Why: a.Why, Reason: a.Reason,
 			Elapsed: time.Duration(a.Ms) * time.Millisecond, Answer: a.Answer})
 	}
 	return nil
+}
+
+// ignoreState is open for a legacy call that carries a requestState (a
+// client that began the call in 2026-07-28 and went on in 2025-11-25). A
+// legacy call is never resumed: its questions are asked directly, under
+// their limits, because an answer read from the state could only be asked
+// again through an input_required result, which mcp-go's MRTR bridge would
+// send with no time limit (docs/PROTOCOL.md). The call starts over, the
+// state and any inputResponses unread. When the state is one this server
+// sealed for this call, the decision is recorded at its step (not_usable);
+// a state that does not verify names no step that can be trusted, and is
+// only logged.
+func (c *Call) ignoreState(steps []string) {
+	p := c.req.Params
+	ev := c.log.Warn().Int("inputResponses", len(p.InputResponses))
+	digest, err := state.Digest(p.Arguments)
+	var payload state.Payload
+	if err == nil {
+		payload, err = c.e.sealer.Open(p.RequestState, c.tool, digest, steps...)
+	}
+	if err != nil {
+		ev.Str("why", err.Error()).Msg("ignored requestState on a 2025-11-25 call")
+		return
+	}
+	ev.Str("step", payload.Step).Msg("ignored requestState on a 2025-11-25 call")
+	c.Record(SkippedFor(payload.Step, NotUsable, "a 2025-11-25 call does not continue the rounds of a 2026-07-28 one: "+
+		"its requestState was not read, and the server asks this call's questions directly"))
 }
 
 // trace starts the call's span, a child of the trace the request carried.
@@ -320,8 +358,9 @@ func (c *Call) finish(res *mcp.CallToolResult) string {
 }
 
 // TimesAsked is how many times this call's chain has asked the question at
-// step.
-func (c *Call) TimesAsked(step string) int { return c.asked[step] }
+// step. A question asked again because a retry came without its answer is
+// the same question, not counted twice (it counts in Rounds).
+func (c *Call) TimesAsked(step string) int { return c.asked[step] - c.reasked[step] }
 
 // counted notes one more question asked at step.
 func (c *Call) counted(step string) {
@@ -329,6 +368,16 @@ func (c *Call) counted(step string) {
 		c.asked = map[string]int{}
 	}
 	c.asked[step]++
+}
+
+// countedAgain notes one more question asked at step that asks again for
+// want of an answer.
+func (c *Call) countedAgain(step string) {
+	c.counted(step)
+	if c.reasked == nil {
+		c.reasked = map[string]int{}
+	}
+	c.reasked[step]++
 }
 
 // Rounds is how many questions this call's chain has asked, at every step.

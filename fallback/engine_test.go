@@ -256,6 +256,110 @@ func TestModernRetryStatesAreChecked(t *testing.T) {
 	}
 }
 
+// A modern retry tells an answer that is absent (asked once more) from one
+// that is there but cannot be read as the question's kind (unusable, as a
+// legacy client's would be): the user is not shown the form again for an
+// answer that did come.
+func TestModernRetryTellsAnUnreadableAnswerFromNone(t *testing.T) {
+	form := map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
+	for _, tc := range []struct {
+		name      string
+		responses map[string]any
+		why       fallback.Why // "": asked once more
+	}{
+		{"no answer", nil, ""},
+		{"an answer under another key", map[string]any{"other": map[string]any{"action": "accept"}}, ""},
+		{"an action that is a number", map[string]any{"name": map[string]any{"action": 5}}, fallback.UnusableAnswer},
+		{"a string, not a result", map[string]any{"name": "Ada"}, fallback.UnusableAnswer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rounds atomic.Int32
+			s := greetServer(t, &rounds)
+			var first, retry mcp.CallToolResult
+			if err := json.Unmarshal(mcptest.ModernCall(t, s, greetName, form, nil, "", nil), &first); err != nil || first.RequestState == "" {
+				t.Fatalf("first round: %+v (%v)", first, err)
+			}
+			if err := json.Unmarshal(mcptest.ModernCall(t, s, greetName, form, nil, first.RequestState, tc.responses), &retry); err != nil {
+				t.Fatal(err)
+			}
+			if tc.why == "" {
+				if retry.ResultType != mcp.ResultTypeInputRequired {
+					t.Errorf("result %+v: want the form asked once more", retry)
+				}
+				return
+			}
+			d, attempts := attemptsOf(t, &retry)
+			if !retry.IsError || d.Why != string(tc.why) || len(attempts) != 1 || attempts[0].Outcome != string(fallback.Failed) ||
+				!strings.Contains(attempts[0].Reason, "could not be read") {
+				t.Errorf("result type %q, details %+v: want the form failed (%s), not asked again", retry.ResultType, d, tc.why)
+			}
+		})
+	}
+}
+
+// A 2025-11-25 call that carries a requestState (a client that began the
+// call in 2026-07-28 and went on in 2025-11-25) is not resumed: its
+// question is asked directly, in the one round, under its limit, never
+// through mcp-go's MRTR bridge (an input_required it would send with no
+// time limit), and an answer in its inputResponses is not read. A state
+// this server sealed names its step, and the decision is recorded there;
+// one that does not verify is only ignored. (mcp-go's client fills
+// requestState itself, so the calls are sent by hand.)
+func TestLegacyCallIgnoresRequestState(t *testing.T) {
+	args := map[string]any{"who": "me"}
+	digest, err := state.Digest(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	round, err := json.Marshal(fallback.Round{AskedAtMs: time.Now().UnixMilli(), Rounds: 1, Asked: map[string]int{stepName: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := sealerFor(t, testKey).Seal(state.Payload{Tool: greetName, ArgsDigest: digest, Step: stepName, Data: round})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fabricated := map[string]any{"name": map[string]any{"action": "accept", "content": map[string]any{"name": "Mallory"}}}
+	ignored := fallback.AttemptOut{Step: stepName, Outcome: string(fallback.Skipped), Why: string(fallback.NotUsable)}
+	used := fallback.AttemptOut{Step: stepName, Outcome: string(fallback.Used)}
+	for _, tc := range []struct {
+		name      string
+		state     string
+		responses map[string]any
+		attempts  []fallback.AttemptOut // compared without reasons and times
+	}{
+		{"a state this server sealed, without an answer", sealed, nil, []fallback.AttemptOut{ignored, used}},
+		{"a state this server sealed, with an answer", sealed, fabricated, []fallback.AttemptOut{ignored, used}},
+		{"a state that does not verify", "v1.bm90.YXN0YXRl", fabricated, []fallback.AttemptOut{used}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rounds atomic.Int32
+			s := greetServer(t, &rounds)
+			u := &user{action: mcp.ElicitationResponseActionAccept}
+			ctx := mcptest.LegacySession(t, s, map[string]any{"elicitation": map[string]any{}}, nil, u, nil)
+			var res mcp.CallToolResult
+			raw := mcptest.LegacyCall(t, ctx, s, greetName, args, tc.state, tc.responses)
+			if err := json.Unmarshal(raw, &res); err != nil {
+				t.Fatalf("%v in %s", err, raw)
+			}
+			if got := mcptest.Text(&res); got != "Hello, Ada" {
+				t.Errorf("text %q, want the name the user gave in the form", got)
+			}
+			if n := rounds.Load(); n != 1 || len(u.shown) != 1 {
+				t.Errorf("the handler ran %d rounds and the user saw %d forms, want one each: the form asked directly", n, len(u.shown))
+			}
+			_, attempts := attemptsOf(t, &res)
+			var got []fallback.AttemptOut
+			for _, a := range attempts {
+				got = append(got, fallback.AttemptOut{Step: a.Step, Outcome: a.Outcome, Why: a.Why})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.attempts) {
+				t.Errorf("attempts %+v, want %+v", attempts, tc.attempts)
+			}
+		})
+	}
+}
+
 // An isError's details sit under the _meta key the server configured, or
 // the engine's own default, and nowhere else; a key that is not one, or
 // that sits under a prefix MCP reserves, is refused at start with why.

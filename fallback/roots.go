@@ -10,7 +10,9 @@ import (
 
 // rootsCache keeps each legacy session's roots until the client says they
 // changed (notifications/roots/list_changed) or the session ends, so a
-// session that saves ten files asks once.
+// session that saves ten files asks once. It holds only the roots of
+// clients that declared roots.listChanged: a client that did not will
+// never say, and is asked each time.
 type rootsCache struct {
 	mu    sync.Mutex
 	roots map[string][]mcp.Root

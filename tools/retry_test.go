@@ -6,11 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/fallback/state"
+	"github.com/flightserver/flightserver/internal/fakeclient"
 	"github.com/flightserver/flightserver/internal/fakemodel"
 	"github.com/flightserver/flightserver/internal/mcptest"
 	"github.com/flightserver/flightserver/ranking"
@@ -206,6 +208,39 @@ func TestModernRetryWithoutAnswerAsksOnceMoreThenFallsBack(t *testing.T) {
 	}
 }
 
+// A retry whose answer is there but is no sampling result (its fields of
+// the wrong types) is an unusable answer, as the same answer from a legacy
+// client is: the client's model, and its user's approval, are not asked
+// for again, and the next rung ranks.
+func TestModernUnreadableSamplingAnswerIsUnusable(t *testing.T) {
+	s := newServer(t)
+	st, ids := ask(t, s, jfkLHR)
+	for _, tc := range []struct {
+		name   string
+		answer func() any
+	}{
+		{"a model that is a number", func() any { a := answerTo(ids...)[samplingKey].(map[string]any); a["model"] = 42; return a }},
+		{"a role that is a list", func() any {
+			a := answerTo(ids...)[samplingKey].(map[string]any)
+			a["role"] = []any{"assistant"}
+			return a
+		}},
+		{"a string, not a result", func() any { return "picks: " + strings.Join(ids, ", ") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, s, declaresSampling, jfkLHR, st, map[string]any{samplingKey: tc.answer()})
+			if r.ResultType == "input_required" || r.StructuredContent == nil {
+				t.Fatalf("an answer that came was asked for again: %+v %s", r, r.text())
+			}
+			a := r.StructuredContent.Attempts[0]
+			if r.StructuredContent.Method != "deterministic" || a.Step != "client_sampling" || a.Outcome != "failed" || a.Why != string(fallback.UnusableAnswer) ||
+				!strings.Contains(a.Reason, "could not be read") {
+				t.Errorf("method %s, attempt %+v: want client_sampling failed (unusable_answer), then the deterministic rung", r.StructuredContent.Method, a)
+			}
+		})
+	}
+}
+
 // One chain of rounds asks at most fallback.MaxRounds questions: a client that keeps
 // retrying without answers, or replays states, cannot make a call ask for
 // ever.
@@ -245,6 +280,46 @@ func TestModernRoundsAreBounded(t *testing.T) {
 	if a := r.StructuredContent.Attempts; len(a) < 2 || a[1].Step != "client_sampling" || a[1].Outcome != "skipped" || a[1].Why != "too_many_rounds" ||
 		r.StructuredContent.Method != "deterministic" {
 		t.Errorf("at the limit: method %s, attempts %+v", r.StructuredContent.Method, a)
+	}
+}
+
+// A 2025-11-25 call carrying the state of a 2026-07-28 round (a host that
+// fell back to the handshake mid-call) asks its form directly, under the
+// form's limit and the call budget: a user who never answers costs the
+// call its limit, not a wait without end in mcp-go's MRTR bridge.
+func TestLegacyCallWithModernStateIsBounded(t *testing.T) {
+	s := newServer(t, func(c *Config) {
+		c.CallBudget = time.Second
+		c.ElicitationTimeout = 300 * time.Millisecond
+		c.Logger = zerolog.Nop()
+	})
+	caps := map[string]any{"elicitation": map[string]any{}}
+	first := rawCall(t, s, caps, partialTrip, "", nil)
+	if first.ResultType != "input_required" {
+		t.Fatalf("first round: %+v %s", first, first.text())
+	}
+	form := &fakeclient.Form{Behaviour: fakeclient.Silent}
+	ctx := mcptest.LegacySession(t, s, caps, nil, form, nil)
+	done := make(chan json.RawMessage, 1)
+	go func() {
+		done <- mcptest.LegacyCall(t, ctx, s, FindBestFlightName, partialTrip, first.RequestState, nil)
+	}()
+	var raw json.RawMessage
+	select {
+	case raw = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("a legacy call with a 1s budget has not answered after 5s (%d forms shown): its form went through mcp-go's MRTR bridge", len(form.Requests()))
+	}
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("%v in %s", err, raw)
+	}
+	d := errorDetails(t, &res)
+	if !res.IsError || d.Error != ErrorTripDetailsNeeded || d.Why != string(fallback.NoAnswer) || len(form.Requests()) != 1 {
+		t.Fatalf("isError %v, details %+v, %d forms shown: want trip_details_needed (no_answer) after one form", res.IsError, d, len(form.Requests()))
+	}
+	if len(d.Attempts) != 2 || d.Attempts[0].Why != string(fallback.NotUsable) || d.Attempts[1].Why != string(fallback.NoAnswer) {
+		t.Errorf("attempts %+v: want the ignored state, then the unanswered form", d.Attempts)
 	}
 }
 

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/fallback"
+	"github.com/flightserver/flightserver/internal/mcptest"
 )
 
 // rootsClient is a client's roots handler whose roots can change, and that
@@ -202,6 +206,45 @@ func TestSaveRootsChangeAndSkips(t *testing.T) {
 				t.Errorf("%s: the roots attempt %q or the summary %q does not say %q", era.Name, ra.Reason, r.Summary, want)
 			}
 		}
+	}
+}
+
+// A legacy client's roots are kept for its session only when it declared
+// roots.listChanged, a promise to say when they change; one that did not
+// will never say, so each save asks again and follows the roots it lists
+// now.
+func TestSaveRootsCachedOnlyForClientsThatNotify(t *testing.T) {
+	id := aFlight(t)
+	for _, tc := range []struct {
+		name        string
+		listChanged bool
+		asked       int  // roots/list requests for two saves
+		follows     bool // the second save writes in the roots listed now
+	}{
+		{"declares listChanged", true, 1, false},
+		{"does not declare listChanged", false, 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rootA, rootB := t.TempDir(), t.TempDir()
+			roots := &rootsClient{}
+			roots.set(rootA)
+			declared := mcp.ClientCapabilities{Roots: &struct {
+				ListChanged bool `json:"listChanged,omitempty"`
+			}{ListChanged: tc.listChanged}}
+			c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(roots), client.WithClientCapabilities(declared))
+			if r, res := save(t, c, map[string]any{"flightId": id}); filepath.Dir(r.Path) != rootA {
+				t.Fatalf("first save in %q: %s", r.Path, text(res))
+			}
+			roots.set(rootB) // the user closed rootA's folder
+			r, res := save(t, c, map[string]any{"flightId": id, "overwrite": true})
+			want := rootA
+			if tc.follows {
+				want = rootB
+			}
+			if filepath.Dir(r.Path) != want || roots.asked() != tc.asked {
+				t.Errorf("second save in %q after %d roots/list (%s), want in %q after %d", r.Path, roots.asked(), text(res), want, tc.asked)
+			}
+		})
 	}
 }
 
@@ -427,6 +470,35 @@ func TestSaveSummary(t *testing.T) {
 	r, res = save(t, c, map[string]any{"flightId": id})
 	if want := fmt.Sprintf("Saved %s (%d bytes) in %s: the server's configured export directory (not the client's roots: client did not declare roots).", filepath.Base(r.Path), r.Bytes, exportDir); res.IsError || r.Summary != want {
 		t.Errorf("summary %q, want %q", r.Summary, want)
+	}
+}
+
+// A legacy save carrying a modern round's state (not read: its attempts say
+// so first) still reads its own roots decision: the summary names where it
+// wrote, and the ignored state is not mistaken for the roots' reason.
+func TestSaveSummaryAfterAnIgnoredState(t *testing.T) {
+	id := aFlight(t)
+	root := t.TempDir()
+	roots := &rootsClient{dirs: []string{root}}
+	s := newServer(t)
+	caps := map[string]any{"roots": map[string]any{"listChanged": true}}
+	args := map[string]any{"flightId": id}
+	first := rawCallTool(t, s, SaveItineraryName, caps, args, "", nil)
+	if first.ResultType != "input_required" {
+		t.Fatalf("first round: %+v %s", first, first.text())
+	}
+	raw := mcptest.LegacyCall(t, mcptest.LegacySession(t, s, caps, nil, nil, roots), s, SaveItineraryName, args, first.RequestState, nil)
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("%v in %s", err, raw)
+	}
+	var r SaveResult
+	decodeInto(t, &res, &r)
+	if want := fmt.Sprintf("Saved %s (%d bytes) in %s: inside the client's roots.", filepath.Base(r.Path), r.Bytes, root); res.IsError || r.Summary != want {
+		t.Errorf("summary %q, want %q", r.Summary, want)
+	}
+	if len(r.Attempts) != 2 || r.Attempts[0].Why != string(fallback.NotUsable) || r.Attempts[1].Outcome != "used" {
+		t.Errorf("attempts %+v: want the ignored state, then the roots used", r.Attempts)
 	}
 }
 

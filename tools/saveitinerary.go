@@ -125,11 +125,10 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	}
 	if len(bases) == 0 {
 		if t.exportDir == "" {
-			// attempts[0] is the client_roots decision, recorded above.
 			c.Record(fallback.SkippedFor(stepExportDir, fallback.NotConfigured, "the server has no export directory (--export-dir)"))
 			return c.Fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server has no export directory. "+
 				"To enable saving, start the server with --export-dir (or FLIGHTSERVER_EXPORT_DIR)%s. "+
-				"The server does not pick a directory itself.", c.Attempts()[0].Reason, t.rootsAdvice()), &ToolError{Why: string(fallback.NotConfigured)})
+				"The server does not pick a directory itself.", rootsDecision(c).Reason, t.rootsAdvice()), &ToolError{Why: string(fallback.NotConfigured)})
 		}
 		if err := usableDir(t.exportDir); err != nil {
 			// Configured but not there (a host's snippet naming a folder
@@ -138,7 +137,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 			c.Record(fallback.FailedFor(stepExportDir, fallback.NotUsable, err.Error(), 0))
 			return c.Fail(ErrorNotSaved, fmt.Sprintf("saveItinerary has nowhere to write: %s, and the server's export directory %s. "+
 				"Create that folder (or point --export-dir, FLIGHTSERVER_EXPORT_DIR, at one that exists), then call saveItinerary again; "+
-				"the server does not create or pick a directory itself.", c.Attempts()[0].Reason, err), &ToolError{Why: string(fallback.NotUsable), Reason: err.Error()})
+				"the server does not create or pick a directory itself.", rootsDecision(c).Reason, err), &ToolError{Why: string(fallback.NotUsable), Reason: err.Error()})
 		}
 		c.Record(fallback.UsedBy(stepExportDir, "the server's configured export directory", 0))
 		bases = []usableRoot{{uri: fileURI(t.exportDir), dir: t.exportDir}}
@@ -164,12 +163,25 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	out := SaveResult{URI: fileURI(path), Path: path, Bytes: size, Format: format, FlightID: ch.id, Attempts: fallback.AttemptsOut(c.Attempts())}
 	used := c.Attempts()[len(c.Attempts())-1]
 	where := used.Reason // "inside the client's roots", "the server's configured export directory"
-	if roots := c.Attempts()[0]; roots.Step == stepRoots && roots.Outcome != fallback.Used {
+	if roots := rootsDecision(c); roots.Step == stepRoots && roots.Outcome != fallback.Used {
 		where += " (not the client's roots: " + roots.Reason + ")"
 	}
 	out.Summary = fmt.Sprintf("Saved %s (%d bytes) in %s: %s.", filepath.Base(path), size, filepath.Dir(path), where)
 	c.Log().Info().Str("step", used.Step).Int64("bytes", size).Msg("saved")
 	return mcp.NewToolResultStructured(out, out.Summary+"\n"+out.URI)
+}
+
+// rootsDecision is the client_roots rung's decision on this call, recorded
+// by rootsToWrite: the last attempt at its step (a legacy call that carried
+// a requestState has one before it, saying the state was not read).
+func rootsDecision(c *fallback.Call) fallback.Attempt {
+	as := c.Attempts()
+	for i := len(as) - 1; i >= 0; i-- {
+		if as[i].Step == stepRoots {
+			return as[i]
+		}
+	}
+	return fallback.Attempt{}
 }
 
 // rootsToWrite is the client_roots rung: the client's roots this server may

@@ -224,7 +224,7 @@ const WhyFormFailed = "form_failed"
 func detailsWhy(w fallback.Why) string {
 	switch w {
 	case fallback.UserDeclined, fallback.UserCancelled, fallback.NoAnswer, fallback.StillInvalid,
-		fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient:
+		fallback.ClientCannotAsk, fallback.URLModeOnly, fallback.UnknownClient, fallback.TooManyWaiting:
 		return string(w)
 	case fallback.NoTime:
 		return string(fallback.NoAnswer)
@@ -295,13 +295,19 @@ func (t *Toolset) settleTrip(ctx context.Context, c *fallback.Call, st *findStat
 		if len(wrong) > 0 {
 			return flights.Trip{}, invalidArguments(c, ps)
 		}
-		if !c.Resuming(stepTrip) && c.TimesAsked(stepTrip) >= maxTripForms {
+		// The forms the user has answered: every form shown, but for the one
+		// a modern retry is about to answer (a form asked again for want of
+		// an answer is the same form, and TimesAsked counts it once).
+		forms := c.TimesAsked(stepTrip)
+		if c.Resuming(stepTrip) {
+			forms--
+		} else if forms >= maxTripForms {
 			return flights.Trip{}, detailsNeeded(c, fallback.Asked{Why: fallback.StillInvalid, Reason: "the details given were still not valid after a second form",
 				Elapsed: answered, Sent: true}, need)
 		}
 		a := c.Ask(ctx, fallback.Question{Step: stepTrip, Key: tripKey, Limit: t.elicitationTimeout,
 			Waiting: "waiting for the user to give the trip details",
-			Form:    ptr(tripForm(merged, need, c.TimesAsked(stepTrip) > 0))})
+			Form:    ptr(tripForm(merged, need, forms > 0))})
 		switch {
 		case a.Pending != nil:
 			return flights.Trip{}, a.Pending

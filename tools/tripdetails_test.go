@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -310,6 +311,53 @@ func TestTripRoundsByHand(t *testing.T) {
 	}
 }
 
+// A wrong answer to the trip form gets one more form saying what was wrong
+// (maxTripForms), however the first form was answered: a modern retry that
+// came without the answer asks that first form again, in its own words, and
+// the re-ask is not the second form. (The legacy era asks again only for a
+// wrong answer: TestFindBestFlightAsksForMissingDetails, "invalid twice".)
+func TestTripFormReAskIsNotTheSecondForm(t *testing.T) {
+	caps := map[string]any{"elicitation": map[string]any{}}
+	accept := func(content map[string]any) map[string]any {
+		return map[string]any{tripKey: map[string]any{"action": "accept", "content": content}}
+	}
+	message := func(t *testing.T, r rawResult) string {
+		t.Helper()
+		var req struct{ Params struct{ Message string } }
+		if err := json.Unmarshal(r.InputRequests[tripKey], &req); r.ResultType != "input_required" || err != nil {
+			t.Fatalf("want a trip form, got %+v %s (%v)", r, r.text(), err)
+		}
+		return req.Params.Message
+	}
+	const firstWords, correctiveWords = "To search for flights I need", "Some trip details did not work"
+	for _, tc := range []struct {
+		name    string
+		reAsked int // retries without the answer before the user answers
+	}{
+		{"answered at once", 0},
+		{"answered after a retry without it", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t)
+			r := rawCall(t, s, caps, partialTrip, "", nil)
+			for range tc.reAsked {
+				r = rawCall(t, s, caps, partialTrip, r.RequestState, nil)
+				if m := message(t, r); !strings.HasPrefix(m, firstWords) {
+					t.Errorf("the form asked again says %q, want the first form's words", m)
+				}
+			}
+			r = rawCall(t, s, caps, partialTrip, r.RequestState, accept(badTrip))
+			if m := message(t, r); !strings.HasPrefix(m, correctiveWords) || !strings.Contains(m, "XXQ") {
+				t.Fatalf("after one wrong answer the form says %q, want what was wrong", m)
+			}
+			r = rawCall(t, s, caps, partialTrip, r.RequestState, accept(badTrip))
+			if !r.IsError || !strings.Contains(r.text(), "still not valid after a second form") {
+				t.Errorf("after two wrong answers: %+v %s, want still_invalid", r, r.text())
+			}
+		})
+	}
+}
+
 func TestParseTripAnswer(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -379,6 +427,50 @@ func TestCallBudgetBoundsEveryWait(t *testing.T) {
 	form := &fakeclient.Form{Behaviour: fakeclient.Silent}
 	c = connect(t, newServer(t, cfg), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
 	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), string(fallback.NoAnswer), true, "no answer within 1s")
+}
+
+// heldForms is a legacy user who leaves every form open until released.
+type heldForms struct {
+	shown   atomic.Int32
+	release chan struct{}
+}
+
+func (h *heldForms) Elicit(ctx context.Context, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	h.shown.Add(1)
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
+}
+
+// A legacy session with as many forms waiting as one session may gets no
+// other: the trip-details error says too_many_waiting, as the attempt does,
+// so the host's model knows to have the forms already shown answered or
+// dismissed, not that a form failed.
+func TestTripFormNotSentWhileTooManyWait(t *testing.T) {
+	held := &heldForms{release: make(chan struct{})}
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(held))
+	var waiting sync.WaitGroup
+	defer waiting.Wait()
+	defer close(held.release)
+	const most = 4 // fallback's maxWaitingPerSession
+	for range most {
+		waiting.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, _ = c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: partialTrip}})
+		})
+	}
+	for deadline := time.Now().Add(5 * time.Second); held.shown.Load() < most; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d forms shown, want %d waiting", held.shown.Load(), most)
+		}
+	}
+	checkDetailsNeeded(t, callTool(t, c, FindBestFlightName, partialTrip), string(fallback.TooManyWaiting), false, "answer or dismiss them first")
+	if n := held.shown.Load(); n != most {
+		t.Errorf("%d forms shown, want %d: the last call's form was sent", n, most)
+	}
 }
 
 // A legacy host that answers the form with an error ends the call with

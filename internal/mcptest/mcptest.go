@@ -8,7 +8,9 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,11 +128,52 @@ func ModernCall(t testing.TB, s *server.MCPServer, tool string, caps, args map[s
 	if inputResponses != nil {
 		params["inputResponses"] = inputResponses
 	}
-	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+	return handle(t, context.Background(), s, "tools/call", params)
+}
+
+// legacySessions numbers the sessions of LegacySession.
+var legacySessions atomic.Int64
+
+// LegacySession registers a 2025-11-25 in-process session on s whose client
+// answers with the given handlers (nil: none), initializes it declaring
+// caps, and returns the context its requests run in, for LegacyCall.
+func LegacySession(t testing.TB, s *server.MCPServer, caps map[string]any, sampling server.SamplingHandler, elicitation server.ElicitationHandler, roots server.RootsHandler) context.Context {
+	t.Helper()
+	session := server.NewInProcessSessionWithHandlers(fmt.Sprintf("mcptest-legacy-%d", legacySessions.Add(1)), sampling, elicitation, roots)
+	if err := s.RegisterSession(context.Background(), session); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.UnregisterSession(context.Background(), session.SessionID()) })
+	ctx := s.WithContext(context.Background(), session)
+	handle(t, ctx, s, "initialize", map[string]any{"protocolVersion": mcp.ProtocolVersion20251125, "capabilities": caps,
+		"clientInfo": map[string]any{"name": ClientName, "version": "1"}})
+	return ctx
+}
+
+// LegacyCall sends one tools/call in the 2025-11-25 session of ctx (from
+// LegacySession), with requestState and inputResponses when given, and
+// returns the JSON-RPC result: a call mcp-go's client would not send, as
+// that client fills both fields itself.
+func LegacyCall(t testing.TB, ctx context.Context, s *server.MCPServer, tool string, args map[string]any, requestState string, inputResponses map[string]any) json.RawMessage {
+	t.Helper()
+	params := map[string]any{"name": tool, "arguments": args}
+	if requestState != "" {
+		params["requestState"] = requestState
+	}
+	if inputResponses != nil {
+		params["inputResponses"] = inputResponses
+	}
+	return handle(t, ctx, s, "tools/call", params)
+}
+
+// handle sends one request straight to s and returns its result.
+func handle(t testing.TB, ctx context.Context, s *server.MCPServer, method string, params map[string]any) json.RawMessage {
+	t.Helper()
+	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := json.Marshal(s.HandleMessage(context.Background(), msg))
+	resp, err := json.Marshal(s.HandleMessage(ctx, msg))
 	if err != nil {
 		t.Fatal(err)
 	}
