@@ -412,6 +412,10 @@ func classifyAskError(call, question context.Context, err error, wait time.Durat
 		// without an id or a name, a content type it does not know): the
 		// client did answer, with nothing readable.
 		return UnusableAnswer, "the client's answer could not be read: its content is not valid sampling content"
+	case strings.Contains(msg, "failed to unmarshal elicitation response") || strings.Contains(msg, "failed to unmarshal list root"):
+		// The same for a form's or the roots' answer: as a 2026-07-28
+		// answer that cannot be read is (responseIn).
+		return UnusableAnswer, fmt.Sprintf("the client's answer could not be read: it is not a valid %s result", kind)
 	case strings.Contains(msg, "-32601") || strings.Contains(msg, "method not found") || strings.Contains(msg, "not support") ||
 		strings.Contains(msg, "no sampling handler") || strings.Contains(msg, "no elicitation handler") || strings.Contains(msg, "no roots handler"):
 		return Unsupported, fmt.Sprintf("the client does not support %s after all", kind)

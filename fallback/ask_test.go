@@ -33,6 +33,9 @@ func TestClassifyAskError(t *testing.T) {
 		{"mcp-go without a handler", live, live, errors.New("no sampling handler configured"), AskSampling, Unsupported},
 		{"not supported", live, live, errors.New("elicitation is not supported"), AskForm, Unsupported},
 		{"an answer mcp-go could not decode", live, live, errors.New("failed to parse sampling response content: tool_use id is missing"), AskSampling, UnusableAnswer},
+		{"a form's answer mcp-go could not decode", live, live, errors.New("failed to unmarshal elicitation response: json: cannot unmarshal string into Go value of type mcp.ElicitationResult"), AskForm, UnusableAnswer},
+		{"roots mcp-go could not decode, over HTTP", live, live, errors.New("failed to unmarshal list roots response: json: cannot unmarshal number"), AskRoots, UnusableAnswer},
+		{"roots mcp-go could not decode, over stdio", live, live, errors.New("failed to unmarshal list root response: unexpected end of JSON input"), AskRoots, UnusableAnswer},
 		{"anything else", live, live, errors.New("no model is available"), AskSampling, ClientError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
