@@ -52,6 +52,9 @@ type config struct {
 	// trimmedSecrets name the secrets given with white space around them
 	// (a newline pasted from a file), which were trimmed; run warns.
 	trimmedSecrets []string
+	// openAIKeyWithheld: OPENAI_API_KEY is set but not used, because
+	// --llm-base-url names another endpoint than OpenAI's; run says so.
+	openAIKeyWithheld bool
 
 	transport      string
 	addr           string
@@ -333,9 +336,15 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if envErr != nil {
 		return c, usageError{envErr}
 	}
-	// The OpenAI SDKs' own variable, for people who already have it set.
-	if c.llm.APIKey == "" {
-		c.llm.APIKey = getenv("OPENAI_API_KEY")
+	// The OpenAI SDKs' own variable, for people who already have it set:
+	// a key for OpenAI, so it goes to OpenAI's endpoint only, never to a
+	// local model or a gateway --llm-base-url names.
+	if key := getenv("OPENAI_API_KEY"); c.llm.APIKey == "" && key != "" {
+		if openAIEndpoint(c.llm.BaseURL) {
+			c.llm.APIKey = key
+		} else {
+			c.openAIKeyWithheld = true
+		}
 	}
 	if err := c.check(fs, given, getenv, stderr, checkedValues{origins, hosts, level, sampling, hints, stateKey, previous, fallback}); err != nil {
 		return c, usageError{err}
@@ -666,4 +675,15 @@ func hostName(h string) bool {
 		}
 	}
 	return true
+}
+
+// openAIEndpoint reports whether baseURL (--llm-base-url) is OpenAI's own
+// API, the one OPENAI_API_KEY is for: empty (the client's default) or on
+// api.openai.com.
+func openAIEndpoint(baseURL string) bool {
+	if baseURL == "" {
+		return true
+	}
+	u, err := url.Parse(baseURL)
+	return err == nil && u.Scheme == "https" && strings.EqualFold(u.Hostname(), "api.openai.com")
 }

@@ -130,6 +130,33 @@ func TestConfigLLMKeyFromEnvironment(t *testing.T) {
 	if err != nil || c.llm.APIKey != "sk-flag" {
 		t.Errorf("the flag must win: %v", err)
 	}
+	// OPENAI_API_KEY is OpenAI's: it goes to OpenAI's API, never to a local
+	// model or a gateway another base URL names.
+	for _, tc := range []struct {
+		base string
+		sent bool
+	}{
+		{"", true},
+		{"https://api.openai.com/v1", true},
+		{"https://API.OpenAI.com:443/v1/", true},
+		{"http://localhost:11434/v1", false},
+		{"https://gateway.example/openai/v1", false},
+		{"http://api.openai.com/v1", false}, // not over TLS
+		{"https://api.openai.com.evil.example/v1", false},
+	} {
+		var args []string
+		if tc.base != "" {
+			args = []string{"--llm-base-url", tc.base}
+		}
+		c, err := parseConfig(args, env(map[string]string{"OPENAI_API_KEY": "sk-from-openai-var"}), io.Discard)
+		if err != nil || (c.llm.APIKey == "sk-from-openai-var") != tc.sent || c.openAIKeyWithheld == tc.sent {
+			t.Errorf("base URL %q: key %q, withheld %v, %v; want it used: %v", tc.base, c.llm.APIKey, c.openAIKeyWithheld, err, tc.sent)
+		}
+	}
+	c, err = parseConfig([]string{"--llm-base-url", "http://localhost:11434/v1"}, env(map[string]string{"OPENAI_API_KEY": "sk-env", "FLIGHTSERVER_LLM_API_KEY": "ollama"}), io.Discard)
+	if err != nil || c.llm.APIKey != "ollama" || c.openAIKeyWithheld {
+		t.Errorf("the endpoint's own key: %q, withheld %v, %v", c.llm.APIKey, c.openAIKeyWithheld, err)
+	}
 	// A bad state key is refused without being echoed.
 	_, err = parseConfig(nil, env(map[string]string{"FLIGHTSERVER_STATE_KEY": "SECRET-but-short"}), io.Discard)
 	if err == nil || strings.Contains(err.Error(), "SECRET") {

@@ -139,6 +139,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if len(cfg.httpOnlyIgnored) > 0 {
 		log.Warn().Strs("flags", cfg.httpOnlyIgnored).Msg("these flags shape only the HTTP server (--transport http) and are ignored over stdio")
 	}
+	if cfg.openAIKeyWithheld {
+		log.Warn().Msg("OPENAI_API_KEY is set but not sent to --llm-base-url, which is not OpenAI's API: give that endpoint's own key with --llm-api-key (FLIGHTSERVER_LLM_API_KEY), or none if it needs none")
+	}
 	if len(cfg.trimmedSecrets) > 0 {
 		log.Warn().Strs("secrets", cfg.trimmedSecrets).Msg("white space around these secrets (a newline from a file?) was trimmed: the server uses them without it")
 	}
