@@ -8,7 +8,7 @@ func BenchmarkRank(b *testing.B) {
 	trip, fs := search(b, "JFK", "LHR", "2026-12-15")
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, fs)), 3); len(r.Picks) != 3 {
+		if r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, fs)), 3, Standouts{}); len(r.Picks) != 3 {
 			b.Fatal(r)
 		}
 	}

@@ -128,13 +128,16 @@ func (w Weights) Candidates(trip flights.Trip, found []flights.Flight) []flights
 }
 
 // Rank returns n of options (filtered and ordered, as Find gives them)
-// with a reason each. It never fails: this is the tier
-// every other one falls back on. For a round trip it takes the best, then
+// with a reason each. all are the standouts of every option found, of
+// which options may be only the first few (Found.Standouts): a one-way
+// pick's reason calls it the cheapest or the fastest "of all" only when it
+// is that among them all (zero Standouts: options are all there is). It
+// never fails: this is the tier every other one falls back on. For a round trip it takes the best, then
 // the best that fly neither an outbound nor a return flight already
 // picked, so that three picks are three ways to make the trip, not one
 // return flight with three outbounds; only when there are not enough of
 // those does a pick share a flight.
-func (w Weights) Rank(options []Option, n int) Ranking {
+func (w Weights) Rank(options []Option, n int, all Standouts) Ranking {
 	r := Ranking{Method: Deterministic, Ranked: true, Considered: len(options)}
 	if len(options) == 0 {
 		return r
@@ -143,6 +146,14 @@ func (w Weights) Rank(options []Option, n int) Ranking {
 		price:    minOf(options, (*Option).PriceUSD),
 		duration: minOf(options, (*Option).Duration),
 		score:    w.ScoreOption(options[0]),
+	}
+	if options[0].Return == nil { // a round trip's reason compares with "these" only
+		if all.Cheapest != nil {
+			best.price = min(best.price, all.Cheapest.PriceUSD())
+		}
+		if all.Fastest != nil {
+			best.duration = min(best.duration, all.Fastest.Duration())
+		}
 	}
 	picked := varied(options, n)
 	r.Picks = make([]Pick, len(picked))
@@ -153,7 +164,8 @@ func (w Weights) Rank(options []Option, n int) Ranking {
 }
 
 // extremes are what a reason compares a pick with: the lowest fare and
-// duration among the options, and the first option's score.
+// duration (of every one-way option found; of a round trip's options), and
+// the first option's score.
 type extremes struct {
 	price    int
 	duration time.Duration

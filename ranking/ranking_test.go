@@ -106,7 +106,7 @@ func TestFilterRunsBeforeScoring(t *testing.T) {
 		{"nothing left", flights.Trip{MaxStops: 0, MaxPriceUSD: 100}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(tc.trip, fs)), 10)
+			r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(tc.trip, fs)), 10, Standouts{})
 			if got := ids(r.Picks); got != tc.want {
 				t.Errorf("ranked %q, want %q", got, tc.want)
 			}
@@ -122,7 +122,7 @@ func TestRankGivesBestThreeWithReasons(t *testing.T) {
 		flight("a", "08:00", 7, 0, 600), flight("b", "09:00", 11, 1, 470), flight("c", "10:00", 16, 2, 380),
 		flight("d", "11:00", 7.5, 0, 650),
 	}
-	r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, fs)), 3)
+	r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, fs)), 3, Standouts{})
 	if len(r.Picks) != 3 || r.Considered != 4 {
 		t.Fatalf("%d picks of %d considered, want 3 of 4", len(r.Picks), r.Considered)
 	}
@@ -162,7 +162,7 @@ func TestShortlistIsUnranked(t *testing.T) {
 // another on both price and time with no more stops.
 func TestRankOnSyntheticFlightsIsParetoSane(t *testing.T) {
 	trip, fs := search(t, "LAX", "SYD", "2027-01-05")
-	best := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, fs)), 3).Picks[0].Flight
+	best := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, fs)), 3, Standouts{}).Picks[0].Flight
 	for _, f := range fs {
 		if f.PriceUSD < best.PriceUSD && f.Duration() < best.Duration() && f.Stops() <= best.Stops() {
 			t.Errorf("%s ($%d, %v, %d stops) dominates the pick %s ($%d, %v, %d stops)", f.ID, f.PriceUSD, f.Duration(), f.Stops(), best.ID, best.PriceUSD, best.Duration(), best.Stops())
@@ -272,7 +272,7 @@ func TestScaleAndExplain(t *testing.T) {
 func TestReasonShowsTheScore(t *testing.T) {
 	fs := []flights.Flight{inCabin(flight("one", "08:00", 7+50.0/60, 1, 3000), flights.Business), inCabin(flight("two", "08:00", 13, 2, 2960), flights.Business)}
 	fs[0].TotalUSD, fs[1].TotalUSD = 6000, 5920
-	r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, fs)), 2)
+	r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, fs)), 2, Standouts{})
 	if got, want := r.Picks[0].Reason, "$3000 ($6000 for 2), 1 stop (HBA), 7h50m: best balance of price, stops and time; fastest of all (score 3973 = $3000 fare + $315 for 1 stop + $658 for 7h50m)"; got != want {
 		t.Errorf("reason = %q\nwant     %q", got, want)
 	}

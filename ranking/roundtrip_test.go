@@ -140,7 +140,7 @@ func TestRoundTripCandidatesAreTheBestPairs(t *testing.T) {
 
 func TestRankRoundTrips(t *testing.T) {
 	trip, outs, rets := searchAll(t, flights.Request{Origin: "JFK", Destination: "LHR", Date: "2026-12-15", ReturnDate: "2026-12-22", Passengers: ptr(3)})
-	picks := DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 47).Options, 3).Picks
+	picks := DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 47).Options, 3, Standouts{}).Picks
 	if len(picks) != 3 {
 		t.Fatalf("%d picks", len(picks))
 	}
@@ -161,7 +161,7 @@ func TestRankRoundTrips(t *testing.T) {
 		}
 		seen[p.Flight.ID], seen[p.Return.ID] = true, true
 	}
-	if got := DefaultWeights.Rank(nil, 3).Picks; len(got) != 0 {
+	if got := DefaultWeights.Rank(nil, 3, Standouts{}).Picks; len(got) != 0 {
 		t.Errorf("no candidates gave %v", got)
 	}
 }
@@ -182,12 +182,12 @@ func TestDeterministicGolden(t *testing.T) {
 		fmt.Fprintf(&b, "\n%s %v -> %s %v, %s, %d pax, %s\n%s\n", trip.Origin, trip.Origins(), trip.Destination, trip.Destinations(),
 			strings.TrimSpace(req.Date+" "+req.ReturnDate), trip.Passengers, trip.Cabin, DefaultWeights.ExplainCabin(trip.Cabin))
 		if trip.IsRoundTrip() {
-			for _, p := range DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 10).Options, 3).Picks {
+			for _, p := range DefaultWeights.Rank(DefaultWeights.PairRoundTrips(trip, outs, rets, 10).Options, 3, Standouts{}).Picks {
 				fmt.Fprintf(&b, "%s\n  %s\n", p.ID(), p.Reason)
 			}
 			continue
 		}
-		for _, p := range DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, outs)), 3).Picks {
+		for _, p := range DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(trip, outs)), 3, Standouts{}).Picks {
 			fmt.Fprintf(&b, "%s via %v\n  %s\n", p.Flight.ID, p.Flight.Via(), p.Reason)
 		}
 	}

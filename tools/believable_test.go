@@ -105,6 +105,29 @@ func TestResultNamesTheNonstopItDidNotPick(t *testing.T) {
 	}
 }
 
+// A pick's reason calls it the cheapest or the fastest "of all" only when
+// the result's own cheapest and fastest say so too: with flexible dates
+// far more flights are found than are ranked, and the cheapest of them all
+// may not be among those ranked.
+func TestPicksCheapestOrFastestOfAllAreTrue(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728)
+	for _, route := range [][2]string{{"JFK", "LAX"}, {"SFO", "SIN"}, {"LHR", "JFK"}} {
+		var r FindResult
+		decode(t, callTool(t, c, FindBestFlightName, map[string]any{"origin": route[0], "destination": route[1], "date": "2026-12-15", "flexDays": 3, "strategy": "deterministic"}), &r)
+		if r.Cheapest == nil || r.Fastest == nil || len(r.Flights) == 0 {
+			t.Fatalf("%s-%s: no cheapest, fastest or picks: %+v", route[0], route[1], r)
+		}
+		for i, f := range r.Flights {
+			if strings.Contains(f.Reason, "cheapest") && f.PriceUSD != r.Cheapest.PriceUSD {
+				t.Errorf("%s-%s: pick %d says %q at $%d; the cheapest of all is %s at $%d", route[0], route[1], i+1, f.Reason, f.PriceUSD, r.Cheapest.ID, r.Cheapest.PriceUSD)
+			}
+			if strings.Contains(f.Reason, "fastest") && f.DurationMinutes != r.Fastest.DurationMinutes {
+				t.Errorf("%s-%s: pick %d says %q at %d min; the fastest of all is %s at %d min", route[0], route[1], i+1, f.Reason, f.DurationMinutes, r.Fastest.ID, r.Fastest.DurationMinutes)
+			}
+		}
+	}
+}
+
 // dearNonstops is the embedded provider with every nonstop at six times
 // its fare.
 type dearNonstops struct{ *flights.Synthetic }

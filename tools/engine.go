@@ -76,7 +76,12 @@ type reached = fallback.Reached[ranking.Ranking]
 
 // rankJob is what the ranking ladder ranks: the options within the trip's
 // limits.
-type rankJob struct{ ranking.Options }
+type rankJob struct {
+	ranking.Options
+	// all are the standouts of every option found, of which Options
+	// holds the best few.
+	all ranking.Standouts
+}
 
 // Empty says why there is nothing to rank, or "".
 func (j rankJob) Empty() string {

@@ -147,7 +147,7 @@ func (t *Toolset) findBestFlight(ctx context.Context, c *fallback.Call, st *find
 		return t.searchFailed(ctx, c, err)
 	}
 
-	r, early := t.rank(ctx, c, strategy, found.options)
+	r, early := t.rank(ctx, c, strategy, found.options, found.standouts)
 	if early != nil { // input_required, or an isError for a single-rung strategy
 		return early
 	}

@@ -20,8 +20,8 @@ import (
 // rank walks the ladder for one call. It returns early with an
 // input_required result when a rung must ask the client first (modern), or
 // with an isError when a single-rung strategy could not rank.
-func (t *Toolset) rank(ctx context.Context, c *fallback.Call, strategy Strategy, job ranking.Options) (ranking.Ranking, *mcp.CallToolResult) {
-	r, pending := fallback.Walk(ctx, c, t.rungsFor(strategy, c), rankJob{job})
+func (t *Toolset) rank(ctx context.Context, c *fallback.Call, strategy Strategy, job ranking.Options, all ranking.Standouts) (ranking.Ranking, *mcp.CallToolResult) {
+	r, pending := fallback.Walk(ctx, c, t.rungsFor(strategy, c), rankJob{job, all})
 	switch {
 	case pending != nil:
 		return ranking.Ranking{}, pending
@@ -84,7 +84,7 @@ func (deterministicRung) Waits(*fallback.Call) bool                         { re
 
 func (r deterministicRung) Run(_ context.Context, _ *fallback.Call, job rankJob) reached {
 	start := time.Now()
-	rk := r.t.weights.Rank(job.List, 3)
+	rk := r.t.weights.Rank(job.List, 3, job.all)
 	reason := "scored each option: " + r.t.weights.ExplainCabin(job.Trip.Cabin)
 	return reached{Result: &rk, Attempt: fallback.UsedBy(string(rk.Method), r.prefix+reason, time.Since(start))}
 }

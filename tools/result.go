@@ -28,7 +28,7 @@ type FindResult struct {
 	// Found is what the search returned; Candidates is how many options
 	// the ranking chose among.
 	Found      int          `json:"found" jsonschema:"flights the search returned, every day and both ways"`
-	Candidates int          `json:"candidates" jsonschema:"options the ranking chose among: flights left after the trip's filters (stops, times, airlines, price), or for a round trip the best pairs of them"`
+	Candidates int          `json:"candidates" jsonschema:"options the ranking chose among: the best 47 at most (by the deterministic score) of the flights left after the trip's filters (stops, times, airlines, price), or for a round trip of their pairs"`
 	Calendar   []DayOut     `json:"calendar,omitempty" jsonschema:"with flexDays: one entry per outbound day searched, its lowest fare per passenger and its best option"`
 	Attempts   []AttemptOut `json:"attempts" jsonschema:"every decision this call made, in order: the trip details when one was missing, then each ranking method tried, with what happened and why"`
 	// Cheapest, Fastest and Nonstop name those options of all found,
