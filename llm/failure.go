@@ -114,7 +114,7 @@ func statusFailure(raw *http.Response, err error, schema bool, leaks func(...str
 		apiCode = knownCode(ae.Code, leaks)
 	}
 	switch {
-	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+	case code == http.StatusUnauthorized || (code == http.StatusForbidden && credentialCode(apiCode)):
 		return failure{kind: BadCredentials, reason: "bad credentials (" + status + "): check --llm-api-key"}
 
 	case code == http.StatusTooManyRequests && apiCode == "insufficient_quota":
@@ -194,6 +194,18 @@ var apiCodes = map[string]bool{
 	"unsupported_country_region_territory": true,
 	"unsupported_parameter":                true,
 	"unsupported_value":                    true,
+}
+
+// credentialCode reports whether a 403's API code (from apiCodes, or ""
+// when it had none or an unknown one) says the key is the problem: a 403
+// for a region, a model or a policy is a refusal of the request, which a
+// new key would not change.
+func credentialCode(c string) bool {
+	switch c {
+	case "", "invalid_api_key", "account_deactivated", "invalid_organization":
+		return true
+	}
+	return false
 }
 
 // knownCode is c if it is in apiCodes and, belt and braces, leaks no piece

@@ -27,6 +27,7 @@ const (
 	epProse         behaviour = "prose"           // answers in prose: not llm's business to judge
 	epUnauthorized  behaviour = "401"             // echoes the key in its error, as some do
 	epForbidden     behaviour = "403"             // no body at all
+	epRegion        behaviour = "403 region"      // OpenAI's refusal of the caller's country, with a good key
 	epNotFound      behaviour = "404"             // unknown model
 	epBadRequest    behaviour = "400"             // a 400 that is not about the response format
 	epOddCode       behaviour = "400 odd code"    // a 400 whose code is not in the vocabulary
@@ -111,6 +112,8 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided: "+bearer)
 	case epForbidden:
 		w.WriteHeader(http.StatusForbidden)
+	case epRegion:
+		apiError(w, http.StatusForbidden, "unsupported_country_region_territory", "Country, region, or territory not supported")
 	case epNotFound:
 		apiError(w, http.StatusNotFound, "model_not_found", "The model `"+req.Model+"` does not exist")
 	case epBadRequest:
@@ -271,6 +274,7 @@ func TestCompleteOutcomes(t *testing.T) {
 		{b: epProse, text: "The second flight looks nice, I would take that one.", model: model, calls: 1},
 		{b: epUnauthorized, kind: BadCredentials, want: "bad credentials (HTTP 401): check --llm-api-key", calls: 1},
 		{b: epForbidden, kind: BadCredentials, want: "bad credentials (HTTP 403): check --llm-api-key", calls: 1},
+		{b: epRegion, kind: Rejected, want: "the endpoint rejected the request (HTTP 403, unsupported_country_region_territory)", calls: 1},
 		{b: epNotFound, kind: Rejected, want: "the endpoint rejected the request (HTTP 404, model_not_found): check --llm-model and --llm-base-url", calls: 1},
 		{b: epBadRequest, kind: Rejected, want: "the endpoint rejected the request (HTTP 400, invalid_value)", calls: 1},
 		{b: epOddCode, kind: Rejected, want: "the endpoint rejected the request (HTTP 400)", calls: 1},
