@@ -387,6 +387,13 @@ func (c *config) check(fs *flag.FlagSet, given map[string]bool, getenv func(stri
 		return nil
 	}
 
+	// A choice among words is read as the word, whatever its case and the
+	// space around it: a host's settings form ("Candidates", a trailing
+	// space) should not stop the server from starting.
+	word := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+	c.transport, c.logFormat, c.serverLLMFirst = word(c.transport), word(c.logFormat), word(c.serverLLMFirst)
+	v.level, v.sampling, v.fallback = word(v.level), word(v.sampling), word(v.fallback)
+	c.llm.BaseURL, c.llm.Model = strings.TrimSpace(c.llm.BaseURL), strings.TrimSpace(c.llm.Model)
 	switch c.transport {
 	case "stdio", "http":
 	default:
@@ -681,7 +688,7 @@ func hostName(h string) bool {
 // API, the one OPENAI_API_KEY is for: empty (the client's default) or on
 // api.openai.com.
 func openAIEndpoint(baseURL string) bool {
-	if baseURL == "" {
+	if baseURL = strings.TrimSpace(baseURL); baseURL == "" {
 		return true
 	}
 	u, err := url.Parse(baseURL)

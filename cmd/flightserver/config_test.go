@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/ranking"
+	"github.com/flightserver/flightserver/tools"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -118,6 +119,25 @@ func TestRunVersionAndBadFlags(t *testing.T) {
 	var bad bytes.Buffer
 	if err := run(context.Background(), []string{"--bogus"}, env(nil), nil, io.Discard, &bad); err == nil || bad.Len() != 0 {
 		t.Errorf("--bogus: err %v, and it printed %q (the one-line reason is main's to print)", err, bad.String())
+	}
+}
+
+// A choice among words is read whatever its case and the space around it,
+// as a host's settings form may write it; a word that is none of them is
+// still refused.
+func TestConfigReadsWordsLeniently(t *testing.T) {
+	c, err := parseConfig([]string{"--fallback", " Candidates ", "--sampling", "OFF", "--log-format", "JSON", "--log-level", "Warn ", "--transport", "HTTP",
+		"--llm-base-url", " http://localhost:11434/v1 ", "--llm-model", "llama3.2 "},
+		env(map[string]string{"FLIGHTSERVER_SERVER_LLM_FIRST": "Modern"}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.fallback != ranking.Candidates || c.sampling || c.logFormat != "json" || c.logLevel != zerolog.WarnLevel || c.transport != "http" ||
+		c.serverLLMFirst != tools.ServerLLMFirstModern || c.llm.BaseURL != "http://localhost:11434/v1" || c.llm.Model != "llama3.2" {
+		t.Errorf("read as %q %v %q %v %q %q %q %q", c.fallback, c.sampling, c.logFormat, c.logLevel, c.transport, c.serverLLMFirst, c.llm.BaseURL, c.llm.Model)
+	}
+	if _, err := parseConfig([]string{"--fallback", "random"}, env(nil), io.Discard); err == nil {
+		t.Error("--fallback random was accepted")
 	}
 }
 
