@@ -71,7 +71,9 @@
 // Prose with no JSON and no list at all is read last, as a sentence that
 // names its picks in order ("I'd go with <id>, then <id>, and keep <id> as
 // a backup"), but only when every flight it names is plainly a pick or
-// plainly turned down ("<id> over <id>") (sentence.go).
+// plainly turned down ("<id> over <id>", "<id> is a poor choice"): "<id>
+// would be my last choice" may rank it or dismiss it, and is refused
+// (sentence.go).
 //
 // # Which reading wins
 //
