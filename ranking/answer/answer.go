@@ -168,6 +168,7 @@ type parser struct {
 	placeholder  string   // a placeholder id from the prompt, if one was set aside
 	turnedDown   []string // the flights prose turned down, when it picked none
 	unclosed     string   // the tag of a reasoning block that never ended
+	categories   []string // the labels of entries set aside as categories, not a ranking
 }
 
 // onlyProse reports whether body is prose and nothing else was set aside
@@ -221,6 +222,8 @@ func (p *parser) nothing(body string) *Error {
 		return p.echoRefusal()
 	case p.placeholder != "" || copiesExample(body):
 		return p.placeholderRefusal()
+	case len(p.categories) > 0:
+		return answerErr("answer labels flights by category (%s) without ranking them", listIDs(p.categories))
 	}
 	if p.structured {
 		return answerErr(`answer tool's input is not the object asked for ({"picks":[{"id":...,"reason":...}]})`)

@@ -44,7 +44,13 @@
 //   - failing that, the object itself, if it is an entry that names a
 //     flight ({"id":…,"reason":…});
 //   - failing that, each object inside it, as a wrapper
-//     ({"answer":{"picks":…}});
+//     ({"answer":{"picks":…}}); entries directly under several of its
+//     labels count only when every label gives a place ("first",
+//     "second", "1", "option_2", "runner_up"; an id alone under such a
+//     label is an entry too) and are taken in that order, not the order of
+//     the keys, which a decoded object does not keep; under labels such as
+//     "cheapest" and "fastest" they are categories, not a ranking, and are
+//     set aside (fromLabels);
 //   - a bare list of ids or entries, if one of them names a flight.
 //
 // An entry is an id, or an object with the id (a string, or an object that
@@ -121,6 +127,8 @@
 //     than three and more than half of them, in any order, is set aside:
 //     listing is not choosing, whether the model copied the prompt's order
 //     or sorted the data by a column of its own; echo.go);
+//   - the only readings are entries under labels that name categories
+//     ({"cheapest":{…},"fastest":{…}}), not places;
 //   - two readings disagree (above);
 //   - the list is empty, one of its first 10 entries has no id, or one of
 //     those ids is no candidate's: then the whole answer is refused, not
