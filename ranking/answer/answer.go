@@ -80,18 +80,33 @@ func Parse(text string, ids []string) ([]Pick, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, answerErr("answer was empty")
 	}
-	body, reasoning, unclosed := cutBlocks(text, reasoningTags, true)
+	picks, unclosed, err := parseText(text, ids, reasoningRules)
+	if unclosed {
+		// A reasoning tag that never closes may be one the answer names in
+		// a sentence ("I kept my reasoning out of <thinking> tags"): when the
+		// text read with such tags as words has an answer, that is it.
+		if named, _, namedErr := parseText(text, ids, reasoningNamedRules); namedErr == nil {
+			return named, nil
+		}
+	}
+	return picks, err
+}
+
+// parseText is Parse with the given rules for reasoning blocks; unclosed
+// reports that a reasoning block did not close.
+func parseText(text string, ids []string, rules blockRules) (_ []Pick, unclosed bool, _ error) {
+	body, reasoning, unclosed := cutBlocks(text, reasoningTags, rules)
 	if strings.TrimSpace(body) == "" {
 		if unclosed {
-			return nil, answerErr("answer's %s reasoning never ends, so no answer follows it", reasoning)
+			return nil, true, answerErr("answer's %s reasoning never ends, so no answer follows it", reasoning)
 		}
-		return nil, answerErr("answer holds only reasoning (%s…) and no answer after it", reasoning)
+		return nil, false, answerErr("answer holds only reasoning (%s…) and no answer after it", reasoning)
 	}
 	p := &parser{ids: ids, idx: newIDIndex(ids), budget: maxDecodeAttempts}
 	if unclosed {
 		p.unclosed = reasoning
 	}
-	body, block, _ := cutBlocks(body, dataTags, false)
+	body, block, _ := cutBlocks(body, dataTags, dataRules)
 	p.flightsBlock = block != ""
 	r, found, err := p.fromJSON(body)
 	if !found && err == nil {
@@ -102,11 +117,12 @@ func Parse(text string, ids []string) ([]Pick, error) {
 	}
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, unclosed, err
 	case !found:
-		return nil, p.nothing(body)
+		return nil, unclosed, p.nothing(body)
 	}
-	return p.resolve(r)
+	picks, err := p.resolve(r)
+	return picks, unclosed, err
 }
 
 // ParseInputs reads a structured answer: the inputs of a model's

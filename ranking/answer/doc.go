@@ -22,8 +22,13 @@
 // (some APIs drop the opening tag, which was in the prompt template). An
 // opening tag that never closes runs to the end of the answer: what it
 // holds is a draft, not an answer (the model was cut off mid-thought), so
-// only the text before it is read. A DataOpen…DataClose block, the
-// prompt's data repeated, is cut out too (blocks.go, echo.go).
+// only the text before it is read; but a tag that never closes and stands
+// in mid-line may be one the answer names ("I kept my reasoning out of
+// <thinking> tags"), and when the text read with it as a word has an
+// answer, that is the answer. A DataOpen…DataClose block, the prompt's
+// data repeated, is cut out too, and so is a DataOpen that begins a line
+// with the prompt's data lines after it, to the end; a DataOpen named in a
+// sentence is a word (blocks.go, echo.go).
 //
 // JSON is looked for first: in the ``` code fences, or, if they hold none,
 // in the whole text (json.go). Each '{' or '[' that could start a value (a
