@@ -58,6 +58,12 @@ const (
 	// maxEchoFree is how many flights an answer may list before it can count
 	// as an echo of the candidates: three were asked for.
 	maxEchoFree = 3
+	// maxSmallSet is the most candidates that are a few, of which a ranking
+	// longer than maxEchoFree may name half (see echoes).
+	maxSmallSet = 2 * maxPicksRead
+	// maxRankedInOrder is how many of a few candidates a list in the
+	// prompt's order may name and still be a ranking.
+	maxRankedInOrder = 2 * maxEchoFree
 	// maxHeadWords is how many words may come before the flight id in a list
 	// item ("1. Best value overall: JFK-…") for the id to be the item's.
 	maxHeadWords = 5

@@ -132,6 +132,11 @@ func TestParseAnswer(t *testing.T) {
 		{name: "top two agree with the top three", text: `{"top":["` + id(4) + `","` + id(2) + `"]} {"picks":["` + id(4) + `","` + id(2) + `","` + id(7) + `"]}`, want: "K0004: K0002: K0007:"},
 		{name: "a best after its list", text: "1. " + id(3) + " - r1\n2. " + id(5) + " - r2\n\nMy pick: 1. " + id(3), want: "K0003:r1 K0005:r2"},
 		{name: "an empty list and a best", text: `{"picks":[],"best":"` + id(6) + `"}`, want: "K0006:"},
+		// Of a few candidates, a ranking may name half of them.
+		{name: "seven of twelve ranked is a ranking", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1)),
+			want: "K0011:r1 K0000:r2 K0007:r3 K0003:r4 K0009:r5 K0005:r6 K0001:r7"},
+		{name: "six of twelve in the prompt's order is a ranking", text: answer(id(0), id(1), id(2), id(3), id(4), id(5)),
+			want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6"},
 		// Tags the answer names, not blocks.
 		{name: "a data tag named in a sentence", text: "From the <flights> block, my ranking: " + two, want: "K0003:r1 K0000:r2"},
 		{name: "a data tag on a line of its own, no data after it", text: "<flights>\n" + two, want: "K0003:r1 K0000:r2"},
@@ -191,8 +196,10 @@ func TestParseAnswer(t *testing.T) {
 		{name: "too long", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes), err: "answer too long (65 KB; at most 64 KB is read)"},
 		{name: "seven of twelve in order is an echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6)),
 			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
-		{name: "seven of twelve in any order is an echo", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1)),
+		{name: "seven of twelve in reverse order is an echo", text: answer(id(11), id(10), id(8), id(7), id(5), id(3), id(1)),
 			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "nine of twelve in any order is an echo", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1), id(2), id(4)),
+			err: "answer lists 9 of the 12 flights instead of choosing up to three"},
 		{name: "a piece of a broken object", text: `{"picks":[{"id":"` + id(1) + `"},{"id":"` + id(2), err: notJSON},
 		{name: "reasoning only", text: "<think>" + two + "</think>\n", err: "answer holds only reasoning (<think>…) and no answer after it"},
 		{name: "reasoning unclosed", text: "<Thinking>" + two, err: "answer's <thinking> reasoning never ends, so no answer follows it"},
@@ -280,4 +287,56 @@ func TestParseAnswerLongReason(t *testing.T) {
 	if strings.Contains(r, " …") {
 		t.Errorf("reason %q keeps a space before the ellipsis", r)
 	}
+}
+
+// Of a few candidates, a ranking longer than the three asked for is read
+// as a ranking; a list of nearly all of them, or of more than six in the
+// prompt's order, is an echo. Of many, more than half in any order is.
+func TestEchoOfAFewCandidates(t *testing.T) {
+	cs := answerCandidates()
+	items := func(ns ...int) string {
+		var b strings.Builder
+		for k, n := range ns {
+			fmt.Fprintf(&b, "%d. %s - r%d\n", k+1, id(n), k+1)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name string
+		ids  []string
+		text string
+		want string // picks as show writes them, or
+		err  string // the whole Error reason
+	}{
+		{name: "four of six in the prompt's order", ids: cs[:6], text: items(0, 1, 2, 3), want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4"},
+		{name: "four of six ranked", ids: cs[:6], text: items(4, 1, 5, 0), want: "K0004:r1 K0001:r2 K0005:r3 K0000:r4"},
+		{name: "five of six", ids: cs[:6], text: items(4, 1, 5, 0, 2), err: "answer lists 5 of the 6 flights instead of choosing up to three"},
+		{name: "all four of four", ids: cs[:4], text: items(3, 1, 2, 0), err: "answer lists 4 of the 4 flights instead of choosing up to three"},
+		{name: "three of four", ids: cs[:4], text: items(3, 1, 2), want: "K0003:r1 K0001:r2 K0002:r3"},
+		{name: "seven of twelve ranked", ids: cs, text: items(11, 0, 7, 3, 9, 5, 1), want: "K0011:r1 K0000:r2 K0007:r3 K0003:r4 K0009:r5 K0005:r6 K0001:r7"},
+		{name: "seven of twelve in the prompt's order", ids: cs, text: items(0, 1, 2, 4, 6, 8, 9), err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "seven of twelve sorted the other way", ids: cs, text: items(9, 8, 6, 4, 2, 1, 0), err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "nine of twelve", ids: cs, text: items(11, 0, 7, 3, 9, 5, 1, 2, 4), err: "answer lists 9 of the 12 flights instead of choosing up to three"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			picks, err := Parse(tc.text, tc.ids)
+			checkRead(t, picks, err, tc.want, tc.err)
+			var in any
+			if err := json.Unmarshal([]byte(answerOfItems(tc.text)), &in); err != nil {
+				t.Fatal(err)
+			}
+			picks, err = ParseInputs([]any{in}, tc.ids)
+			checkRead(t, picks, err, tc.want, tc.err)
+		})
+	}
+}
+
+// answerOfItems is the JSON object asked for, with the picks of a numbered
+// list that items wrote: "1. <id> - r1" lines.
+func answerOfItems(text string) string {
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		ids = append(ids, strings.Fields(line)[1])
+	}
+	return answer(ids...)
 }

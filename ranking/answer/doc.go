@@ -131,7 +131,10 @@
 //     counts; placeholder.go), or echoes of the candidates (a list of more
 //     than three and more than half of them, in any order, is set aside:
 //     listing is not choosing, whether the model copied the prompt's order
-//     or sorted the data by a column of its own; echo.go);
+//     or sorted the data by a column of its own; of 20 candidates or fewer,
+//     where a ranking of four may be half, only a list of three quarters
+//     of them, or of more than six and half of them in the prompt's order
+//     or its reverse, is; echo.go);
 //   - the only readings are entries under labels that name categories
 //     ({"cheapest":{…},"fastest":{…}}), not places;
 //   - two readings disagree (above);
