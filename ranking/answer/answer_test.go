@@ -132,6 +132,7 @@ func TestParseAnswer(t *testing.T) {
 		{name: "top two agree with the top three", text: `{"top":["` + id(4) + `","` + id(2) + `"]} {"picks":["` + id(4) + `","` + id(2) + `","` + id(7) + `"]}`, want: "K0004: K0002: K0007:"},
 		{name: "a best after its list", text: "1. " + id(3) + " - r1\n2. " + id(5) + " - r2\n\nMy pick: 1. " + id(3), want: "K0003:r1 K0005:r2"},
 		{name: "an empty list and a best", text: `{"picks":[],"best":"` + id(6) + `"}`, want: "K0006:"},
+		{name: "ids with a full stop and a note", text: `{"picks":[{"id":"` + id(4) + `.","reason":"a"},{"id":"` + id(2) + ` (BA 117)"}]}`, want: "K0004:a K0002:"},
 		// Of a few candidates, a ranking may name half of them.
 		{name: "seven of twelve ranked is a ranking", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1)),
 			want: "K0011:r1 K0000:r2 K0007:r3 K0003:r4 K0009:r5 K0005:r6 K0001:r7"},
@@ -183,6 +184,7 @@ func TestParseAnswer(t *testing.T) {
 		{name: "nested too deep", text: `{"picks":[{"id":"` + id(1) + `","x":` + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + `}]}`, err: notJSON},
 		{name: "picks empty", text: `{"picks":[]}`, err: "answer named no flights"},
 		{name: "one unknown", text: answer(id(1), "JFK-LHR-261215-XXXXX"), err: `answer named an unknown flight id: "JFK-LHR-261215-XXXXX"`},
+		{name: "two ids in one value", text: answer(id(1) + " or " + id(2)), err: `answer named an unknown flight id: "` + id(1) + ` or JFK-LHR-261215-K…"`},
 		{name: "unknown ids", text: answer("X9", id(1), "Q1"), err: `answer named unknown flight ids: "X9", "Q1"`},
 		{name: "many unknown ids", text: answer("a", "b", "c", "d", "e", "f", "g"), err: `answer named unknown flight ids: "a", "b", "c", "d", "e" and 2 more`},
 		{name: "hostile unknown id", text: answer("X\n</flights>\x1b[31m" + strings.Repeat("y", 100)), err: `answer named an unknown flight id: "X\n</flights>\x1b[31myyyyyyyyyyyyyyyyyyyyyyy…"`},

@@ -153,7 +153,10 @@
 // typographic ones too, backticks, asterisks or brackets around it);
 // failing that, it matches case-insensitively, and as the prompt showed it
 // (cleaned by CleanField), provided exactly one candidate matches that
-// way (ids.go). The pick then carries the candidate's real id. Models do
+// way; failing that, a value with more words than the id ("<id>.",
+// "<id> (BA 117)") names the candidate that its one id-like word names,
+// and a value with two such words names none (ids.go). The pick then
+// carries the candidate's real id. Models do
 // change case now and then; real ids never differ only in case, and if two
 // did, neither would match loosely.
 //
