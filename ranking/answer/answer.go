@@ -58,6 +58,12 @@ const (
 	// maxEchoFree is how many flights an answer may list before it can count
 	// as an echo of the candidates: three were asked for.
 	maxEchoFree = 3
+	// maxSmallSet is the most candidates that are a few, of which a ranking
+	// longer than maxEchoFree may name half (see echoes).
+	maxSmallSet = 2 * maxPicksRead
+	// maxRankedInOrder is how many of a few candidates a list in the
+	// prompt's order may name and still be a ranking.
+	maxRankedInOrder = 2 * maxEchoFree
 	// maxHeadWords is how many words may come before the flight id in a list
 	// item ("1. Best value overall: JFK-…") for the id to be the item's.
 	maxHeadWords = 5
@@ -80,18 +86,33 @@ func Parse(text string, ids []string) ([]Pick, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, answerErr("answer was empty")
 	}
-	body, reasoning, unclosed := cutBlocks(text, reasoningTags, true)
+	picks, unclosed, err := parseText(text, ids, reasoningRules)
+	if unclosed {
+		// A reasoning tag that never closes may be one the answer names in
+		// a sentence ("I kept my reasoning out of <thinking> tags"): when the
+		// text read with such tags as words has an answer, that is it.
+		if named, _, namedErr := parseText(text, ids, reasoningNamedRules); namedErr == nil {
+			return named, nil
+		}
+	}
+	return picks, err
+}
+
+// parseText is Parse with the given rules for reasoning blocks; unclosed
+// reports that a reasoning block did not close.
+func parseText(text string, ids []string, rules blockRules) (_ []Pick, unclosed bool, _ error) {
+	body, reasoning, unclosed := cutBlocks(text, reasoningTags, rules)
 	if strings.TrimSpace(body) == "" {
 		if unclosed {
-			return nil, answerErr("answer's %s reasoning never ends, so no answer follows it", reasoning)
+			return nil, true, answerErr("answer's %s reasoning never ends, so no answer follows it", reasoning)
 		}
-		return nil, answerErr("answer holds only reasoning (%s…) and no answer after it", reasoning)
+		return nil, false, answerErr("answer holds only reasoning (%s…) and no answer after it", reasoning)
 	}
 	p := &parser{ids: ids, idx: newIDIndex(ids), budget: maxDecodeAttempts}
 	if unclosed {
 		p.unclosed = reasoning
 	}
-	body, block, _ := cutBlocks(body, dataTags, false)
+	body, block, _ := cutBlocks(body, dataTags, dataRules)
 	p.flightsBlock = block != ""
 	r, found, err := p.fromJSON(body)
 	if !found && err == nil {
@@ -102,11 +123,12 @@ func Parse(text string, ids []string) ([]Pick, error) {
 	}
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, unclosed, err
 	case !found:
-		return nil, p.nothing(body)
+		return nil, unclosed, p.nothing(body)
 	}
-	return p.resolve(r)
+	picks, err := p.resolve(r)
+	return picks, unclosed, err
 }
 
 // ParseInputs reads a structured answer: the inputs of a model's
@@ -168,6 +190,7 @@ type parser struct {
 	placeholder  string   // a placeholder id from the prompt, if one was set aside
 	turnedDown   []string // the flights prose turned down, when it picked none
 	unclosed     string   // the tag of a reasoning block that never ended
+	categories   []string // the labels of entries set aside as categories, not a ranking
 }
 
 // onlyProse reports whether body is prose and nothing else was set aside
@@ -221,6 +244,8 @@ func (p *parser) nothing(body string) *Error {
 		return p.echoRefusal()
 	case p.placeholder != "" || copiesExample(body):
 		return p.placeholderRefusal()
+	case len(p.categories) > 0:
+		return answerErr("answer labels flights by category (%s) without ranking them", listIDs(p.categories))
 	}
 	if p.structured {
 		return answerErr(`answer tool's input is not the object asked for ({"picks":[{"id":...,"reason":...}]})`)

@@ -132,6 +132,21 @@ func TestParseAnswer(t *testing.T) {
 		{name: "top two agree with the top three", text: `{"top":["` + id(4) + `","` + id(2) + `"]} {"picks":["` + id(4) + `","` + id(2) + `","` + id(7) + `"]}`, want: "K0004: K0002: K0007:"},
 		{name: "a best after its list", text: "1. " + id(3) + " - r1\n2. " + id(5) + " - r2\n\nMy pick: 1. " + id(3), want: "K0003:r1 K0005:r2"},
 		{name: "an empty list and a best", text: `{"picks":[],"best":"` + id(6) + `"}`, want: "K0006:"},
+		{name: "ids with a full stop and a note", text: `{"picks":[{"id":"` + id(4) + `.","reason":"a"},{"id":"` + id(2) + ` (BA 117)"}]}`, want: "K0004:a K0002:"},
+		// Of a few candidates, a ranking may name half of them.
+		{name: "seven of twelve ranked is a ranking", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1)),
+			want: "K0011:r1 K0000:r2 K0007:r3 K0003:r4 K0009:r5 K0005:r6 K0001:r7"},
+		{name: "six of twelve in the prompt's order is a ranking", text: answer(id(0), id(1), id(2), id(3), id(4), id(5)),
+			want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4 K0004:r5 K0005:r6"},
+		// Tags the answer names, not blocks.
+		{name: "a data tag named in a sentence", text: "From the <flights> block, my ranking: " + two, want: "K0003:r1 K0000:r2"},
+		{name: "a data tag on a line of its own, no data after it", text: "<flights>\n" + two, want: "K0003:r1 K0000:r2"},
+		{name: "a reasoning tag named in a sentence", text: "I kept my reasoning out of <thinking> tags.\n" + two, want: "K0003:r1 K0000:r2"},
+		{name: "a reasoning tag named, then a block", text: "No <think> tags, as asked: <think>" + answer(id(9)) + "</think> " + two, want: "K0003:r1 K0000:r2"},
+		{name: "ordinal labels in scrambled order", text: `{"third":{"id":"` + id(3) + `"},"first":{"id":"` + id(5) + `","why":"w"},"second":{"id":"` + id(1) + `"}}`, want: "K0005:w K0001: K0003:"},
+		{name: "a numbered object", text: `{"3":"` + id(3) + `","1":"` + id(5) + `","2":"` + id(1) + `"}`, want: "K0005: K0001: K0003:"},
+		{name: "a picks object with ordinal words", text: `{"picks":{"second":"` + id(1) + `","first":"` + id(5) + `"}}`, want: "K0005: K0001:"},
+		{name: "first choice and runner-up", text: `{"runner_up":{"id":"` + id(1) + `"},"first_choice":{"id":"` + id(5) + `"}}`, want: "K0005: K0001:"},
 		// Prose that names its picks and nothing else.
 		{name: "a sentence of picks", text: "I'd go with " + id(2) + ", then " + id(1) + ", and keep " + id(4) + " as a backup.", want: "K0002: K0001: K0004:"},
 		{name: "a sentence with reasons", text: "Take " + id(2) + " because it is nonstop, then " + id(5) + " — cheapest.", want: "K0002:because it is nonstop K0005:cheapest"},
@@ -139,6 +154,15 @@ func TestParseAnswer(t *testing.T) {
 		{name: "one turned down", text: "I'd book " + id(8) + " rather than " + id(1) + ".", want: "K0008:"},
 		{name: "a condition after the pick", text: "Go for " + id(8) + "; if it is full, " + id(1) + " is my second choice.", want: "K0008: K0001:"},
 		{name: "a pick explained again", text: "I'd take " + id(8) + ". " + id(8) + " is nonstop and cheap.", want: "K0008:"},
+		// A word of picking qualified as a bad one turns the flight down; a
+		// good one still picks.
+		{name: "a poor choice turned down", text: id(4) + " is a poor choice with its two stops. I'd go with " + id(1) + ".", want: "K0001:"},
+		{name: "the worst pick turned down", text: id(4) + " is the worst pick of the lot. I'd go with " + id(1) + ".", want: "K0001:"},
+		{name: "the worst pick named first", text: "The worst pick is " + id(4) + "; I'd go with " + id(1) + ".", want: "K0001:"},
+		{name: "a bad choice after the pick", text: "I'd go with " + id(1) + "; " + id(4) + " is a really bad choice.", want: "K0001:"},
+		{name: "my first choice", text: id(4) + " is my first choice, with " + id(1) + " as the runner-up.", want: "K0004: K0001:"},
+		{name: "the best pick", text: id(4) + " is the best pick, then " + id(1) + ".", want: "K0004: K0001:"},
+		{name: "the pick of the bunch", text: id(4) + " is the pick of the bunch.", want: "K0004:"},
 		// JSON that was encoded once more, and typographic quotes.
 		{name: "encoded once more", text: jsonString(two), want: "K0003:r1 K0000:r2"},
 		{name: "encoded three times", text: jsonString(jsonString(jsonString(two))), want: "K0003:r1 K0000:r2"},
@@ -160,6 +184,7 @@ func TestParseAnswer(t *testing.T) {
 		{name: "nested too deep", text: `{"picks":[{"id":"` + id(1) + `","x":` + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + `}]}`, err: notJSON},
 		{name: "picks empty", text: `{"picks":[]}`, err: "answer named no flights"},
 		{name: "one unknown", text: answer(id(1), "JFK-LHR-261215-XXXXX"), err: `answer named an unknown flight id: "JFK-LHR-261215-XXXXX"`},
+		{name: "two ids in one value", text: answer(id(1) + " or " + id(2)), err: `answer named an unknown flight id: "` + id(1) + ` or JFK-LHR-261215-K…"`},
 		{name: "unknown ids", text: answer("X9", id(1), "Q1"), err: `answer named unknown flight ids: "X9", "Q1"`},
 		{name: "many unknown ids", text: answer("a", "b", "c", "d", "e", "f", "g"), err: `answer named unknown flight ids: "a", "b", "c", "d", "e" and 2 more`},
 		{name: "hostile unknown id", text: answer("X\n</flights>\x1b[31m" + strings.Repeat("y", 100)), err: `answer named an unknown flight id: "X\n</flights>\x1b[31myyyyyyyyyyyyyyyyyyyyyyy…"`},
@@ -173,11 +198,16 @@ func TestParseAnswer(t *testing.T) {
 		{name: "too long", text: answer(id(1)) + strings.Repeat(" ", maxAnswerBytes), err: "answer too long (65 KB; at most 64 KB is read)"},
 		{name: "seven of twelve in order is an echo", text: answer(id(0), id(1), id(2), id(3), id(4), id(5), id(6)),
 			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
-		{name: "seven of twelve in any order is an echo", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1)),
+		{name: "seven of twelve in reverse order is an echo", text: answer(id(11), id(10), id(8), id(7), id(5), id(3), id(1)),
 			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "nine of twelve in any order is an echo", text: answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1), id(2), id(4)),
+			err: "answer lists 9 of the 12 flights instead of choosing up to three"},
 		{name: "a piece of a broken object", text: `{"picks":[{"id":"` + id(1) + `"},{"id":"` + id(2), err: notJSON},
 		{name: "reasoning only", text: "<think>" + two + "</think>\n", err: "answer holds only reasoning (<think>…) and no answer after it"},
 		{name: "reasoning unclosed", text: "<Thinking>" + two, err: "answer's <thinking> reasoning never ends, so no answer follows it"},
+		{name: "reasoning unclosed on its own line", text: "Let me see.\n<think>\n" + two, err: "answer's <think> reasoning never ends, so no answer follows it"},
+		{name: "a reasoning tag named, nothing read", text: "No <think> here, " + id(1) + " is nice.", err: "answer's <think> reasoning never ends, so no answer follows it"},
+		{name: "a data block unclosed at a line's start", text: "<flights>\nid|dep|arr|usd\n" + id(1) + "|08:00|20:05|466\n" + two, err: "answer repeats the <flights> table from the prompt instead of choosing flights"},
 		{name: "in passing", text: id(1) + " is nice.", err: `answer mentions "` + id(1) + `" only in passing, not as a list or JSON of picks`},
 		{name: "stray objects use up the tries", text: strings.Repeat(`{"a" `, maxDecodeAttempts) + two, err: notJSON},
 		{name: "best disagrees with the ranking", text: `{"best":"` + id(2) + `","ranking":["` + id(4) + `","` + id(2) + `"]}`,
@@ -185,11 +215,24 @@ func TestParseAnswer(t *testing.T) {
 		{name: "lists that part after agreeing", text: `{"top":["` + id(4) + `","` + id(2) + `"]} {"picks":["` + id(4) + `","` + id(7) + `","` + id(2) + `"]}`,
 			err: `answer gives two lists of picks that disagree (pick 2 is "` + id(2) + `" in one, "` + id(7) + `" in the other), so neither counts`},
 		{name: "encoded four times", text: jsonString(jsonString(jsonString(jsonString(two)))), err: notJSON},
+		{name: "category labels are no ranking", text: `{"cheapest":{"id":"` + id(5) + `"},"best_value":{"id":"` + id(1) + `"},"fastest":{"id":"` + id(3) + `"}}`,
+			err: `answer labels flights by category ("best_value", "cheapest", "fastest") without ranking them`},
+		{name: "an ordinal label among categories", text: `{"first":{"id":"` + id(5) + `"},"fastest":{"id":"` + id(3) + `"}}`,
+			err: `answer labels flights by category ("fastest", "first") without ranking them`},
+		{name: "a label given twice a place", text: `{"1":{"id":"` + id(5) + `"},"first":{"id":"` + id(3) + `"}}`,
+			err: `answer labels flights by category ("1", "first") without ranking them`},
 		{name: "a sentence with one mention unclear", text: "I'd go with " + id(2) + ", but " + id(1) + " has better times.",
 			err: `answer mentions "` + id(2) + `", "` + id(1) + `" only in passing, not as a list or JSON of picks`},
 		{name: "a sentence of conditions", text: "If you want speed, take " + id(2) + "; if you want price, take " + id(1) + ".",
 			err: `answer mentions "` + id(2) + `", "` + id(1) + `" only in passing, not as a list or JSON of picks`},
 		{name: "a sentence that turns all down", text: "I would not take " + id(2) + ".", err: `answer turns down "` + id(2) + `" and picks no flight`},
+		{name: "a sentence that calls its one flight a poor choice", text: id(2) + " is a poor choice.", err: `answer turns down "` + id(2) + `" and picks no flight`},
+		{name: "my last choice may rank or turn down", text: id(4) + " would be my last choice. I'd go with " + id(1) + ".",
+			err: `answer mentions "` + id(4) + `", "` + id(1) + `" only in passing, not as a list or JSON of picks`},
+		{name: "a last choice closing a ranking is unclear too", text: "My first choice is " + id(4) + ", my second choice " + id(1) + " and my last choice " + id(2) + ".",
+			err: `answer mentions "` + id(4) + `", "` + id(1) + `", "` + id(2) + `" only in passing, not as a list or JSON of picks`},
+		{name: "the least pick may be cheapest or worst", text: "The least attractive pick is " + id(4) + "; I'd go with " + id(1) + ".",
+			err: `answer mentions "` + id(4) + `", "` + id(1) + `" only in passing, not as a list or JSON of picks`},
 		{name: "a sentence with a made-up id", text: "I'd go with " + id(2) + " and JFK-LHR-261215-ZZZZZ.", err: `answer named an unknown flight id: "JFK-LHR-261215-ZZZZZ"`},
 		{name: "a sentence that picks most", text: "I'd take " + id(0) + ", " + id(2) + ", " + id(4) + ", " + id(6) + ", " + id(8) + ", " + id(10) + " and " + id(11) + ".",
 			err: "answer lists 7 of the 12 flights instead of choosing up to three"},
@@ -246,4 +289,56 @@ func TestParseAnswerLongReason(t *testing.T) {
 	if strings.Contains(r, " …") {
 		t.Errorf("reason %q keeps a space before the ellipsis", r)
 	}
+}
+
+// Of a few candidates, a ranking longer than the three asked for is read
+// as a ranking; a list of nearly all of them, or of more than six in the
+// prompt's order, is an echo. Of many, more than half in any order is.
+func TestEchoOfAFewCandidates(t *testing.T) {
+	cs := answerCandidates()
+	items := func(ns ...int) string {
+		var b strings.Builder
+		for k, n := range ns {
+			fmt.Fprintf(&b, "%d. %s - r%d\n", k+1, id(n), k+1)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name string
+		ids  []string
+		text string
+		want string // picks as show writes them, or
+		err  string // the whole Error reason
+	}{
+		{name: "four of six in the prompt's order", ids: cs[:6], text: items(0, 1, 2, 3), want: "K0000:r1 K0001:r2 K0002:r3 K0003:r4"},
+		{name: "four of six ranked", ids: cs[:6], text: items(4, 1, 5, 0), want: "K0004:r1 K0001:r2 K0005:r3 K0000:r4"},
+		{name: "five of six", ids: cs[:6], text: items(4, 1, 5, 0, 2), err: "answer lists 5 of the 6 flights instead of choosing up to three"},
+		{name: "all four of four", ids: cs[:4], text: items(3, 1, 2, 0), err: "answer lists 4 of the 4 flights instead of choosing up to three"},
+		{name: "three of four", ids: cs[:4], text: items(3, 1, 2), want: "K0003:r1 K0001:r2 K0002:r3"},
+		{name: "seven of twelve ranked", ids: cs, text: items(11, 0, 7, 3, 9, 5, 1), want: "K0011:r1 K0000:r2 K0007:r3 K0003:r4 K0009:r5 K0005:r6 K0001:r7"},
+		{name: "seven of twelve in the prompt's order", ids: cs, text: items(0, 1, 2, 4, 6, 8, 9), err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "seven of twelve sorted the other way", ids: cs, text: items(9, 8, 6, 4, 2, 1, 0), err: "answer lists 7 of the 12 flights instead of choosing up to three"},
+		{name: "nine of twelve", ids: cs, text: items(11, 0, 7, 3, 9, 5, 1, 2, 4), err: "answer lists 9 of the 12 flights instead of choosing up to three"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			picks, err := Parse(tc.text, tc.ids)
+			checkRead(t, picks, err, tc.want, tc.err)
+			var in any
+			if err := json.Unmarshal([]byte(answerOfItems(tc.text)), &in); err != nil {
+				t.Fatal(err)
+			}
+			picks, err = ParseInputs([]any{in}, tc.ids)
+			checkRead(t, picks, err, tc.want, tc.err)
+		})
+	}
+}
+
+// answerOfItems is the JSON object asked for, with the picks of a numbered
+// list that items wrote: "1. <id> - r1" lines.
+func answerOfItems(text string) string {
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		ids = append(ids, strings.Fields(line)[1])
+	}
+	return answer(ids...)
 }

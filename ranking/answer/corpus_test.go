@@ -168,6 +168,10 @@ func FuzzParseAnswer(f *testing.F) {
 		"", "{}", `{"picks":[]}`, answer(id(1), id(2)), "```json\n" + answer(id(3)) + "\n```",
 		"Sure: " + answer(strings.ToLower(id(4))) + " hope it helps {ok}", answer(id(1), id(1)), answer("X9"),
 		`{"picks":[{"id":1}]}`, `{"picks":["` + id(5) + `"]}`, `{"a":{"picks":[]}} {"picks":[{"id":"` + id(6) + `","reason":"\u0000\n"}]}`,
+		id(4) + " is a poor choice. I'd go with " + id(1) + ".", id(4) + " would be my last choice; the worst pick is " + id(2) + ".",
+		`{"third":{"id":"` + id(3) + `"},"first":"` + id(1) + `","10":{"id":"` + id(2) + `"}}`, `{"cheapest":{"id":"` + id(1) + `"},"fastest":{"id":"` + id(2) + `"}}`,
+		"From the <flights> block: " + answer(id(1)), "Not in <thinking> tags: " + answer(id(2)), "<flights>\nid|dep|usd\n" + id(1) + "|08:00|466\n",
+		answer(id(0), id(1), id(2), id(3)), answer(id(11), id(0), id(7), id(3), id(9), id(5), id(1)), answer(id(1)+".", id(2)+" (BA 117)", id(3)+" or "+id(4)),
 	} {
 		f.Add(s)
 	}
@@ -197,6 +201,8 @@ func FuzzParseAnswerInputs(f *testing.F) {
 		answer(id(1), id(2)), `{"picks":[]}`, `{"picks":"[\"` + id(3) + `\"]"}`, jsonString(answer(id(4))),
 		`{"id":"` + id(5) + `"}`, `[{"id":"` + id(5) + `"}]`, `{"picks":[{"id":1}]}`, `null`, `"x"`, `{"a":{"b":{"picks":["` + id(6) + `"]}}}`,
 		`{"picks":[{"id":"` + id(6) + `","reason":"\u0000\n\u202e"}]}`, answer("X9"), `{"best":"` + id(7) + `","ranking":["` + id(7) + `","` + id(8) + `"]}`,
+		`{"third":{"id":"` + id(3) + `"},"first":"` + id(1) + `","second_choice":{"id":"` + id(2) + `"}}`, `{"cheapest":{"id":"` + id(1) + `"},"fastest":{"id":"` + id(2) + `"}}`,
+		`{"wrap":{"option_2":"` + id(2) + `","option_1":"` + id(1) + `","note":"x"}}`, answer(id(0), id(1), id(2), id(3)), answer(id(1)+".", id(2)+" (BA 117)"),
 	} {
 		f.Add(s)
 	}

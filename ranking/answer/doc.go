@@ -22,8 +22,13 @@
 // (some APIs drop the opening tag, which was in the prompt template). An
 // opening tag that never closes runs to the end of the answer: what it
 // holds is a draft, not an answer (the model was cut off mid-thought), so
-// only the text before it is read. A DataOpen…DataClose block, the
-// prompt's data repeated, is cut out too (blocks.go, echo.go).
+// only the text before it is read; but a tag that never closes and stands
+// in mid-line may be one the answer names ("I kept my reasoning out of
+// <thinking> tags"), and when the text read with it as a word has an
+// answer, that is the answer. A DataOpen…DataClose block, the prompt's
+// data repeated, is cut out too, and so is a DataOpen that begins a line
+// with the prompt's data lines after it, to the end; a DataOpen named in a
+// sentence is a word (blocks.go, echo.go).
 //
 // JSON is looked for first: in the ``` code fences, or, if they hold none,
 // in the whole text (json.go). Each '{' or '[' that could start a value (a
@@ -44,7 +49,13 @@
 //   - failing that, the object itself, if it is an entry that names a
 //     flight ({"id":…,"reason":…});
 //   - failing that, each object inside it, as a wrapper
-//     ({"answer":{"picks":…}});
+//     ({"answer":{"picks":…}}); entries directly under several of its
+//     labels count only when every label gives a place ("first",
+//     "second", "1", "option_2", "runner_up"; an id alone under such a
+//     label is an entry too) and are taken in that order, not the order of
+//     the keys, which a decoded object does not keep; under labels such as
+//     "cheapest" and "fastest" they are categories, not a ranking, and are
+//     set aside (fromLabels);
 //   - a bare list of ids or entries, if one of them names a flight.
 //
 // An entry is an id, or an object with the id (a string, or an object that
@@ -71,7 +82,9 @@
 // Prose with no JSON and no list at all is read last, as a sentence that
 // names its picks in order ("I'd go with <id>, then <id>, and keep <id> as
 // a backup"), but only when every flight it names is plainly a pick or
-// plainly turned down ("<id> over <id>") (sentence.go).
+// plainly turned down ("<id> over <id>", "<id> is a poor choice"): "<id>
+// would be my last choice" may rank it or dismiss it, and is refused
+// (sentence.go).
 //
 // # Which reading wins
 //
@@ -118,7 +131,12 @@
 //     counts; placeholder.go), or echoes of the candidates (a list of more
 //     than three and more than half of them, in any order, is set aside:
 //     listing is not choosing, whether the model copied the prompt's order
-//     or sorted the data by a column of its own; echo.go);
+//     or sorted the data by a column of its own; of 20 candidates or fewer,
+//     where a ranking of four may be half, only a list of three quarters
+//     of them, or of more than six and half of them in the prompt's order
+//     or its reverse, is; echo.go);
+//   - the only readings are entries under labels that name categories
+//     ({"cheapest":{…},"fastest":{…}}), not places;
 //   - two readings disagree (above);
 //   - the list is empty, one of its first 10 entries has no id, or one of
 //     those ids is no candidate's: then the whole answer is refused, not
@@ -135,7 +153,10 @@
 // typographic ones too, backticks, asterisks or brackets around it);
 // failing that, it matches case-insensitively, and as the prompt showed it
 // (cleaned by CleanField), provided exactly one candidate matches that
-// way (ids.go). The pick then carries the candidate's real id. Models do
+// way; failing that, a value with more words than the id ("<id>.",
+// "<id> (BA 117)") names the candidate that its one id-like word names,
+// and a value with two such words names none (ids.go). The pick then
+// carries the candidate's real id. Models do
 // change case now and then; real ids never differ only in case, and if two
 // did, neither would match loosely.
 //

@@ -12,25 +12,40 @@ import "strings"
 var dataTags = []string{strings.Trim(DataOpen, "<>")}
 
 // echoes reports whether entries list the candidates back rather than
-// choose among them: more than maxEchoFree of them and more than half, in
-// any order. A model that names most of the flights has not chosen, whether
+// choose among them. Of many candidates (more than maxSmallSet), a list of
+// more than maxEchoFree and more than half of them is an echo in any
+// order: a model that names most of the flights has not chosen, whether
 // it copied the prompt's order or sorted the data by some column of its
-// own; the first ten of such a list are no more its picks than the last.
+// own, and the first ten of such a list are no more its picks than the
+// last. Of a few, a ranking of more than three may well name half of them,
+// so a list is an echo only when it names nearly all of them (three
+// quarters or more), or more than maxRankedInOrder of them and more than
+// half in the prompt's own order or its reverse; any other is read as a ranking, best
+// first, of which callers use the first picks they want.
 func (p *parser) echoes(entries []entry) bool {
 	seen := make(map[int]bool)
+	up, down, last := true, true, -1
 	for _, e := range entries {
 		if !e.hasID {
 			continue
 		}
-		if i, ok := p.lookup(e.id); ok {
+		if i, ok := p.lookup(e.id); ok && !seen[i] {
 			seen[i] = true
+			up = up && (last < 0 || i > last)
+			down = down && (last < 0 || i < last)
+			last = i
 		}
 	}
-	if n := len(seen); n > maxEchoFree && 2*n > len(p.ids) {
-		p.echoed = max(p.echoed, n)
-		return true
+	inOrder := up || down
+	n, all := len(seen), len(p.ids)
+	echo := n > maxEchoFree && 2*n > all
+	if all <= maxSmallSet {
+		echo = n > maxEchoFree && (4*n >= 3*all || inOrder && n > maxRankedInOrder && 2*n > all)
 	}
-	return false
+	if echo {
+		p.echoed = max(p.echoed, n)
+	}
+	return echo
 }
 
 // echoRefusal is the error for an answer whose only readings were echoes:

@@ -10,15 +10,39 @@ import (
 
 // lookup finds the candidate an id names (see idIndex), also when the model
 // wrapped the id in quotes (ASCII or typographic), backticks, asterisks or
-// brackets.
+// brackets. Failing that, an id given with more words than the id (a JSON
+// value such as "<id>." or "<id> (BA 117)") names the candidate its one
+// flight id names: the value must hold exactly one word that is id-like
+// (see idToken), and that word must name a candidate.
 func (p *parser) lookup(id string) (int, bool) {
 	if i, ok := p.idx.lookup(id); ok {
 		return i, true
 	}
 	if bare := strings.Trim(id, "`*\"' []<>“”‘’„"); bare != id && bare != "" {
-		return p.idx.lookup(bare)
+		if i, ok := p.idx.lookup(bare); ok {
+			return i, true
+		}
 	}
-	return 0, false
+	return p.lookupWord(id)
+}
+
+// lookupWord finds the candidate named by the only id-like word in s.
+func (p *parser) lookupWord(s string) (int, bool) {
+	found := ""
+	for a, b := nextToken(s, 0); a >= 0; a, b = nextToken(s, b) {
+		w, _, _, ok := p.idToken(s, a, b)
+		switch {
+		case !ok:
+			continue
+		case found != "":
+			return 0, false // two flights named: neither is the id
+		}
+		found = w
+	}
+	if found == "" || found == s {
+		return 0, false
+	}
+	return p.candidate(found)
 }
 
 // nextToken finds the next word in s at or after i: a run of letters,

@@ -4,7 +4,8 @@ import "testing"
 
 // The id matcher as the package doc states it: exact after trimming what
 // models wrap ids in; failing that, case-insensitive and as the prompt
-// showed the id, but only when exactly one candidate matches so.
+// showed the id, but only when exactly one candidate matches so; failing
+// that, the one id-like word of a value with more words.
 func TestLookup(t *testing.T) {
 	ids := []string{"JFK-LHR-261215-K0001", "JFK-LHR-261215-K0002", "jfk-lhr-261215-k0003", "JFK-LHR-261215-K0003",
 		"JFK-LHR-261215-EVIL|<x>"}
@@ -29,6 +30,13 @@ func TestLookup(t *testing.T) {
 		{"unknown", "JFK-LHR-261215-K0009", -1},
 		{"a prefix", "JFK-LHR-261215-K000", -1},
 		{"only wrapping", `""`, -1},
+		{"a full stop after it", "JFK-LHR-261215-K0002.", 1},
+		{"a note after it", "JFK-LHR-261215-K0002 (BA 117, nonstop)", 1},
+		{"words before it", "flight JFK-LHR-261215-K0002", 1},
+		{"a note, in another case", "jfk-lhr-261215-k0001 (BA 117)", 0},
+		{"two ids in one value", "JFK-LHR-261215-K0001 or JFK-LHR-261215-K0002", -1},
+		{"a made-up id beside a real one", "JFK-LHR-261215-K0001 (JFK-LHR-261215-K0009)", -1},
+		{"a note after an unknown id", "JFK-LHR-261215-K0009 (BA 117)", -1},
 		{"empty", "", -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

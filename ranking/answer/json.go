@@ -230,15 +230,120 @@ func (p *parser) fromObject(m map[string]any, depth int, out *[]reading) {
 	if depth >= maxDepth {
 		return
 	}
+	p.fromLabels(m, o, depth, out)
+}
+
+// fromLabels collects the readings in the values of an object that is
+// neither a list of picks nor an entry, as a wrapper: each value that is an
+// object is read as fromObject reads one, and an id under an ordinal label
+// ({"1":"<id>"}) is an entry. The order of an object's keys is not the
+// model's to give (a client that decoded the answer tool's input into a
+// map has lost it), so entries found directly under several labels count
+// only when every label is ordinal ("first", "second", "2", "option_3",
+// "runner_up"), and are then taken in that order. Entries under labels
+// such as "cheapest" and "fastest" are categories, not a ranking: they are
+// set aside, and an answer with nothing else is refused for it. Other
+// readings (a wrapped {"picks":…}) are taken in the order of the labels'
+// names, which choose's agreement makes immaterial.
+func (p *parser) fromLabels(m, o map[string]any, depth int, out *[]reading) {
+	type labelled struct {
+		label string
+		n     int
+		r     reading
+	}
+	var singles []labelled
+	ordinal := true
 	for _, k := range slices.Sorted(maps.Keys(o)) {
-		if sub, ok := o[k].(map[string]any); ok {
-			p.fromObject(sub, depth+1, out)
+		var rs []reading
+		switch v := o[k].(type) {
+		case map[string]any:
+			p.fromObject(v, depth+1, &rs)
+		case string:
+			if _, isOrdinal := ordinalOf(k); isOrdinal && p.idLike(strings.TrimSpace(v)) {
+				e, _ := p.entryOf(v, depth)
+				p.keep(&rs, reading{kind: jsonSingle, entries: []entry{e}})
+			}
 		}
+		for _, r := range rs {
+			if r.kind != jsonSingle {
+				*out = append(*out, r)
+				continue
+			}
+			n, isOrdinal := ordinalOf(k)
+			ordinal = ordinal && isOrdinal
+			singles = append(singles, labelled{label: k, n: n, r: r})
+		}
+	}
+	if len(singles) > 1 {
+		ns := make(map[int]bool)
+		for _, l := range singles {
+			ordinal = ordinal && !ns[l.n]
+			ns[l.n] = true
+		}
+		if !ordinal {
+			p.categories = nil
+			for _, l := range singles {
+				p.categories = append(p.categories, originalKey(m, l.label))
+			}
+			return
+		}
+		slices.SortStableFunc(singles, func(a, b labelled) int { return cmp.Compare(a.n, b.n) })
+	}
+	for _, l := range singles {
+		*out = append(*out, l.r)
 	}
 }
 
+// ordinalWords are the labels that give a place in a ranking, normalised
+// (normKey), as whole labels or at their start ("secondchoice").
+var ordinalWords = []struct {
+	word string
+	n    int
+}{
+	{"first", 1}, {"second", 2}, {"third", 3}, {"fourth", 4}, {"fifth", 5},
+	{"sixth", 6}, {"seventh", 7}, {"eighth", 8}, {"ninth", 9}, {"tenth", 10},
+	{"runnerup", 2}, {"primary", 1}, {"secondary", 2}, {"tertiary", 3},
+}
+
+// ordinalOf reads a place in a ranking from a normalised label: a word of
+// ordinalWords at its start ("first", "thirdpick"), or one number of at
+// most three digits, perhaps with words around it ("2", "#2", "2nd",
+// "option3", "pick_1").
+func ordinalOf(k string) (int, bool) {
+	for _, w := range ordinalWords {
+		if strings.HasPrefix(k, w.word) {
+			return w.n, true
+		}
+	}
+	i := strings.IndexFunc(k, func(r rune) bool { return '0' <= r && r <= '9' })
+	if i < 0 {
+		return 0, false
+	}
+	j := i
+	for j < len(k) && '0' <= k[j] && k[j] <= '9' {
+		j++
+	}
+	if j-i > 3 || strings.ContainsAny(k[j:], "0123456789") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(k[i:j])
+	return n, err == nil
+}
+
+// originalKey is the key of m that normalises to k, as the answer wrote it
+// (the first in order, as normObject keeps it).
+func originalKey(m map[string]any, k string) string {
+	for _, mk := range slices.Sorted(maps.Keys(m)) {
+		if normKey(mk) == k {
+			return mk
+		}
+	}
+	return k
+}
+
 // listValue reads the value of a list key: a list of entries, one id, one
-// entry, or an object numbered "1", "2"... (taken in that order); a blank
+// entry, or an object numbered "1", "2" or "first", "second"... (taken in
+// that order); a blank
 // id is an empty list. (A lone id takes the reason of the object around it,
 // if that has one and no alternatives: see fromObject.) ok is false for anything else (null, a number, an
 // object that is none of these).
@@ -267,8 +372,8 @@ func (p *parser) listValue(v any, depth int) ([]entry, bool) {
 	return nil, false
 }
 
-// numbered reads an object whose keys are all numbers ("1", "2", "#3") as a
-// list in their order.
+// numbered reads an object whose keys all give a place ("1", "2", "#3",
+// "first", "second": see ordinalOf) as a list in their order.
 func (p *parser) numbered(o map[string]any, depth int) ([]entry, bool) {
 	type item struct {
 		n int
@@ -277,8 +382,8 @@ func (p *parser) numbered(o map[string]any, depth int) ([]entry, bool) {
 	var items []item
 	for _, k := range slices.Sorted(maps.Keys(o)) {
 		v := o[k]
-		n, err := strconv.Atoi(k)
-		if err != nil || len(k) > 3 {
+		n, ok := ordinalOf(k)
+		if !ok {
 			return nil, false
 		}
 		e, _ := p.entryOf(v, depth+1)

@@ -19,9 +19,13 @@ import (
 //     but a joining word comes before it, its own clause does ("X is my top
 //     choice"), or it continues a run of picks ("X, Y and Z");
 //   - a rejection: the words before it in its clause turn it down ("over",
-//     "not", "rather than", "avoid"): it is no pick, and says so;
+//     "not", "rather than", "avoid"), or a word of picking there or in its
+//     own clause is qualified as a bad one ("X is a poor choice", "the
+//     worst pick is X"): it is no pick, and says so;
 //   - anything else: a mention in passing ("although Y has better times",
-//     "I considered X", "if price matters, X").
+//     "I considered X", "if price matters, X"), and a word of picking
+//     qualified in a way that may rank or may turn down ("X would be my
+//     last choice", "the least … pick").
 //
 // The answer is read as a ranking of its picks, in the order named, only
 // when it has at least one and no mention in passing: one mention whose
@@ -121,6 +125,13 @@ var (
 	// afterRejectWords, in the clause after a mention, turn it down ("X is
 	// not my pick").
 	afterRejectWords = words(`not no never nor neither avoid skip`)
+	// badWords, among the maxQualifierWords words before a word of picking,
+	// make it a bad pick, which is none: "a poor choice", "the worst pick".
+	badWords = words(`poor poorer poorest bad worse worst weak weaker weakest terrible awful wrong`)
+	// unclearWords, there, make it one that may rank or may turn down: "my
+	// last choice" closes a ranking or dismisses a flight, "the least …
+	// pick" is "least expensive" or "least attractive".
+	unclearWords = words(`last least`)
 	// joinWords join a mention to the one before it, or say nothing of it
 	// ("and flight X"); conjunctions end a clause that joins one.
 	joinWords    = words(`and or plus also with as well the a an flight flights option one number id`)
@@ -153,11 +164,11 @@ func mentionOf(gap, after string, later, picked bool, prev role) role {
 	}
 	// The words before it in its clause.
 	lead, _ := lastPart(sentence, ",()—–")
-	switch {
-	case hasWord(lead, rejectWords) || negated(lead):
+	if hasWord(lead, rejectWords) || negated(lead) {
 		return rejected
-	case hasWord(lead, pickWords):
-		return pick
+	}
+	if r, ok := pickingIn(lead, pickWords); ok {
+		return r
 	}
 	// A clause that ends in "and" joins the mention to the one before it
 	// ("Y for its times and Z").
@@ -174,15 +185,50 @@ func mentionOf(gap, after string, later, picked bool, prev role) role {
 	clause = untilWord(clause, passingWords)
 	turnedDown := hasWord(clause, afterRejectWords) || negated(clause)
 	onlyJoins := !slices.ContainsFunc(splitWords(lead), func(w string) bool { return !joinWords[w] })
-	switch {
-	case turnedDown:
+	if turnedDown {
 		return passing
-	case hasWord(clause, afterPickWords):
-		return pick
-	case onlyJoins && later && !ends:
+	}
+	if r, ok := pickingIn(clause, afterPickWords); ok {
+		return r
+	}
+	if onlyJoins && later && !ends {
 		return prev
 	}
 	return passing
+}
+
+// maxQualifierWords is how many words before a word of picking can qualify
+// it ("my last choice", "a really poor choice").
+const maxQualifierWords = 2
+
+// pickingIn reports whether s has a word of picking (one of set), and what
+// it makes of the mention: a pick, unless one of the maxQualifierWords
+// words before such a word makes it a bad pick (rejected: "a poor choice",
+// "the worst pick of the lot") or one whose sense is unclear (passing: "my
+// last choice"). An unclear qualifier anywhere in s outweighs a bad one,
+// and a bad one a plain pick.
+func pickingIn(s string, set map[string]bool) (role, bool) {
+	ws := splitWords(s)
+	found, bad, unclear := false, false, false
+	for i, w := range ws {
+		if !set[w] {
+			continue
+		}
+		found = true
+		for _, q := range ws[max(0, i-maxQualifierWords):i] {
+			bad = bad || badWords[q]
+			unclear = unclear || unclearWords[q]
+		}
+	}
+	switch {
+	case !found:
+		return passing, false
+	case unclear:
+		return passing, true
+	case bad:
+		return rejected, true
+	}
+	return pick, true
 }
 
 // sentenceReason is a pick's reason in prose: the rest of its clause, when
