@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, readdirSync, statSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,12 @@ function mcp(config) {
     waiting.delete(msg.id);
   });
   let id = 0;
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  // A command that cannot be started (EACCES, ENOENT) is an 'error', not an
+  // exit: report it as the exit, with the reason in stderr.
+  const exited = new Promise((resolve) => {
+    child.on('exit', (code) => resolve(code));
+    child.on('error', (err) => ((stderr += `could not start ${config.command}: ${err.message}\n`), resolve(err.code)));
+  });
   return {
     stderr: () => stderr,
     exited,
@@ -91,7 +96,13 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
   await t.test('nothing configured: it starts, ranks deterministically, and says how to enable saving', async () => {
     const config = await configure({});
     assert.ok(config, 'the manifest needs no setting to start');
-    assert.equal(config.command, entry);
+    if (process.platform !== 'win32') {
+      // Claude Desktop on macOS unpacks every file of a bundle as 0600,
+      // dropping the modes the zip stores (modelcontextprotocol/mcpb#294): the
+      // first start after an install must work on a binary that is not
+      // executable, and leave it executable.
+      chmodSync(entry, 0o600);
+    }
     // Every variable the manifest uses was substituted: none reaches the
     // server as a literal ${user_config...}, which it would refuse.
     assert.doesNotMatch(JSON.stringify(config), /\$\{/);
@@ -107,6 +118,7 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
     assert.equal(saved.result.isError, true);
     assert.match(saved.result.content[0].text, /nowhere to write[\s\S]*--export-dir/);
     assert.equal(await s.close(), 0);
+    assert.notEqual(statSync(entry).mode & 0o100, 0, `${manifest.server.entry_point} is executable again`);
   });
 
   await t.test('configured: the folder, the fallback and the model reach the server', async () => {
@@ -131,4 +143,24 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
     assert.match(s.stderr(), /FLIGHTSERVER_LLM_API_KEY looks like a placeholder/);
     assert.doesNotMatch(s.stderr(), /sk-\.\.\./);
   });
+});
+
+// mcpb merges a platform override field by field (an override without args
+// keeps the base args), so Windows, which has no /bin/sh, must get its own
+// command and args: the .exe itself, with the same environment.
+test('on Windows the bundle starts the .exe directly, with no shell', async () => {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'manifest.json'), 'utf8'));
+  const extensionPath = 'C:\\Users\\ada\\AppData\\Roaming\\Claude\\Claude Extensions\\flightserver';
+  const systemDirs = { HOME: 'C:\\Users\\ada', DESKTOP: 'C:\\Users\\ada\\Desktop', DOCUMENTS: 'C:\\Users\\ada\\Documents', DOWNLOADS: 'C:\\Users\\ada\\Downloads' };
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+  Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+  let config;
+  try {
+    config = await getMcpConfigForManifest({ manifest, extensionPath, systemDirs, userConfig: {}, pathSeparator: '\\' });
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+  }
+  assert.equal(config.command, `${extensionPath}/server/flightserver.exe`);
+  assert.deepEqual(config.args, []);
+  assert.deepEqual(Object.keys(config.env).sort(), Object.keys(manifest.server.mcp_config.env).sort());
 });
