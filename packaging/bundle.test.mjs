@@ -86,7 +86,7 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
   const manifest = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
   assert.equal(manifest.version, '0.0.0-test');
   assert.deepEqual(manifest.compatibility.platforms, [process.platform]);
-  const entry = path.join(unpacked, manifest.server.entry_point + (process.platform === 'win32' ? '.exe' : ''));
+  const entry = path.join(unpacked, manifest.server.entry_point);
   assert.ok(existsSync(entry) && (statSync(entry).mode & 0o111) !== 0, `${manifest.server.entry_point} is in the bundle and executable`);
 
   const systemDirs = { HOME: work, DESKTOP: path.join(work, 'Desktop'), DOCUMENTS: path.join(work, 'Documents'), DOWNLOADS: path.join(work, 'Downloads') };
@@ -147,9 +147,19 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
 
 // mcpb merges a platform override field by field (an override without args
 // keeps the base args), so Windows, which has no /bin/sh, must get its own
-// command and args: the .exe itself, with the same environment.
-test('on Windows the bundle starts the .exe directly, with no shell', async () => {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'manifest.json'), 'utf8'));
+// command and args: the .exe, which is the bundle's entry point, with the same
+// environment. Packed from this platform's binary (only its name matters).
+test('on Windows the bundle starts its entry point, the .exe, directly, with no shell', async (t) => {
+  assert.ok(bin, 'set FLIGHTSERVER_BIN to the built server');
+  const work = mkdtempSync(path.join(tmpdir(), 'flightserver-bundle-win-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  execFileSync(path.join(root, 'packaging', 'bundle'), [bin, 'windows', 'amd64', '0.0.0-test', work], { stdio: 'inherit' });
+  const unpacked = path.join(work, 'installed');
+  assert.equal(await unpackExtension({ mcpbPath: path.join(work, 'flightserver_0.0.0-test_windows_amd64.mcpb'), outputDir: unpacked, silent: true }), true);
+  const manifest = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.compatibility.platforms, ['win32']);
+  assert.equal(manifest.server.entry_point, 'server/flightserver.exe');
+  assert.ok(existsSync(path.join(unpacked, manifest.server.entry_point)), `${manifest.server.entry_point} is in the bundle`);
   const extensionPath = 'C:\\Users\\ada\\AppData\\Roaming\\Claude\\Claude Extensions\\flightserver';
   const systemDirs = { HOME: 'C:\\Users\\ada', DESKTOP: 'C:\\Users\\ada\\Desktop', DOCUMENTS: 'C:\\Users\\ada\\Documents', DOWNLOADS: 'C:\\Users\\ada\\Downloads' };
   const platform = Object.getOwnPropertyDescriptor(process, 'platform');
@@ -160,7 +170,7 @@ test('on Windows the bundle starts the .exe directly, with no shell', async () =
   } finally {
     Object.defineProperty(process, 'platform', platform);
   }
-  assert.equal(config.command, `${extensionPath}/server/flightserver.exe`);
+  assert.equal(config.command, `${extensionPath}/${manifest.server.entry_point}`);
   assert.deepEqual(config.args, []);
   assert.deepEqual(Object.keys(config.env).sort(), Object.keys(manifest.server.mcp_config.env).sort());
 });
