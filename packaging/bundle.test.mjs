@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, readdirSync, statSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,12 @@ function mcp(config) {
     waiting.delete(msg.id);
   });
   let id = 0;
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  // A command that cannot be started (EACCES, ENOENT) is an 'error', not an
+  // exit: report it as the exit, with the reason in stderr.
+  const exited = new Promise((resolve) => {
+    child.on('exit', (code) => resolve(code));
+    child.on('error', (err) => ((stderr += `could not start ${config.command}: ${err.message}\n`), resolve(err.code)));
+  });
   return {
     stderr: () => stderr,
     exited,
@@ -81,7 +86,7 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
   const manifest = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
   assert.equal(manifest.version, '0.0.0-test');
   assert.deepEqual(manifest.compatibility.platforms, [process.platform]);
-  const entry = path.join(unpacked, manifest.server.entry_point + (process.platform === 'win32' ? '.exe' : ''));
+  const entry = path.join(unpacked, manifest.server.entry_point);
   assert.ok(existsSync(entry) && (statSync(entry).mode & 0o111) !== 0, `${manifest.server.entry_point} is in the bundle and executable`);
 
   const systemDirs = { HOME: work, DESKTOP: path.join(work, 'Desktop'), DOCUMENTS: path.join(work, 'Documents'), DOWNLOADS: path.join(work, 'Downloads') };
@@ -91,7 +96,13 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
   await t.test('nothing configured: it starts, ranks deterministically, and says how to enable saving', async () => {
     const config = await configure({});
     assert.ok(config, 'the manifest needs no setting to start');
-    assert.equal(config.command, entry);
+    if (process.platform !== 'win32') {
+      // Claude Desktop on macOS unpacks every file of a bundle as 0600,
+      // dropping the modes the zip stores (modelcontextprotocol/mcpb#294): the
+      // first start after an install must work on a binary that is not
+      // executable, and leave it executable.
+      chmodSync(entry, 0o600);
+    }
     // Every variable the manifest uses was substituted: none reaches the
     // server as a literal ${user_config...}, which it would refuse.
     assert.doesNotMatch(JSON.stringify(config), /\$\{/);
@@ -107,6 +118,7 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
     assert.equal(saved.result.isError, true);
     assert.match(saved.result.content[0].text, /nowhere to write[\s\S]*--export-dir/);
     assert.equal(await s.close(), 0);
+    assert.notEqual(statSync(entry).mode & 0o100, 0, `${manifest.server.entry_point} is executable again`);
   });
 
   await t.test('configured: the folder, the fallback and the model reach the server', async () => {
@@ -131,4 +143,34 @@ test('the bundle installs and runs as a desktop host configures it', async (t) =
     assert.match(s.stderr(), /FLIGHTSERVER_LLM_API_KEY looks like a placeholder/);
     assert.doesNotMatch(s.stderr(), /sk-\.\.\./);
   });
+});
+
+// mcpb merges a platform override field by field (an override without args
+// keeps the base args), so Windows, which has no /bin/sh, must get its own
+// command and args: the .exe, which is the bundle's entry point, with the same
+// environment. Packed from this platform's binary (only its name matters).
+test('on Windows the bundle starts its entry point, the .exe, directly, with no shell', async (t) => {
+  assert.ok(bin, 'set FLIGHTSERVER_BIN to the built server');
+  const work = mkdtempSync(path.join(tmpdir(), 'flightserver-bundle-win-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  execFileSync(path.join(root, 'packaging', 'bundle'), [bin, 'windows', 'amd64', '0.0.0-test', work], { stdio: 'inherit' });
+  const unpacked = path.join(work, 'installed');
+  assert.equal(await unpackExtension({ mcpbPath: path.join(work, 'flightserver_0.0.0-test_windows_amd64.mcpb'), outputDir: unpacked, silent: true }), true);
+  const manifest = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.compatibility.platforms, ['win32']);
+  assert.equal(manifest.server.entry_point, 'server/flightserver.exe');
+  assert.ok(existsSync(path.join(unpacked, manifest.server.entry_point)), `${manifest.server.entry_point} is in the bundle`);
+  const extensionPath = 'C:\\Users\\ada\\AppData\\Roaming\\Claude\\Claude Extensions\\flightserver';
+  const systemDirs = { HOME: 'C:\\Users\\ada', DESKTOP: 'C:\\Users\\ada\\Desktop', DOCUMENTS: 'C:\\Users\\ada\\Documents', DOWNLOADS: 'C:\\Users\\ada\\Downloads' };
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+  Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+  let config;
+  try {
+    config = await getMcpConfigForManifest({ manifest, extensionPath, systemDirs, userConfig: {}, pathSeparator: '\\' });
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+  }
+  assert.equal(config.command, `${extensionPath}/${manifest.server.entry_point}`);
+  assert.deepEqual(config.args, []);
+  assert.deepEqual(Object.keys(config.env).sort(), Object.keys(manifest.server.mcp_config.env).sort());
 });

@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/flightserver/flightserver/tools"
 )
 
 // root is the repository, from this package's directory.
@@ -31,8 +29,12 @@ func TestReleaseFilesAgree(t *testing.T) {
 	}
 }
 
-// The bundle's manifest lists the tools the server registers, no more and no
-// fewer.
+// The bundle's manifest lists the tools a model can call, as the server
+// itself lists them (tools/list over stdio, the way a host asks), no more
+// and no fewer: a view-only tool (MCP Apps visibility ["app"], listed only
+// to a client that declares MCP Apps) is not one. Both a plain client and an
+// MCP Apps one are asked, so that the view-only tool is in the listing and
+// must be told apart by its visibility.
 func TestManifestListsTheServersTools(t *testing.T) {
 	f, err := readFiles(root)
 	if err != nil {
@@ -42,11 +44,25 @@ func TestManifestListsTheServersTools(t *testing.T) {
 	for _, tool := range f.manifest.Tools {
 		listed = append(listed, tool.Name)
 	}
-	served := []string{tools.FindBestFlightName, tools.FindAirportsName, tools.BookFlightName, tools.SaveItineraryName}
 	slices.Sort(listed)
-	slices.Sort(served)
-	if !slices.Equal(listed, served) {
-		t.Errorf("manifest.json lists %v, the server registers %v", listed, served)
+	bin := serverBinary(t)
+	for _, client := range []struct {
+		name         string
+		capabilities map[string]any
+	}{
+		{"a plain client", map[string]any{}},
+		{"an MCP Apps client", map[string]any{"extensions": map[string]any{
+			"io.modelcontextprotocol/ui": map[string]any{"mimeTypes": []string{"text/html;profile=mcp-app"}},
+		}}},
+	} {
+		all, forModel := listTools(t, bin, client.capabilities)
+		if len(forModel) == 0 {
+			t.Fatalf("%s: the server lists no tool for a model: %v", client.name, all)
+		}
+		slices.Sort(forModel)
+		if !slices.Equal(listed, forModel) {
+			t.Errorf("manifest.json lists %v; to %s the server lists %v for a model (of %v)", listed, client.name, forModel, all)
+		}
 	}
 }
 
