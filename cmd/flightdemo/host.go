@@ -141,7 +141,7 @@ func playSteps(ctx context.Context, p profile, o options, tr *transcript, res *r
 		endpoint := httptest.NewServer(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers})
 		defer endpoint.Close()
 		args = append(args, "--llm-base-url", endpoint.URL+"/v1")
-		env = append(env, "OPENAI_API_KEY=demo-key-not-secret")
+		env = append(env, "FLIGHTSERVER_LLM_API_KEY=demo-key-not-secret")
 		tr.add("demo", "", "started a stand-in OpenAI-compatible endpoint at "+endpoint.URL+" (no network, no real key)")
 	}
 	args = append(args, p.ServerArgs...)

@@ -123,8 +123,9 @@ func TestStdioSamplingMatrix(t *testing.T) {
 }
 
 // The server-side LLM tier configured the way an operator does (flags and
-// OPENAI_API_KEY), against a stand-in OpenAI-compatible endpoint, in both
-// eras. The key must not reach stderr.
+// FLIGHTSERVER_LLM_API_KEY, the key for an endpoint other than OpenAI's),
+// against a stand-in OpenAI-compatible endpoint, in both eras. The key must
+// not reach stderr.
 func TestStdioServerLLM(t *testing.T) {
 	const key = "sk-test-SECRET-456"
 	for _, tc := range fakeendpoint.Outcomes {
@@ -138,7 +139,7 @@ func TestStdioServerLLM(t *testing.T) {
 				if tc.Behaviour == fakeendpoint.Silent {
 					timeout = "300ms"
 				}
-				c := startStdio(t, []string{"OPENAI_API_KEY=" + key},
+				c := startStdio(t, []string{"FLIGHTSERVER_LLM_API_KEY=" + key},
 					[]string{"--llm-base-url", ts.URL + "/v1", "--llm-timeout", timeout, "--log-level", "debug"}, &stderr,
 					client.WithProtocolVersion(era.version))
 				r, b, err := searchJFKLHR(t, c, 5*time.Second)
@@ -149,7 +150,7 @@ func TestStdioServerLLM(t *testing.T) {
 					t.Errorf("method %s attempts %+v; want %s with server_llm %s/%s (%q)", r.Method, r.Attempts, tc.Method, tc.Outcome, tc.Why, tc.Reason)
 				}
 				if auth := endpoint.Authorizations(); len(auth) == 0 || auth[0] != "Bearer "+key {
-					t.Errorf("the key from OPENAI_API_KEY did not reach the endpoint: %q", auth)
+					t.Errorf("the key from FLIGHTSERVER_LLM_API_KEY did not reach the endpoint: %q", auth)
 				}
 				_ = c.Close()
 				for _, out := range []string{stderr.String(), string(b)} {

@@ -40,7 +40,7 @@ func TestDrainOnSIGTERM(t *testing.T) {
 		(&fakeendpoint.Endpoint{Behaviour: fakemodel.Answers}).ServeHTTP(w, r)
 	}))
 	defer slowLLM.Close()
-	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"},
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{"FLIGHTSERVER_LLM_API_KEY=test-key-not-secret"},
 		"--llm-base-url", slowLLM.URL+"/v1", "--drain-delay", "700ms", "--shutdown-grace", "10s")
 	base := "http://" + addr
 	if status, body, _ := get(base + "/readyz"); status != 200 || body != `{"status":"ready"}` {

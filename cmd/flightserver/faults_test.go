@@ -222,7 +222,7 @@ func TestFaultSIGTERMDuringBurst(t *testing.T) {
 	}))
 	defer slowLLM.Close()
 	exportDir := t.TempDir()
-	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{"OPENAI_API_KEY=test-key-not-secret"}, "--export-dir", exportDir,
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{"FLIGHTSERVER_LLM_API_KEY=test-key-not-secret"}, "--export-dir", exportDir,
 		"--rate-limit", "0", "--shutdown-grace", "10s", "--llm-base-url", slowLLM.URL+"/v1")
 	url := "http://" + addr + "/mcp"
 	id := func() string {

@@ -47,7 +47,7 @@ type Outcome struct {
 
 // Outcomes hold one Outcome for each behaviour: the one table that the
 // rung's tests in package tools (in-process) and the built binary's
-// (cmd/flightserver, configured by flags and OPENAI_API_KEY) both assert,
+// (cmd/flightserver, configured by flags and FLIGHTSERVER_LLM_API_KEY) both assert,
 // so the two cannot drift apart. Silent's reason names no duration: each
 // test sets its own timeout.
 var Outcomes = []Outcome{
