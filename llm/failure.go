@@ -77,12 +77,15 @@ type failure struct {
 	retried, noTime string
 	// noSchema: the endpoint rejected the response format; retry without.
 	noSchema bool
+	// reasoning: the model refused max_tokens or our temperature; retry
+	// with max_completion_tokens and its own.
+	reasoning bool
 }
 
 // classify says why a request failed. It never uses err's text: the
 // client's errors and the endpoint's messages may carry the request's
 // details, the key among them. leaks is the Client's key check.
-func classify(ctx context.Context, budget time.Duration, raw *http.Response, err error, schema bool, leaks func(...string) bool) failure {
+func classify(ctx context.Context, budget time.Duration, raw *http.Response, err error, schema, reasoning bool, leaks func(...string) bool) failure {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if errors.Is(ctxErr, context.DeadlineExceeded) {
 			return failure{kind: Timeout, reason: "no answer within " + formatWait(budget)}
@@ -94,7 +97,7 @@ func classify(ctx context.Context, budget time.Duration, raw *http.Response, err
 		return failure{kind: Timeout, reason: "no answer: the HTTP client timed out"}
 	}
 	if raw != nil && raw.StatusCode >= 400 {
-		return statusFailure(raw, err, schema, leaks)
+		return statusFailure(raw, err, schema, reasoning, leaks)
 	}
 	switch {
 	case errors.Is(err, errReplyTooLarge):
@@ -106,7 +109,7 @@ func classify(ctx context.Context, budget time.Duration, raw *http.Response, err
 }
 
 // statusFailure classifies an HTTP error status.
-func statusFailure(raw *http.Response, err error, schema bool, leaks func(...string) bool) failure {
+func statusFailure(raw *http.Response, err error, schema, reasoning bool, leaks func(...string) bool) failure {
 	code := raw.StatusCode
 	status := "HTTP " + strconv.Itoa(code)
 	apiCode := ""
@@ -139,6 +142,12 @@ func statusFailure(raw *http.Response, err error, schema bool, leaks func(...str
 			retry: true, noSchema: true,
 			retried: "asked again without the JSON schema response format, which the endpoint rejects",
 			noTime:  "too little time left to ask again without it"}
+
+	case !reasoning && code == http.StatusBadRequest && refusesTokensOrTemperature(err):
+		return failure{kind: Rejected, reason: "the model refuses max_tokens or a temperature (" + status + "): it is a reasoning model",
+			retry: true, reasoning: true,
+			retried: "asked again with max_completion_tokens and the model's own temperature, as a reasoning model needs",
+			noTime:  "too little time left to ask again with them"}
 	}
 	if apiCode != "" {
 		status += ", " + apiCode
@@ -148,6 +157,17 @@ func statusFailure(raw *http.Response, err error, schema bool, leaks func(...str
 		reason += ": check --llm-model and --llm-base-url"
 	}
 	return failure{kind: Rejected, reason: reason}
+}
+
+// refusesTokensOrTemperature reports whether a 400 is OpenAI's refusal of
+// max_tokens or of a temperature other than the model's default, as its
+// reasoning models answer: code unsupported_parameter or unsupported_value
+// for param max_tokens or temperature. A temperature out of range for any
+// model (invalid_value) is not one.
+func refusesTokensOrTemperature(err error) bool {
+	ae, ok := errors.AsType[*openai.Error](err)
+	return ok && (ae.Code == "unsupported_parameter" || ae.Code == "unsupported_value") &&
+		(ae.Param == "max_tokens" || ae.Param == "temperature")
 }
 
 // mentionsResponseFormat reports whether an error reply is about the

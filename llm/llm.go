@@ -22,12 +22,19 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
 )
 
 // DefaultMaxTokens is the completion token limit when a Request sets none.
 // It bounds what a call can cost; callers quoting the limit (an answer cut
 // off at it) use this.
 const DefaultMaxTokens = 600
+
+// reasoningTokens is the room a reasoning model is given beyond the
+// answer's limit: its hidden reasoning counts against
+// max_completion_tokens, and an answer cut off before it begins is no
+// answer. It bounds what a call may cost, not what it does cost.
+const reasoningTokens = 8192
 
 // What we ask for and how long we wait. These are deliberately not
 // configurable: they bound cost and time.
@@ -74,9 +81,11 @@ type Request struct {
 	// Schema, if set, is asked for as the response format.
 	Schema *Schema
 	// MaxTokens bounds the completion; 0 means DefaultMaxTokens. It is sent
-	// as max_tokens, which every OpenAI-compatible server understands;
-	// OpenAI's reasoning models (o-series) want max_completion_tokens
-	// instead and are not supported here.
+	// as max_tokens, which every OpenAI-compatible server understands; to
+	// a model that refuses it (OpenAI's reasoning models, which also refuse
+	// any temperature but their default), as max_completion_tokens with
+	// reasoningTokens of room for the reasoning it counts, and no
+	// temperature (see Complete).
 	MaxTokens int
 }
 
@@ -124,6 +133,10 @@ type Client struct {
 	leaks func(fields ...string) bool
 	// noSchema is set once the endpoint has rejected the response format.
 	noSchema atomic.Bool
+	// reasoning is set once the model has refused max_tokens or our
+	// temperature: it is asked with max_completion_tokens and its own
+	// temperature from then on.
+	reasoning atomic.Bool
 }
 
 // New builds the client for cfg once. It never fails, so a server can
@@ -207,7 +220,9 @@ func (c *Client) Model() string {
 // one retry, and only when it fits in the time left (with a second, or half
 // the budget, to spare after the pause): after a 5xx or a 429 (waiting as
 // long as Retry-After or Retry-After-Ms asks, if it says; otherwise a short
-// pause), or without the response format after the endpoint rejected it.
+// pause), without the response format after the endpoint rejected it, or
+// with max_completion_tokens and the model's own temperature after the
+// model refused max_tokens or ours (both are remembered for later calls).
 // Nothing else is retried: a bad key, a wrong model or a garbled reply would
 // fail the same way again, and a timeout has used the time up.
 //
@@ -244,20 +259,28 @@ func (c *Client) Complete(ctx context.Context, r Request) (Reply, error) {
 		maxTokens = DefaultMaxTokens
 	}
 	schema := r.Schema != nil && !c.noSchema.Load()
+	reasoning := c.reasoning.Load()
 	note := "" // after a retry: why it was made, for the final reason
 	for {
-		completion, raw, err := c.call(ctx, r, maxTokens, schema)
+		completion, raw, err := c.call(ctx, r, maxTokens, schema, reasoning)
 		if err == nil {
-			reply, kind, reason := c.read(completion, maxTokens)
+			limit := maxTokens
+			if reasoning {
+				limit += reasoningTokens
+			}
+			reply, kind, reason := c.read(completion, limit)
 			if kind != "" {
 				return c.fail(kind, reason+note)
 			}
 			reply.Note = note
 			return c.guard(reply)
 		}
-		f := classify(ctx, budget, raw, err, schema, c.leaks)
+		f := classify(ctx, budget, raw, err, schema, reasoning, c.leaks)
 		if f.noSchema {
 			c.noSchema.Store(true) // also when there is no time to retry: the next call knows
+		}
+		if f.reasoning {
+			c.reasoning.Store(true)
 		}
 		if note != "" || !f.retry {
 			return c.fail(f.kind, f.reason+note)
@@ -266,12 +289,15 @@ func (c *Client) Complete(ctx context.Context, r Request) (Reply, error) {
 			return c.fail(f.kind, f.reason+"; "+f.noTime)
 		}
 		if err := sleep(ctx, f.pause); err != nil {
-			g := classify(ctx, budget, nil, err, schema, c.leaks)
+			g := classify(ctx, budget, nil, err, schema, reasoning, c.leaks)
 			return c.fail(g.kind, g.reason)
 		}
 		note = "; " + f.retried
 		if f.noSchema {
 			schema = false
+		}
+		if f.reasoning {
+			reasoning = true
 		}
 	}
 }
@@ -280,7 +306,7 @@ func (c *Client) Complete(ctx context.Context, r Request) (Reply, error) {
 // response when there was one, error or not, for its status and headers:
 // the client's error type depends on the error body's shape, which
 // OpenAI-compatible servers do not agree on.
-func (c *Client) call(ctx context.Context, r Request, maxTokens int, schema bool) (*openai.ChatCompletion, *http.Response, error) {
+func (c *Client) call(ctx context.Context, r Request, maxTokens int, schema, reasoning bool) (*openai.ChatCompletion, *http.Response, error) {
 	params := openai.ChatCompletionNewParams{
 		Model: c.model,
 		Messages: []openai.ChatCompletionMessageParamUnion{
@@ -289,6 +315,10 @@ func (c *Client) call(ctx context.Context, r Request, maxTokens int, schema bool
 		},
 		Temperature: openai.Float(temperature),
 		MaxTokens:   openai.Int(int64(maxTokens)),
+	}
+	if reasoning {
+		params.Temperature, params.MaxTokens = param.Opt[float64]{}, param.Opt[int64]{}
+		params.MaxCompletionTokens = openai.Int(int64(maxTokens + reasoningTokens))
 	}
 	if schema {
 		js := openai.ResponseFormatJSONSchemaJSONSchemaParam{

@@ -28,6 +28,7 @@ const (
 	epUnauthorized  behaviour = "401"             // echoes the key in its error, as some do
 	epForbidden     behaviour = "403"             // no body at all
 	epRegion        behaviour = "403 region"      // OpenAI's refusal of the caller's country, with a good key
+	epReasoning     behaviour = "reasoning model" // refuses max_tokens and any temperature but 1, as OpenAI's o-series do
 	epNotFound      behaviour = "404"             // unknown model
 	epBadRequest    behaviour = "400"             // a 400 that is not about the response format
 	epOddCode       behaviour = "400 odd code"    // a 400 whose code is not in the vocabulary
@@ -71,6 +72,8 @@ type chatRequest struct {
 	ResponseFormat json.RawMessage `json:"response_format"`
 	Temperature    *float64        `json:"temperature"`
 	MaxTokens      *int            `json:"max_tokens"`
+	// MaxCompletionTokens is what a reasoning model takes instead.
+	MaxCompletionTokens *int `json:"max_completion_tokens"`
 }
 
 // endpoint is a stand-in OpenAI-compatible server: POST .../chat/completions.
@@ -114,6 +117,17 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusForbidden)
 	case epRegion:
 		apiError(w, http.StatusForbidden, "unsupported_country_region_territory", "Country, region, or territory not supported")
+	case epReasoning:
+		switch {
+		case req.MaxTokens != nil:
+			apiErrorFor(w, "max_tokens", "unsupported_parameter", "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.")
+		case req.Temperature != nil && *req.Temperature != 1:
+			apiErrorFor(w, "temperature", "unsupported_value", "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.")
+		case req.MaxCompletionTokens == nil:
+			apiError(w, http.StatusBadRequest, "missing_required_parameter", "max_completion_tokens is required")
+		default:
+			completion(w, req.Model, good, "stop")
+		}
 	case epNotFound:
 		apiError(w, http.StatusNotFound, "model_not_found", "The model `"+req.Model+"` does not exist")
 	case epBadRequest:
@@ -211,6 +225,14 @@ func apiError(w http.ResponseWriter, status int, code, message string) {
 	w.Write(b)
 }
 
+// apiErrorFor is apiError for a 400 that names the parameter it refuses.
+func apiErrorFor(w http.ResponseWriter, param, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": message, "type": "invalid_request_error", "param": param, "code": code}})
+	_, _ = w.Write(b)
+}
+
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(v)
@@ -295,6 +317,7 @@ func TestCompleteOutcomes(t *testing.T) {
 		// alone can take a few hundred ms).
 		{b: epNoSchema, timeout: 2 * time.Second, want: "; asked again without the JSON schema response format, which the endpoint rejects", text: good, model: model, calls: 2},
 		{b: epNoSchema422, want: "; asked again without the JSON schema response format, which the endpoint rejects", text: good, model: model, calls: 2},
+		{b: epReasoning, want: "; asked again with max_completion_tokens and the model's own temperature, as a reasoning model needs", text: good, model: model, calls: 2},
 		{b: epNoChoices, kind: Unusable, want: "the endpoint returned no choices", calls: 1},
 		{b: epRefuses, kind: Unusable, want: "the model refused to answer", calls: 1},
 		{b: epFiltered, kind: Unusable, want: "the endpoint's content filter withheld the answer", calls: 1},
@@ -430,6 +453,29 @@ func TestCompleteRemembersTheResponseFormatIsRejected(t *testing.T) {
 	}
 	if fmt.Sprint(withFormat) != "[true false false]" {
 		t.Errorf("response_format sent per request: %v, want [true false false]", withFormat)
+	}
+}
+
+// A reasoning model that refuses max_tokens and our temperature is asked
+// with max_completion_tokens (the answer's limit and room for its
+// reasoning) and no temperature, and from then on without asking first.
+func TestCompleteRemembersAReasoningModel(t *testing.T) {
+	e, c := serve(t, epReasoning, Config{APIKey: testKey, Model: "o4-mini"})
+	for i, wantNote := range []string{"; asked again with max_completion_tokens and the model's own temperature, as a reasoning model needs", ""} {
+		reply, err := c.Complete(context.Background(), testRequest)
+		if err != nil || reply.Note != wantNote {
+			t.Fatalf("call %d: reply %+v, error %v; want note %q", i+1, reply, err, wantNote)
+		}
+	}
+	var sent []string
+	for _, r := range e.seen() {
+		sent = append(sent, fmt.Sprintf("%v/%v/%v", r.body.MaxTokens != nil, r.body.Temperature != nil, r.body.MaxCompletionTokens != nil))
+		if m := r.body.MaxCompletionTokens; m != nil && *m != DefaultMaxTokens+reasoningTokens {
+			t.Errorf("max_completion_tokens %d, want %d", *m, DefaultMaxTokens+reasoningTokens)
+		}
+	}
+	if got := strings.Join(sent, " "); got != "true/true/false false/false/true false/false/true" {
+		t.Errorf("max_tokens/temperature/max_completion_tokens sent per request: %s", got)
 	}
 }
 
