@@ -56,7 +56,7 @@ func (f *fixtures) handler(log zerolog.Logger) (http.Handler, func(context.Conte
 	h = httpguard.CheckHostOrigin(httpguard.Allowed{Unauthenticated: true}, refusals, h)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	return mux, mcpHTTP.Shutdown, nil
+	return httpguard.BoundBodies(readBody, refusals, mux), mcpHTTP.Shutdown, nil
 }
 
 // withAckSignal hands the HTTP layer's acknowledgement signal to the
