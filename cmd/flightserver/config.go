@@ -628,7 +628,7 @@ func (c *config) check(fs *flag.FlagSet, given map[string]bool, getenv func(stri
 		if h == "" {
 			continue
 		}
-		if !hostName(h) {
+		if !validHostName(h) {
 			return fmt.Errorf("%s: each host is a name such as flights.internal, without a scheme or a port", at("allowed-hosts", h))
 		}
 		c.allowedHosts = append(c.allowedHosts, h)
@@ -664,10 +664,10 @@ type usageError struct{ error }
 
 func (u usageError) Unwrap() error { return u.error }
 
-// hostName reports whether h, lower case, is a host name: dot-separated
+// validHostName reports whether h, lower case, is a host name: dot-separated
 // labels of 1 to 63 letters, digits, hyphens and underscores (a container's
 // service name may have them), no hyphen at either end of one.
-func hostName(h string) bool {
+func validHostName(h string) bool {
 	if len(h) > 253 {
 		return false
 	}
