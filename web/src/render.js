@@ -650,7 +650,11 @@ export function countWords(o) {
 // ---- holding and saving ----
 
 // confirmView is the explicit confirmation: the view itself asks, so the
-// call carries confirm: true and the name the user typed.
+// call carries confirm: true and the name the user typed. It holds on the
+// button's click and on Enter in the name, never through the form's
+// submission: the spec's minimum sandbox (allow-scripts allow-same-origin)
+// has no allow-forms, and there a submission is blocked before any submit
+// event fires, so a form-driven hold would do nothing.
 export function confirmView(state, handlers) {
   const f = state.selected;
   const busy = state.phase === 'booking';
@@ -662,7 +666,7 @@ export function confirmView(state, handlers) {
     h('p', { class: 'hint', text: `A simulation: nothing is charged or sent. ${usd(f.totalUSD ?? f.priceUSD, state.locale)} for ${state.result.trip.passengers} ${state.result.trip.passengers === 1 ? 'passenger' : 'passengers'}.` }),
     h(
       'form',
-      { novalidate: true, onsubmit: handlers.onHold, 'aria-busy': busy ? 'true' : undefined },
+      { novalidate: true, onsubmit: (e) => e.preventDefault(), 'aria-busy': busy ? 'true' : undefined },
       h(
         'div',
         { class: 'field' },
@@ -678,6 +682,11 @@ export function confirmView(state, handlers) {
           'aria-describedby': state.nameProblem ? 'passenger-problem' : undefined,
           disabled: busy,
           oninput: handlers.onName,
+          onkeydown: (e) => {
+            if (e.key !== 'Enter' || e.isComposing) return;
+            e.preventDefault(); // no implicit submission: it is blocked without allow-forms
+            handlers.onHold(e);
+          },
         }),
         state.nameProblem && h('p', { id: 'passenger-problem', class: 'error', text: state.nameProblem }),
       ),
@@ -694,7 +703,7 @@ export function confirmView(state, handlers) {
       h(
         'div',
         { class: 'buttons' },
-        h('button', { type: 'submit', id: 'hold', class: 'primary', disabled: busy }, busy ? 'Holding…' : 'Hold this flight (simulation)'),
+        h('button', { type: 'button', id: 'hold', class: 'primary', disabled: busy, onclick: handlers.onHold }, busy ? 'Holding…' : 'Hold this flight (simulation)'),
         h('button', { type: 'button', id: 'cancel', disabled: busy, onclick: handlers.onCancel }, 'Cancel'),
       ),
       state.error && h('div', { class: 'error', role: 'alert' }, h('strong', { text: 'Not held. ' }), state.error),

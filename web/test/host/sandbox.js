@@ -10,8 +10,10 @@ const inner = document.createElement('iframe');
 inner.id = 'view';
 inner.title = 'Flight results';
 // No allow-same-origin: the view runs in an opaque origin and reaches
-// nothing but this proxy, through postMessage.
-inner.setAttribute('sandbox', 'allow-scripts allow-forms');
+// nothing but this proxy, through postMessage. No allow-forms either: the
+// spec's minimum is allow-scripts and allow-same-origin, so a host may block
+// form submission, and the view must work without it.
+inner.setAttribute('sandbox', 'allow-scripts');
 document.body.append(inner);
 
 window.addEventListener('message', (event) => {
