@@ -43,6 +43,27 @@ export function dayMark(fromDate, toDate) {
   return n > 0 ? `+${n}` : String(n);
 }
 
+// viewLocale is the host's locale (hostContext.locale) as Intl takes it:
+// a BCP 47 tag, or a POSIX name such as en_US or de_DE.UTF-8 mended into
+// one; undefined (the browser's own) when it is neither. The spec asks for
+// BCP 47, but a host may pass the system's name on, and one Intl formatter
+// given a tag it cannot parse throws a RangeError on every call, which
+// would leave the view unable to show any result.
+export function viewLocale(v) {
+  if (typeof v !== 'string' || !v.trim()) return undefined;
+  for (const tag of [v.trim(), v.trim().split(/[.@]/)[0].replace(/_/g, '-')]) {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      new Intl.NumberFormat(canonical);
+      new Intl.DateTimeFormat(canonical);
+      return canonical;
+    } catch {
+      // not a tag Intl takes; try the next spelling
+    }
+  }
+  return undefined;
+}
+
 // formatDate writes a YYYY-MM-DD calendar date, e.g. "Thu, Dec 31, 2026".
 // The date is a calendar day, not an instant, so it is formatted in UTC.
 export function formatDate(ymd, locale, style = 'long') {

@@ -15,7 +15,7 @@
 // it, and says plainly what to do instead when it does not.
 
 import { HostBridge, applyFonts, applyStyleVariables, applyTheme } from './bridge.js';
-import { addDays, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, withoutFilter } from './format.js';
+import { addDays, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, viewLocale, withoutFilter } from './format.js';
 import { airlinesOf, matches, noFilter, sortOptions } from './options.js';
 import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyView, flightCard, h, ladderView, optionsView, picksHeading, standoutsView, tripView } from './render.js';
 
@@ -77,9 +77,11 @@ function applyHostContext() {
   if (ctx.theme === 'light' || ctx.theme === 'dark') applyTheme(ctx.theme);
   if (ctx.styles?.variables && typeof ctx.styles.variables === 'object') applyStyleVariables(ctx.styles.variables);
   if (ctx.styles?.css?.fonts) applyFonts(ctx.styles.css.fonts);
-  if (typeof ctx.locale === 'string' && ctx.locale) {
-    state.locale = ctx.locale;
-    document.documentElement.lang = ctx.locale;
+  // A locale Intl cannot parse would make every price and date throw.
+  const locale = viewLocale(ctx.locale);
+  if (locale) {
+    state.locale = locale;
+    document.documentElement.lang = locale;
   }
 }
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { checkPassengerName, dayMark, duration, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, withoutFilter } from '../src/format.js';
+import { checkPassengerName, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, usd, viewLocale, withoutFilter } from '../src/format.js';
 import { airlinesOf, fareRange, heatLevel, matches, noFilter, sortOptions, timeOfDay } from '../src/options.js';
 import { offsetMinutes, timeline } from '../src/timeline.js';
 
@@ -246,4 +246,25 @@ test('tripArgs asks again for the trip a result echoes, with a change', () => {
   const windows = tripArgs({ ...trip, departAfter: '08:00', departBefore: '12:00' }, withoutFilter('departAfter/departBefore'));
   assert.equal(windows.departAfter ?? windows.departBefore, undefined);
   assert.equal(tripArgs(trip, withoutFilter('maxStops')).maxStops, undefined);
+});
+
+test('viewLocale takes BCP 47 tags and mends POSIX names; what Intl cannot parse is dropped', () => {
+  for (const [given, want] of [
+    ['en-US', 'en-US'],
+    ['de', 'de'],
+    ['en_US', 'en-US'],
+    ['de_DE.UTF-8', 'de-DE'],
+    ['sr_RS@latin', 'sr-RS'],
+    ['C.UTF-8', undefined],
+    ['x', undefined],
+    ['', undefined],
+    [42, undefined],
+    [undefined, undefined],
+  ]) {
+    assert.equal(viewLocale(given), want, JSON.stringify(given));
+  }
+  // Each one the view keeps formats, where the raw value throws.
+  assert.throws(() => usd(1234, 'en_US'), RangeError);
+  assert.equal(usd(1234, viewLocale('en_US')), '$1,234');
+  assert.equal(formatDate('2026-12-31', viewLocale('en_US')), 'Thu, Dec 31, 2026');
 });

@@ -374,6 +374,21 @@ test('the view takes the host\'s dark theme', { timeout: TEST_TIMEOUT_MS }, asyn
   });
 });
 
+// hostContext.locale is BCP 47 by the spec, but a host may pass its system's
+// name on (en_US, C.UTF-8): every Intl formatter throws on such a tag, which
+// left the view on "Searching…" for good. The view mends it or drops it.
+test('a host locale that is not BCP 47 (en_US, then C.UTF-8) still shows the result', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
+    const { result, bridge, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, hostContext: { locale: 'en_US' } });
+    await assertPicks(view, result.structuredContent); // in en-US's words: en_US mended
+    assert.equal(await view.locator('html').getAttribute('lang'), 'en-US');
+    bridge.setHostContext({ theme: 'dark', locale: 'C.UTF-8' });
+    await waitFor(async () => (await view.locator('html').getAttribute('data-theme')) === 'dark', 'the context change');
+    await assertPicks(view, result.structuredContent);
+    assert.deepEqual(errors, []);
+  });
+});
+
 // A flexible one-way search: the calendar has a cell per day searched, the
 // days the limits leave empty empty (never "$0"), the lowest marked; each
 // card says the day it leaves; a day chosen by keyboard is asked of the
