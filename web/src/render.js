@@ -383,19 +383,23 @@ export function calendarView(cal, { locale, shown, busy, onDay }) {
   let body;
   if (grid) {
     body = h(
-      'table',
-      { class: 'grid', onkeydown: arrows },
-      h('caption', { class: 'vh', text: 'Lowest round-trip fare per passenger: outbound days down, return days across' }),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Out ↓ · back →' }), cal.days[0].returns.map((r) => h('th', { scope: 'col', text: formatDate(r.date, locale, 'short') })))),
+      'div',
+      { class: 'grid-scroll' },
       h(
-        'tbody',
-        {},
-        cal.days.map((d) =>
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'row', text: formatDate(d.date, locale, 'short') }),
-            d.returns.map((c) => h('td', {}, cell(c, d.date, c.date, `Out ${formatDate(d.date, locale)}, back ${formatDate(c.date, locale)}: ${fareWords(c, locale)}`))),
+        'table',
+        { class: 'grid', onkeydown: arrows },
+        h('caption', { class: 'vh', text: 'Lowest round-trip fare per passenger: outbound days down, return days across' }),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Out ↓ · back →' }), cal.days[0].returns.map((r) => h('th', { scope: 'col', text: formatDate(r.date, locale, 'short') })))),
+        h(
+          'tbody',
+          {},
+          cal.days.map((d) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row', text: formatDate(d.date, locale, 'short') }),
+              d.returns.map((c) => h('td', {}, cell(c, d.date, c.date, `Out ${formatDate(d.date, locale)}, back ${formatDate(c.date, locale)}: ${fareWords(c, locale)}`))),
+            ),
           ),
         ),
       ),

@@ -47,10 +47,10 @@ after(async () => {
 // withHost runs `fn` with a fresh server, client, browser context and page,
 // and closes them all afterwards. It records the page's console errors
 // (every frame's, the view's included) so a test can require none.
-async function withHost({ transport = 'stdio', era, exportDir = true, extension = true }, fn) {
+async function withHost({ transport = 'stdio', era, exportDir = true, extension = true, width = 860 }, fn) {
   const dir = exportDir ? mkdtempSync(path.join(os.tmpdir(), 'flightserver-view-')) : undefined;
   const session = await openSession({ bin: built.bin, transport, era, extension, serverArgs: dir ? ['--export-dir', dir] : [] });
-  const context = await browser.newContext({ viewport: { width: 860, height: 900 } });
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   const page = await context.newPage();
   const errors = [];
@@ -372,6 +372,49 @@ test('the view takes the host\'s dark theme', { timeout: TEST_TIMEOUT_MS }, asyn
       assert.ok(sum(fg) > 450, `${what}: light text: ${fg}`);
     }
   });
+});
+
+// A chat column on a phone is about 320 CSS pixels wide (WCAG's reflow
+// width): nothing may stick out of the view sideways, neither the cards
+// of a connecting trip nor the full list; the grid of a round trip whose
+// dates move on their own (7 x 7 days) scrolls in its own box.
+test('at 320 pixels wide nothing sticks out sideways; the date grid scrolls in its own box', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
+  const overflow = (view) =>
+    view.locator('html').evaluate(() => {
+      const w = document.documentElement.clientWidth;
+      const out = [...document.querySelectorAll('main *')].filter((el) => el.getBoundingClientRect().right > w + 0.5 && !el.closest('.grid-scroll')).map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+      return { width: w, scrollWidth: document.documentElement.scrollWidth, out: out.slice(0, 8) };
+    });
+  const trips = [
+    ['a connecting trip', { origin: 'SFO', destination: 'DEL', date: DATE }],
+    ['a 7 x 7 grid of dates', { ...TRIP, returnDate: day(37), flexDays: 3, flexIndependently: true }],
+  ];
+  for (const [what, args] of trips) {
+    // The host page's padding takes 32 pixels.
+    await withHost({ era: '2025-11-25', width: 320 + 32 }, async ({ page, session, view: source, errors }) => {
+      const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args });
+      await optionsOf(view, record);
+      await allRows(view);
+      const o = await overflow(view);
+      assert.equal(o.width, 320, 'the view is 320 pixels wide');
+      assert.ok(o.scrollWidth <= o.width && o.out.length === 0, `${what}: the page is ${o.scrollWidth} pixels wide in 320; sticking out: ${o.out.join(', ')}`);
+      if (args.flexIndependently) {
+        const box = view.locator('.grid-scroll');
+        assert.equal(await box.count(), 1, 'the grid has a box of its own');
+        const { scroll, client } = await box.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+        assert.ok(client <= 320 && scroll > client, `the grid scrolls in its box: ${scroll} in ${client}`);
+        // The last day of the first row, reached by keyboard, is scrolled into sight.
+        await view.locator('table.grid button.day').first().focus();
+        await page.keyboard.press('End');
+        const seen = await view.locator('html').evaluate(() => {
+          const r = document.activeElement.getBoundingClientRect();
+          return r.left >= 0 && r.right <= document.documentElement.clientWidth;
+        });
+        assert.ok(seen, 'the day focused is in sight');
+      }
+      assert.deepEqual(errors, []);
+    });
+  }
 });
 
 // hostContext.locale is BCP 47 by the spec, but a host may pass its system's
