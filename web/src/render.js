@@ -508,6 +508,13 @@ export function emptyView(r, { onRelax }) {
   ];
 }
 
+// partyFare is an option's fare as the cards give it: for a party, the
+// total and the fare each; for one passenger, the fare.
+function partyFare(o, passengers, locale) {
+  if (!(passengers > 1) || !Number.isFinite(o.totalUSD)) return usd(o.priceUSD, locale);
+  return `${usd(o.totalUSD, locale)} total (${usd(o.priceUSD, locale)} each)`;
+}
+
 // standoutsView names the cheapest, the fastest and the best nonstop
 // option of all, and where they are.
 export function standoutsView(r, locale) {
@@ -532,7 +539,7 @@ export function standoutsView(r, locale) {
         'li',
         {},
         h('strong', { text: `${label.charAt(0).toUpperCase()}${label.slice(1)}: ` }),
-        `${usd(o.priceUSD, locale)} · ${stopsText(o.stops)} · ${duration(o.durationMinutes)}`,
+        `${partyFare(o, r.trip.passengers, locale)} · ${stopsText(o.stops)} · ${duration(o.durationMinutes)}`,
         o.position ? ` (${r.ranked ? 'pick' : 'shortlist'} #${o.position})` : ' (in the full list below)',
       ),
     ),
@@ -653,6 +660,15 @@ export function countWords(o) {
 
 // ---- holding and saving ----
 
+// holdWords says what a hold costs. bookFlight holds one passenger, the one
+// named, at the fare per passenger, so for a party it says that, and what
+// the party's fare is, rather than promise the party's total.
+function holdWords(f, passengers, locale) {
+  if (!(passengers > 1)) return `${usd(f.totalUSD ?? f.priceUSD, locale)} for 1 passenger.`;
+  const all = Number.isFinite(f.totalUSD) ? `; ${usd(f.totalUSD, locale)} for all ${passengers}` : '';
+  return `It holds one passenger, the one named below, at ${usd(f.priceUSD, locale)} (the fare per passenger${all}).`;
+}
+
 // confirmView is the explicit confirmation: the view itself asks, so the
 // call carries confirm: true and the name the user typed. It holds on the
 // button's click and on Enter in the name, never through the form's
@@ -667,7 +683,7 @@ export function confirmView(state, handlers) {
     'section',
     { class: 'action', 'aria-labelledby': 'confirm-h' },
     h('h4', { id: 'confirm-h', tabindex: '-1', text: `Hold ${numbersOf(f)}${start ? ` on ${formatDate(start, state.locale)}` : ''}?` }),
-    h('p', { class: 'hint', text: `A simulation: nothing is charged or sent. ${usd(f.totalUSD ?? f.priceUSD, state.locale)} for ${state.result.trip.passengers} ${state.result.trip.passengers === 1 ? 'passenger' : 'passengers'}.` }),
+    h('p', { class: 'hint', text: `A simulation: nothing is charged or sent. ${holdWords(f, state.result.trip.passengers, state.locale)}` }),
     h(
       'form',
       { novalidate: true, onsubmit: (e) => e.preventDefault(), 'aria-busy': busy ? 'true' : undefined },
@@ -731,8 +747,8 @@ export function bookedView(state, handlers) {
       h('dd', { text: b.passengerName }),
       h('dt', { text: 'Seat' }),
       h('dd', { text: seat }),
-      h('dt', { text: 'Price' }),
-      h('dd', { text: usd(b.priceUSD, state.locale) }),
+      h('dt', { text: 'Fare' }),
+      h('dd', { text: `${usd(b.priceUSD, state.locale)} for this passenger` }),
     ),
     b.summary && h('p', { class: 'hint', text: b.summary }),
     h(

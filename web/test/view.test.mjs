@@ -679,14 +679,25 @@ test('the header names every limit of the trip', { timeout: TEST_TIMEOUT_MS }, a
     }
     assert.ok(facts.some((x) => /^only .*\bAA\b.*\bBA\b|^only .*\bBA\b.*\bAA\b/.test(x)), `the header names the airlines: ${facts.join(' | ')}`);
     assert.ok(facts.some((x) => /^not .*\bVS\b/.test(x)), `the header names the airline left out: ${facts.join(' | ')}`);
+    // A party's standouts give the party's total and the fare each, as the cards do.
+    const sc = result.structuredContent;
+    const standouts = await view.locator('ul.standouts').innerText();
+    assert.ok(standouts.includes(`${usd(sc.cheapest.totalUSD)} total (${usd(sc.cheapest.priceUSD)} each)`), `the cheapest for 4: ${standouts}`);
     // Holding a pick holds it in the cabin searched, at the fare shown.
-    const pick = result.structuredContent.flights[0];
-    await chooseAndHold(page, view, 0);
+    // bookFlight holds one passenger, the one named: the confirmation says
+    // so and gives that passenger's fare, not the party's total.
+    const pick = sc.flights[0];
+    await view.locator('li.flight.pick').first().getByRole('button', { name: 'Choose this flight' }).click();
+    const hint = await view.locator('section.action .hint').innerText();
+    assert.ok(hint.includes(`holds one passenger, the one named below, at ${usd(pick.priceUSD)}`) && hint.includes(`${usd(pick.totalUSD)} for all 4`), hint);
+    await view.getByLabel('Passenger name, as on their ID').fill('Ada Lovelace');
+    await view.getByLabel('Passenger name, as on their ID').press('Enter');
     await visible(view.locator('#booked-h'));
     const [book] = callsTo(record, 'bookFlight');
     assert.equal(book.arguments.cabin, 'business');
     assert.equal(book.result.structuredContent.cabin, 'business');
     assert.equal(book.result.structuredContent.priceUSD, pick.priceUSD, 'the fare held is the business fare the pick showed');
+    assert.equal(await view.locator('section.action.booked dl').innerText().then((x) => x.replace(/\s+/g, ' ').trim()), `Passenger Ada Lovelace Seat No preference Fare ${usd(pick.priceUSD)} for this passenger`);
   });
 });
 
