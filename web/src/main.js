@@ -17,7 +17,7 @@
 import { HostBridge, applyFonts, applyStyleVariables, applyTheme } from './bridge.js';
 import { addDays, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, viewLocale, withoutFilter } from './format.js';
 import { airlinesOf, matches, noFilter, sortOptions } from './options.js';
-import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyView, flightCard, h, ladderView, optionsView, picksHeading, standoutsView, tripView } from './render.js';
+import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyView, flightCard, h, heldView, ladderView, optionsView, picksHeading, standoutsView, tripView } from './render.js';
 
 // How long a tool call through the host may take before the view gives up
 // on it; the server's own budget for one call is 45 s by default.
@@ -50,6 +50,7 @@ const state = {
   error: '', // what the last call's failure said, shown as is
   booking: null, // bookFlight's structuredContent
   saved: null, // saveItinerary's structuredContent
+  holds: [], // every hold made in this view, oldest first: { flight, booking, saved }; kept across results
   told: '', // how the model was told, in words
 };
 
@@ -129,6 +130,7 @@ function renderResult() {
   );
   show(
     tripView(r, state.locale, { flexible: state.calendar?.trip !== r.trip ? state.calendar?.trip : undefined }),
+    heldView(earlierHolds(), state.locale),
     h('div', { id: 'calendar-slot' }, calendarSection()),
     h(
       'section',
@@ -299,6 +301,24 @@ async function relax(x) {
   } else root.querySelector('#picks-h')?.focus();
 }
 
+// earlierHolds are the holds made in this view other than the one the
+// action panel shows: made on a result no longer on screen.
+function earlierHolds() {
+  return state.holds.filter((x) => x.booking.reference !== state.booking?.reference);
+}
+
+// withEarlierHolds adds the earlier holds to a model-context update. Each
+// ui/update-model-context replaces the view's previous one, so what the
+// user held must be said again in every later update, or the model loses it.
+function withEarlierHolds(ctx) {
+  const earlier = earlierHolds().map(modelContext);
+  if (!earlier.length) return ctx;
+  return {
+    content: [{ type: 'text', text: [...earlier.map((c) => c.content[0].text), ctx.content[0].text].join(' ') }],
+    structuredContent: { ...ctx.structuredContent, held: earlier.map((c) => c.structuredContent) },
+  };
+}
+
 // tellModelLooking lets the model know what the user now sees, when the
 // host takes context updates (nothing is said in the chat).
 async function tellModelLooking(r, what) {
@@ -306,7 +326,7 @@ async function tellModelLooking(r, what) {
   const picks = r.flights.map((f) => `#${f.position} ${f.id}`).join(', ');
   const text = `In the flight results view the user is now looking at ${what.toLowerCase()} (${r.trip.origin} to ${r.trip.destination}): ${picks || 'nothing within the trip\'s limits'}.`;
   try {
-    await app.updateModelContext({ content: [{ type: 'text', text }], structuredContent: { viewing: tripArgs(r.trip), flightIds: r.flights.map((f) => f.id) } }, { timeout: CALL_TIMEOUT_MS });
+    await app.updateModelContext(withEarlierHolds({ content: [{ type: 'text', text }], structuredContent: { viewing: tripArgs(r.trip), flightIds: r.flights.map((f) => f.id) } }), { timeout: CALL_TIMEOUT_MS });
   } catch {
     // The view still shows the day; the model hears of it when the user chooses.
   }
@@ -431,6 +451,7 @@ async function hold(e) {
     return;
   }
   Object.assign(state, { phase: 'booked', booking: value });
+  state.holds.push({ flight: state.selected, booking: value, saved: null });
   renderAction('#booked-h');
   say(`Held: reference ${value.reference}.`);
   await tellModel();
@@ -450,6 +471,8 @@ async function save(format) {
     return;
   }
   state.saved = value;
+  const hold = state.holds.find((x) => x.booking.reference === state.booking.reference);
+  if (hold) hold.saved = value;
   renderAction(`#save-${format}`);
   say(`Saved ${value.path ?? value.uri ?? ''}.`);
   await tellModel();
@@ -464,7 +487,7 @@ async function tellModel() {
   const caps = app.hostCapabilities ?? {};
   try {
     if (caps.updateModelContext) {
-      await app.updateModelContext(ctx, { timeout: CALL_TIMEOUT_MS });
+      await app.updateModelContext(withEarlierHolds(ctx), { timeout: CALL_TIMEOUT_MS });
       state.told = 'Your assistant can see this in the conversation.';
     } else if (caps.message) {
       const sent = await app.sendMessage({ role: 'user', content: ctx.content }, { timeout: CALL_TIMEOUT_MS });

@@ -731,6 +731,32 @@ export function confirmView(state, handlers) {
   );
 }
 
+// heldView lists the holds made in this view on results no longer shown
+// (the user held a flight, then turned to another day), so their
+// references stay on the page.
+export function heldView(holds, locale) {
+  if (!holds.length) return null;
+  return h(
+    'section',
+    { class: 'held', 'aria-labelledby': 'held-h' },
+    h('h2', { id: 'held-h', text: holds.length === 1 ? 'Held in this view (simulation)' : `${holds.length} flights held in this view (simulation)` }),
+    h(
+      'ul',
+      {},
+      holds.map(({ flight: f, booking: b, saved }) => {
+        const start = localTime(f.depart)?.date;
+        return h(
+          'li',
+          {},
+          h('code', { class: 'ref', text: b.reference }),
+          ` ${numbersOf(f)}${f.return ? `, back ${numbersOf(f.return)}` : ''}${start ? ` on ${formatDate(start, locale)}` : ''} · ${b.passengerName} · ${usd(b.priceUSD, locale)}`,
+          saved && ` · saved: ${saved.path ?? saved.uri ?? ''}`,
+        );
+      }),
+    ),
+  );
+}
+
 // bookedView shows the hold the server made and offers to save it.
 export function bookedView(state, handlers) {
   const b = state.booking;

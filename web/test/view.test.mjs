@@ -417,6 +417,31 @@ test('at 320 pixels wide nothing sticks out sideways; the date grid scrolls in i
   }
 });
 
+// ui/update-model-context replaces what the view said before, and a day of
+// the calendar replaces the picks: a flight held, then another day looked
+// at, must stay on the page and in what the model is told, or its
+// reference is lost to both.
+test('a flight held stays on the page and in the model\'s context when the user turns to another day', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
+    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { ...TRIP, flexDays: 1 } });
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('#booked-h'));
+    const held = callsTo(record, 'bookFlight')[0].result.structuredContent;
+    assert.ok(record.contexts.at(-1).content[0].text.includes(held.reference), 'the model is told of the hold');
+
+    await view.locator('section.calendar button.day').first().click();
+    await waitFor(() => callsTo(record, 'findBestFlight')[0]?.result, 'the day asked for');
+    const told = await waitFor(() => record.contexts.find((c) => c.content[0].text.includes('now looking at')), 'the model told of the day');
+    assert.ok(told.content[0].text.includes(held.reference), `the context still names the hold: ${told.content[0].text}`);
+    assert.equal(told.structuredContent.held?.[0]?.booking?.reference, held.reference, JSON.stringify(told.structuredContent));
+    const banner = view.locator('.held');
+    await visible(banner);
+    const text = await banner.innerText();
+    assert.ok(text.includes(held.reference) && text.includes(held.passengerName), `the page still shows the hold: ${text}`);
+    assert.deepEqual(errors, []);
+  });
+});
+
 // hostContext.locale is BCP 47 by the spec, but a host may pass its system's
 // name on (en_US, C.UTF-8): every Intl formatter throws on such a tag, which
 // left the view on "Searching…" for good. The view mends it or drops it.
