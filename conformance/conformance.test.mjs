@@ -67,6 +67,21 @@ function startServer(binary = bin, args = ['--transport', 'http', '--addr', '127
 const server = await startServer();
 after(() => server.proc.kill('SIGTERM'));
 
+// examples/conformance (below), started here too: every server a test
+// needs is up before the first test is defined, so a run filtered to a
+// few tests (--test-name-pattern) does not end, and stop them, early.
+// CONFORMANCE_EXAMPLE_BIN names a built binary (.ci/run builds one);
+// without it, it is built here.
+const repo = path.join(here, '..');
+const builtIn = process.env.CONFORMANCE_EXAMPLE_BIN ? null : mkdtempSync(path.join(tmpdir(), 'conformance-example-'));
+const exampleBin = process.env.CONFORMANCE_EXAMPLE_BIN ?? path.join(builtIn, 'conformance-fixtures');
+if (builtIn) execFileSync('go', ['build', '-o', exampleBin, './examples/conformance'], { cwd: repo, stdio: 'inherit' });
+const example = await startServer(exampleBin, ['--addr', '127.0.0.1:0']);
+after(() => {
+  example.proc.kill('SIGTERM');
+  if (builtIn) rmSync(builtIn, { recursive: true, force: true });
+});
+
 function runSuite({ pkg, scenario, spec, expected }, outDir) {
   const args = [cli(pkg), 'server', '--url', server.url, '--scenario', scenario, '-o', outDir];
   if (spec) args.push('--spec-version', spec);
@@ -121,17 +136,7 @@ for (const run of runs) {
 // stateless, 2025-11-25 with sessions), and every active 2025-11-25
 // scenario, with no baseline: each required scenario ran, passed at least
 // one check and failed none (and the pending ones failed none; see
-// required). CONFORMANCE_EXAMPLE_BIN names a built binary
-// (.ci/run builds one); without it, it is built here.
-const repo = path.join(here, '..');
-const builtIn = process.env.CONFORMANCE_EXAMPLE_BIN ? null : mkdtempSync(path.join(tmpdir(), 'conformance-example-'));
-const exampleBin = process.env.CONFORMANCE_EXAMPLE_BIN ?? path.join(builtIn, 'conformance-fixtures');
-if (builtIn) execFileSync('go', ['build', '-o', exampleBin, './examples/conformance'], { cwd: repo, stdio: 'inherit' });
-const example = await startServer(exampleBin, ['--addr', '127.0.0.1:0']);
-after(() => {
-  example.proc.kill('SIGTERM');
-  if (builtIn) rmSync(builtIn, { recursive: true, force: true });
-});
+// required). It is started at the top of this file.
 
 // required lists the server scenarios a revision requires, from the
 // suite's own frozen requirement set (scored: true), and those it runs
@@ -182,6 +187,30 @@ for (const [label, args, revision] of [
 // slow down (a loopback client is exempt from the per-client rate limit).
 // The whole 2025 suite back to back is the burst that met 429s before; its
 // fixture scenarios fail here for want of fixtures, which is not the point.
+// The suite alone no longer sends more than the default --rate-burst (100)
+// in its first second, so a server that limited loopback clients would
+// pass it too: a burst of BURST quick requests follows, which would be
+// refused if the exemption were gone, as a server started with
+// --limit-loopback shows it is.
+const BURST = 300;
+const discover = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+
+// burst sends BURST server/discover requests to url, ten at a time, and
+// returns the statuses other than 200.
+async function burst(url) {
+  const others = [];
+  for (let i = 0; i < BURST; i += 10) {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      body: discover,
+    }).then(async (r) => (await r.arrayBuffer(), r.status), (err) => { throw new Error(`${url}: ${err.cause ?? err}`); })));
+    others.push(...answers.filter((s) => s !== 200));
+  }
+  return others;
+}
+
 test('default flags never refused the suite', async () => {
   const outDir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
   try {
@@ -189,9 +218,23 @@ test('default flags never refused the suite', async () => {
       spawn(node22, [cli('@modelcontextprotocol/conformance'), 'server', '--url', server.url, '-o', outDir], { stdio: 'ignore' }).on('close', resolve);
     });
     assert.ok(readdirSync(outDir).length > 20, 'the whole suite did not run');
+    // It ran against a server that answered: a dead one fails every check
+    // and refuses nothing.
+    assert.ok(checks(outDir).some((c) => c.status === 'SUCCESS'), 'no check of the suite passed: the server did not answer it');
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
+  assert.deepEqual(await burst(server.url), [], `default flags refused some of ${BURST} quick requests from loopback`);
   const refused = server.log.filter((l) => /rate limited|too many in flight|sessions full/.test(l));
   assert.deepEqual(refused, []);
+
+  // The burst is one the limit would refuse: a client the limit applies to
+  // meets 429.
+  const limited = await startServer(bin, ['--transport', 'http', '--addr', '127.0.0.1:0', '--limit-loopback']);
+  try {
+    const statuses = await burst(limited.url);
+    assert.ok(statuses.includes(429), `a burst of ${BURST} with --limit-loopback was never refused (${JSON.stringify(statuses)}): the check above proves nothing`);
+  } finally {
+    limited.proc.kill('SIGTERM');
+  }
 });
