@@ -44,12 +44,17 @@ func TracingEnabled(getenv func(string) string) (bool, string) {
 
 // SetupTracing installs a global tracer provider exporting over OTLP, and
 // the W3C trace-context propagator, when the environment asks for traces.
-// The returned shutdown flushes what is buffered; it is a no-op when
-// tracing is off.
-func SetupTracing(ctx context.Context, getenv func(string) string, version string) (shutdown func(context.Context) error, err error) {
+// onError is told of what the SDK cannot do (an export that failed, spans
+// dropped), in place of the SDK's own plain-text line on stderr, which
+// would sit among the server's JSON log lines unparsed. The returned
+// shutdown flushes what is buffered; it is a no-op when tracing is off.
+func SetupTracing(ctx context.Context, getenv func(string) string, version string, onError func(error)) (shutdown func(context.Context) error, err error) {
 	noop := func(context.Context) error { return nil }
 	if on, _ := TracingEnabled(getenv); !on {
 		return noop, nil
+	}
+	if onError != nil {
+		otel.SetErrorHandler(otel.ErrorHandlerFunc(onError))
 	}
 	protocol := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
 	if protocol == "" {
