@@ -48,3 +48,27 @@ func TestSessionIDStaysOutOfTheLog(t *testing.T) {
 		}
 	}
 }
+
+// A request naming a session this process does not hold is refused and
+// logged, and the id it names may be a live session of another replica
+// (behind a balancer that does not route by the header): the line names it
+// by its digest, and by the replica that issued it.
+func TestUnknownSessionIsLoggedByDigest(t *testing.T) {
+	addr, _, logs := serverbin.StartHTTP(t, binary, nil, "--rate-limit", "0")
+	url := "http://" + addr + "/mcp"
+	for _, other := range []string{"fs-0123456789abcdef0123456789abcdef", "fs-flightserver-2-fedcba9876543210fedcba9876543210"} {
+		r := send(t, url, map[string]string{"Mcp-Session-Id": other, "MCP-Protocol-Version": "2025-11-25"}, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		if r.status != 404 {
+			t.Fatalf("%s: %d %s", other, r.status, r.body)
+		}
+		if !logs.Await(`"session":"`+telemetry.SessionRef(other)+`"`, 5*time.Second) {
+			t.Errorf("no line naming %s by its digest:\n%s", other, logs.String())
+		}
+		if secret := other[len(other)-32:]; strings.Contains(logs.String(), secret[:16]) {
+			t.Errorf("the log holds the id %s:\n%s", other, logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), `"issuer":"fs-flightserver-2"`) {
+		t.Errorf("the line does not say which replica issued the id:\n%s", logs.String())
+	}
+}
