@@ -66,7 +66,7 @@ func StartToolCall(ctx context.Context, meta map[string]any, tool, protocolVersi
 		return ctx, span
 	}
 	attrs := []attribute.KeyValue{keyMethod.String("tools/call"), keyToolName.String(tool), keyOperation.String("execute_tool"), keyEra.String(era)}
-	if protocolVersion != "" {
+	if isVersion(protocolVersion) {
 		attrs = append(attrs, keyProtocolVersion.String(protocolVersion))
 	}
 	if sessionID != "" {
@@ -74,6 +74,27 @@ func StartToolCall(ctx context.Context, meta map[string]any, tool, protocolVersi
 	}
 	span.SetAttributes(attrs...)
 	return ctx, span
+}
+
+// isVersion reports whether v has the shape of an MCP protocol version
+// (YYYY-MM-DD). The version a request reports is the client's text: mcp-go
+// checks it only on a 2026-07-28 request, and a 2025-11-25 call may carry
+// any string in its _meta, up to the body limit. Anything else is left out
+// of the span rather than copied into every trace.
+func isVersion(v string) bool {
+	if len(v) != len("2025-11-25") {
+		return false
+	}
+	for i := range len(v) {
+		if i == 4 || i == 7 {
+			if v[i] != '-' {
+				return false
+			}
+		} else if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // SessionRef is what telemetry says of a legacy session: the first 16 hex

@@ -17,7 +17,8 @@ import (
 
 // Tracing is off unless the standard OpenTelemetry variables ask for it:
 // OTEL_TRACES_EXPORTER=otlp, or an OTLP endpoint
-// (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT).
+// (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); and
+// OTEL_SDK_DISABLED=true turns it off whatever else is set.
 // The protocol is OTEL_EXPORTER_OTLP_TRACES_PROTOCOL or
 // OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf (the default) or grpc. The
 // exporters read the endpoint, headers, timeout and TLS settings from the
@@ -27,6 +28,9 @@ import (
 // TracingEnabled reports whether the environment asks for traces, and says
 // why not when it does not.
 func TracingEnabled(getenv func(string) string) (bool, string) {
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
+		return false, "OTEL_SDK_DISABLED=true"
+	}
 	switch exp := strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")); exp {
 	case "none":
 		return false, "OTEL_TRACES_EXPORTER=none"
@@ -44,12 +48,17 @@ func TracingEnabled(getenv func(string) string) (bool, string) {
 
 // SetupTracing installs a global tracer provider exporting over OTLP, and
 // the W3C trace-context propagator, when the environment asks for traces.
-// The returned shutdown flushes what is buffered; it is a no-op when
-// tracing is off.
-func SetupTracing(ctx context.Context, getenv func(string) string, version string) (shutdown func(context.Context) error, err error) {
+// onError is told of what the SDK cannot do (an export that failed, spans
+// dropped), in place of the SDK's own plain-text line on stderr, which
+// would sit among the server's JSON log lines unparsed. The returned
+// shutdown flushes what is buffered; it is a no-op when tracing is off.
+func SetupTracing(ctx context.Context, getenv func(string) string, version string, onError func(error)) (shutdown func(context.Context) error, err error) {
 	noop := func(context.Context) error { return nil }
 	if on, _ := TracingEnabled(getenv); !on {
 		return noop, nil
+	}
+	if onError != nil {
+		otel.SetErrorHandler(otel.ErrorHandlerFunc(onError))
 	}
 	protocol := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
 	if protocol == "" {

@@ -178,3 +178,40 @@ func keysOf[V any](m map[string]V) []string {
 	}
 	return ks
 }
+
+// A span's attributes are bounded whatever the client sends: a 2025-11-25
+// call may carry any protocolVersion in its _meta, and mcp-go reports it
+// as the request's version without checking it (only a 2026-07-28 one is
+// checked). mcp.protocol.version takes only a version's shape; anything
+// else would put the client's text, up to the body limit, into every span.
+func TestTraceAttributesAreBounded(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	prevTP := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	t.Cleanup(func() { otel.SetTracerProvider(prevTP) })
+
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125)
+	huge := "1999-01-01" + strings.Repeat("\x1bA", 50_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: FindBestFlightName, Arguments: jfkLHR,
+		Meta: &mcp.Meta{AdditionalFields: map[string]any{"io.modelcontextprotocol/protocolVersion": huge}}}}); err != nil {
+		t.Fatal(err)
+	}
+	var calls int
+	for _, sp := range rec.Ended() {
+		if sp.Name() != "tools/call "+FindBestFlightName {
+			continue
+		}
+		calls++
+		for _, kv := range sp.Attributes() {
+			if v := kv.Value.String(); len(v) > 100 || strings.ContainsRune(v, 0x1b) {
+				t.Errorf("attribute %s has %d bytes of the client's text", kv.Key, len(v))
+			}
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("%d tools/call spans, want 1", calls)
+	}
+}

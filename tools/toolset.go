@@ -13,6 +13,8 @@ import (
 	"log"
 	"log/slog"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -378,6 +380,12 @@ func (ts *Toolset) server(cfg Config, opts ...server.ServerOption) (*server.MCPS
 // each call already gets one summary line of ours ("call": what it decided
 // and how it ended), so the library's informational lines move to debug,
 // and its warnings and errors stay as they are.
+//
+// mcp-go also writes a 2025-11-25 session's id into its lines (the
+// mcp.session.id of every request line, and the text of errors such as an
+// answer to a question nobody waits for any more). The id is the session's
+// handle, so each one becomes telemetry.SessionRef of it, the digest the
+// spans carry, which still ties a session's lines together.
 func SlogLogger(l zerolog.Logger) *slog.Logger {
 	return slog.New(quieter{zerolog.NewSlogHandler(l.With().Str("component", "mcp-go").Logger())})
 }
@@ -394,7 +402,8 @@ func requestLogger(l zerolog.Logger) *slog.Logger {
 	return SlogLogger(l)
 }
 
-// quieter lowers records below warning to debug.
+// quieter lowers records below warning to debug, and puts a digest in
+// place of every session id they hold.
 type quieter struct{ slog.Handler }
 
 func (q quieter) Enabled(ctx context.Context, level slog.Level) bool {
@@ -402,14 +411,64 @@ func (q quieter) Enabled(ctx context.Context, level slog.Level) bool {
 }
 
 func (q quieter) Handle(ctx context.Context, r slog.Record) error {
-	r.Level = demote(r.Level)
-	return q.Handler.Handle(ctx, r)
+	out := slog.NewRecord(r.Time, demote(r.Level), redactSessions(r.Message), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(redactAttr(a))
+		return true
+	})
+	return q.Handler.Handle(ctx, out)
 }
 
 func (q quieter) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return quieter{q.Handler.WithAttrs(attrs)}
+	clean := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		clean[i] = redactAttr(a)
+	}
+	return quieter{q.Handler.WithAttrs(clean)}
 }
 func (q quieter) WithGroup(name string) slog.Handler { return quieter{q.Handler.WithGroup(name)} }
+
+// sessionIDRE is a session id as httpguard.Sessions issues them:
+// "fs-", the replica's name and a hyphen when --served-by names one, and
+// 32 hex digits.
+var sessionIDRE = regexp.MustCompile(`fs-(?:[a-z0-9][a-z0-9-]{0,62}-)?[0-9a-f]{32}`)
+
+// redactSessions is s with every session id in it replaced by its digest.
+func redactSessions(s string) string {
+	if !strings.Contains(s, "fs-") {
+		return s
+	}
+	return sessionIDRE.ReplaceAllStringFunc(s, telemetry.SessionRef)
+}
+
+// redactAttr is a with every session id in its value (an error's or a
+// Stringer's text too, and inside groups) replaced by its digest.
+func redactAttr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, redactSessions(v.String()))
+	case slog.KindGroup:
+		group := v.Group()
+		clean := make([]any, len(group))
+		for i, g := range group {
+			clean[i] = redactAttr(g)
+		}
+		return slog.Group(a.Key, clean...)
+	case slog.KindAny:
+		switch x := v.Any().(type) {
+		case error:
+			if text := x.Error(); strings.Contains(text, "fs-") {
+				return slog.String(a.Key, redactSessions(text))
+			}
+		case fmt.Stringer:
+			if text := x.String(); strings.Contains(text, "fs-") {
+				return slog.String(a.Key, redactSessions(text))
+			}
+		}
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}
 
 func demote(l slog.Level) slog.Level {
 	if l < slog.LevelWarn {

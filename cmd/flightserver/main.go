@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/telemetry"
@@ -145,7 +146,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if len(cfg.trimmedSecrets) > 0 {
 		log.Warn().Strs("secrets", cfg.trimmedSecrets).Msg("white space around these secrets (a newline from a file?) was trimmed: the server uses them without it")
 	}
-	shutdownTracing, err := telemetry.SetupTracing(ctx, getenv, buildVersion())
+	// One failed export a batch (every 5 s, or sooner under load) while a
+	// collector is away: the first of each 10 s is enough to see it.
+	traceErrors := log.Sample(&zerolog.BurstSampler{Burst: 1, Period: 10 * time.Second})
+	shutdownTracing, err := telemetry.SetupTracing(ctx, getenv, buildVersion(), func(err error) {
+		traceErrors.Warn().Err(err).Msg("tracing: could not export spans")
+	})
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -122,5 +124,45 @@ func TestUnsupportedTraceExporterIsWarned(t *testing.T) {
 	_, _, logs := serverbin.StartHTTP(t, binary, []string{"OTEL_TRACES_EXPORTER=console", "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1"})
 	if !logs.Await(`"level":"warn","why":"OTEL_TRACES_EXPORTER=\"console\" is not supported (use otlp or none)"`, 5*time.Second) {
 		t.Errorf("no warning for an exporter the server does not have:\n%s", logs.String())
+	}
+}
+
+// A collector that cannot be reached is said in the log as the rest of it
+// is, one JSON line at warn (sampled: one export fails every batch), not
+// as the OpenTelemetry SDK's own plain-text line, which a log pipeline
+// reading JSON cannot parse.
+func TestTraceExportFailuresAreLoggedAsJSON(t *testing.T) {
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1", "OTEL_BSP_SCHEDULE_DELAY=50", "OTEL_EXPORTER_OTLP_TIMEOUT=500",
+	}, "--rate-limit", "0")
+	for range 3 {
+		if res := modernCall(t, "http://"+addr+"/mcp", "findAirports", map[string]any{"query": "JFK"}, map[string]any{}, "", nil); res["isError"] == true {
+			t.Fatalf("call: %v", res)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if !logs.Await(`"message":"tracing: could not export spans"`, 5*time.Second) {
+		t.Errorf("no warning that the spans could not be exported:\n%s", logs.String())
+	}
+	_ = proc.Cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-proc.Exited():
+	case <-time.After(20 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+	var warned int
+	for line := range strings.Lines(logs.String()) {
+		var entry struct{ Level, Message string }
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Errorf("a log line that is not JSON: %q", line)
+		} else if entry.Message == "tracing: could not export spans" {
+			warned++
+			if entry.Level != "warn" {
+				t.Errorf("level %q: %s", entry.Level, line)
+			}
+		}
+	}
+	if warned > 2 {
+		t.Errorf("%d warnings about the exports in a few seconds: want them sampled", warned)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
+
+	"github.com/flightserver/flightserver/telemetry"
 )
 
 // A 2025-11-25 session lives in the process that initialized it: its
@@ -310,7 +312,15 @@ func (s *Sessions) initialize(log zerolog.Logger, w http.ResponseWriter, r *http
 func (s *Sessions) requireKnown(log zerolog.Logger, id string, w http.ResponseWriter, r *http.Request, next http.Handler) {
 	switch terminated, err := s.Validate(id); {
 	case err != nil:
-		log.Warn().Str("session", truncate(id, 48)).Str("remote", r.RemoteAddr).Msg("refused a legacy request for a session this process never issued")
+		// The id may be a live session of another replica (behind a
+		// balancer that does not route by the header), and an id is its
+		// session's handle: the line names it by its digest, as the spans
+		// do, and by the replica that issued it, which is no secret.
+		ev := log.Warn().Str("session", telemetry.SessionRef(id))
+		if i := strings.LastIndexByte(id, '-'); i > 0 {
+			ev = ev.Str("issuer", truncate(id[:i], 48))
+		}
+		ev.Str("remote", r.RemoteAddr).Msg("refused a legacy request for a session this process never issued")
 		writeError(w, r, refusedUnknownSession, "session "+truncate(strings.TrimSpace(id), 48)+" is not known to this server process. "+
 			"A 2025-11-25 session lives in the one replica that initialized it: behind several replicas, route by the Mcp-Session-Id header "+
 			"(sticky sessions), or use protocol 2026-07-28, which any replica can serve. Initialize again to start a new session.")
