@@ -225,7 +225,7 @@ func TestFilesDecodeStrictly(t *testing.T) {
 	for _, typo := range []struct{ old, new string }{
 		{"  serviceName: flightserver-pods", "  serviceNmae: flightserver-pods"},
 		{"              path: /readyz", "              paht: /readyz"},
-		{"      terminationGracePeriodSeconds: 35", "      terminationGracePeriodSeconds: 35s"},
+		{"      terminationGracePeriodSeconds: 40", "      terminationGracePeriodSeconds: 40s"},
 	} {
 		bad := bytes.Replace(sts, []byte(typo.old), []byte(typo.new), 1)
 		if bytes.Equal(bad, sts) {
@@ -367,7 +367,12 @@ func TestObjectsFitTogether(t *testing.T) {
 			spec  corev1.PodSpec
 			grace time.Duration
 		}{
-			{"flightserver", pod.Spec, duration(t, args["--shutdown-grace"])},
+			// After its grace the server still closes what is left (at
+			// most 2 s, serveUntilDone in cmd/flightserver/serve.go) and
+			// flushes the last spans (at most 5 s, run in
+			// cmd/flightserver/main.go); --drain-delay, when set, comes
+			// before the grace.
+			{"flightserver", pod.Spec, duration(t, args["--shutdown-grace"]) + optionalDuration(t, args["--drain-delay"]) + 2*time.Second + 5*time.Second},
 			{"router", m.router.Spec.Template.Spec, routerShutdown(t)},
 		} {
 			pre := w.spec.Containers[0].Lifecycle
@@ -380,7 +385,7 @@ func TestObjectsFitTogether(t *testing.T) {
 			if term == nil {
 				t.Errorf("%s: no terminationGracePeriodSeconds", w.name)
 			} else if sleep < 3*time.Second || time.Duration(*term)*time.Second <= sleep+w.grace {
-				t.Errorf("%s: preStop %v + shutdown grace %v must be under terminationGracePeriodSeconds %ds", w.name, sleep, w.grace, *term)
+				t.Errorf("%s: preStop %v + shutdown %v must be under terminationGracePeriodSeconds %ds", w.name, sleep, w.grace, *term)
 			}
 		}
 	})
@@ -610,6 +615,15 @@ func routerShutdown(t *testing.T) time.Duration {
 		t.Fatal("nginx.conf sets no worker_shutdown_timeout: a stream could hold the router past its grace")
 	}
 	return duration(t, string(m[1]))
+}
+
+// optionalDuration is duration for a flag that may be left out (zero).
+func optionalDuration(t *testing.T, s string) time.Duration {
+	t.Helper()
+	if s == "" {
+		return 0
+	}
+	return duration(t, s)
 }
 
 func duration(t *testing.T, s string) time.Duration {
