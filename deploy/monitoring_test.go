@@ -41,7 +41,7 @@ var metrics = map[string]family{
 	"flightserver_llm_request_duration_seconds": {"histogram", map[string][]string{"outcome": nil}},
 	"flightserver_llm_tokens_total":             {"counter", map[string][]string{"kind": {"prompt", "completion"}}},
 	"flightserver_inflight_calls":               {"gauge", map[string][]string{}},
-	"flightserver_http_refusals_total":          {"counter", map[string][]string{"reason": {"auth", "origin", "rate", "inflight", "body_size", "sessions", "streams"}}},
+	"flightserver_http_refusals_total":          {"counter", map[string][]string{"reason": {"auth", "origin", "rate", "inflight", "body_size", "sessions", "streams", "unknown_session", "draining"}}},
 	"flightserver_legacy_sessions":              {"gauge", map[string][]string{}},
 	"flightserver_get_streams":                  {"gauge", map[string][]string{}},
 }

@@ -26,6 +26,12 @@ const (
 	RefusedBodySize = "body_size"
 	RefusedSessions = "sessions"
 	RefusedStreams  = "streams"
+	// A 2025-11-25 session this process does not hold (404): after a
+	// rollout, its clients start again; for long, a balancer that does not
+	// send a session back to the replica that holds it.
+	RefusedUnknownSession = "unknown_session"
+	// A request that came while the server drains (503), to retry elsewhere.
+	RefusedDraining = "draining"
 )
 
 // Metrics holds the server's collectors on a registry of its own. A nil

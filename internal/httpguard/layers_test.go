@@ -341,6 +341,24 @@ func TestRefusalsAreCounted(t *testing.T) {
 	}
 }
 
+// A lost session and a draining server are counted too: after a rollout,
+// or behind a balancer that loses sessions, they are what an operator
+// looks for. Refusals of a malformed request are not.
+func TestRefusalsOfSessionsAndDrainingAreCounted(t *testing.T) {
+	m := telemetry.NewMetrics()
+	for _, why := range []refusal{refusedUnknownSession, refusedUnknownSession, refusedDraining, refusedUnreadable, refusedNoSession, refusedStrayBody} {
+		h := CountRefusals(m, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, r, why, "refused") }))
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/mcp", nil))
+	}
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	got := grepLines(rec.Body.String(), "flightserver_http_refusals_total{")
+	want := `flightserver_http_refusals_total{reason="draining"} 1` + "\n" + `flightserver_http_refusals_total{reason="unknown_session"} 2`
+	if got != want {
+		t.Errorf("refusals counted:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func grepLines(s, sub string) string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {

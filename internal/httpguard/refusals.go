@@ -54,7 +54,7 @@ var (
 	refusedNoSession      = refusal{http.StatusBadRequest, CodeRefused, ""}
 	refusedUnreadable     = refusal{http.StatusBadRequest, mcp.PARSE_ERROR, ""}
 	refusedStrayBody      = refusal{http.StatusBadRequest, CodeRefused, ""}
-	refusedUnknownSession = refusal{http.StatusNotFound, CodeSessionNotFound, ""}
+	refusedUnknownSession = refusal{http.StatusNotFound, CodeSessionNotFound, telemetry.RefusedUnknownSession}
 	refusedAuth           = refusal{http.StatusUnauthorized, CodeUnauthorized, telemetry.RefusedAuth}
 	refusedTooLarge       = refusal{http.StatusRequestEntityTooLarge, CodeTooLarge, telemetry.RefusedBodySize}
 	refusedTooSlow        = refusal{http.StatusRequestTimeout, CodeTooSlow, telemetry.RefusedBodySize}
@@ -64,7 +64,7 @@ var (
 	refusedInflight       = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedInflight}
 	refusedClientInflight = refusal{http.StatusTooManyRequests, CodeSlowDown, telemetry.RefusedInflight}
 	refusedStreams        = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedStreams}
-	refusedDraining       = refusal{http.StatusServiceUnavailable, CodeBusy, ""}
+	refusedDraining       = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedDraining}
 	refusedBodiesBusy     = refusal{http.StatusServiceUnavailable, CodeBusy, telemetry.RefusedBodySize}
 )
 
