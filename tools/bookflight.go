@@ -46,7 +46,7 @@ type BookArgs struct {
 // BookResult is bookFlight's structuredContent.
 type BookResult struct {
 	Simulated     bool   `json:"simulated" jsonschema:"always true: nothing is booked, charged or sent anywhere"`
-	Reference     string `json:"reference" jsonschema:"booking reference, for saveItinerary's bookingRef; it carries the passenger's name and seat, signed, and nothing secret"`
+	Reference     string `json:"reference" jsonschema:"booking reference, for saveItinerary's bookingRef; it carries the passenger's name, seat and cabin, signed, and nothing secret"`
 	FlightID      string `json:"flightId"`
 	PassengerName string `json:"passengerName"`
 	Seat          string `json:"seat"`
@@ -272,7 +272,7 @@ func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams
 }
 
 func (t *Toolset) book(c *fallback.Call, f chosen, name, seat string) *mcp.CallToolResult {
-	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat), FlightID: f.id, PassengerName: name, Seat: seat,
+	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat, f.cabin), FlightID: f.id, PassengerName: name, Seat: seat,
 		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: fallback.AttemptsOut(c.Attempts())}
 	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seat, f.priceUSD())
 	c.Log().Info().Str("flight", f.id).Msg("booked (simulated)")
@@ -280,22 +280,36 @@ func (t *Toolset) book(c *fallback.Call, f chosen, name, seat string) *mcp.CallT
 }
 
 // A booking reference, BK-<flight id>-<booking>-<tag>, carries the booking
-// itself: <booking> is the seat and the passenger's name, base32-encoded
-// (letters and digits only), which saveItinerary writes into the file, and
+// itself: <booking> is the seat, the passenger's name and, for any cabin but
+// economy, "|" and the cabin, base32-encoded (letters and digits only), which
+// saveItinerary writes into the file (the cabin's fare with it), and
 // <tag> is an HMAC over the flight id and the booking under the state key.
 // So any replica with the same --state-key reads a reference back without
 // having kept anything, and refuses one it did not issue, or whose name or
-// seat was changed. The same booking always gets the same reference. It holds
-// nothing secret, but the passenger's name can be read from it, as from a
-// boarding pass.
+// seat was changed. The same booking always gets the same reference, and a
+// booking in another cabin another one. An economy booking's reference has
+// no cabin (it is what every reference was before the cabin was carried),
+// so a reference without one is economy. A name never holds "|" (checkName),
+// so it cannot forge a cabin. It holds nothing secret, but the passenger's
+// name can be read from it, as from a boarding pass.
 var bookingEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-// booking is a booking reference read back: the flight held, who travels
-// and the seat asked for.
-type booking struct{ flightID, passenger, seat string }
+// booking is a booking reference read back: the flight held, who travels,
+// the seat asked for and the cabin whose fare was held.
+type booking struct {
+	flightID, passenger, seat string
+	cabin                     flights.Cabin
+}
 
-func (t *Toolset) bookingRef(flightID, name, seat string) string {
-	payload := bookingEncoding.EncodeToString([]byte(seat[:1] + name))
+// cabinMark separates the name from the cabin in a reference's booking.
+const cabinMark = "|"
+
+func (t *Toolset) bookingRef(flightID, name, seat string, cabin flights.Cabin) string {
+	raw := seat[:1] + name
+	if cabin != flights.Economy {
+		raw += cabinMark + string(cabin)
+	}
+	payload := bookingEncoding.EncodeToString([]byte(raw))
 	return "BK-" + flightID + "-" + payload + "-" + t.bookingTag(flightID, payload)
 }
 
@@ -328,7 +342,14 @@ func (t *Toolset) bookingFromRef(ref string) (booking, error) {
 	if err != nil || len(raw) < 3 {
 		return booking{}, notRef
 	}
-	b := booking{flightID: id, passenger: string(raw[1:])}
+	b := booking{flightID: id, passenger: string(raw[1:]), cabin: flights.Economy}
+	if name, cabin, ok := strings.Cut(b.passenger, cabinMark); ok {
+		c, valid := flights.ParseCabin(cabin)
+		if !valid || c == flights.Economy {
+			return booking{}, notRef
+		}
+		b.passenger, b.cabin = name, c
+	}
 	for _, s := range seats {
 		if s.value[0] == raw[0] {
 			b.seat = s.value

@@ -635,3 +635,81 @@ func TestSaveOverHTTPRootsOutsideTheExportDirRevealNothing(t *testing.T) {
 		})
 	}
 }
+
+// A booking holds one cabin's fare, and the saved file names that cabin and
+// fare: saved by its reference, whose cabin is signed into it, or by the
+// flight id and the cabin the search used. (It once looked every flight up
+// in economy, so a business booking's itinerary said "Cabin: economy" at
+// the economy fare, and a business and an economy booking of one passenger
+// had one reference.)
+func TestSaveInTheCabinBooked(t *testing.T) {
+	id := aFlight(t)
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
+	book := func(cabin string) BookResult {
+		t.Helper()
+		var b BookResult
+		decodeWith(t, bookOutputSchema, callTool(t, c, BookFlightName, map[string]any{"flightId": id, "cabin": cabin, "confirm": true, "passengerName": "Ada Lovelace"}), &b)
+		return b
+	}
+	business, economy := book("business"), book("economy")
+	if business.Reference == economy.Reference || business.PriceUSD <= economy.PriceUSD {
+		t.Fatalf("business %s $%d, economy %s $%d", business.Reference, business.PriceUSD, economy.Reference, economy.PriceUSD)
+	}
+	// An economy booking's reference is what every reference was before
+	// the cabin was carried: those issued earlier still read back.
+	payload := bookingEncoding.EncodeToString([]byte("nAda Lovelace"))
+	if want := "BK-" + id + "-" + payload + "-"; !strings.HasPrefix(economy.Reference, want) {
+		t.Errorf("economy reference %s, want it to start %s", economy.Reference, want)
+	}
+	dollars := func(n int) string { // as the itinerary writes a fare: "$488", "$2,205"
+		if n < 1000 {
+			return fmt.Sprintf("$%d", n)
+		}
+		return fmt.Sprintf("$%d,%03d", n/1000, n%1000)
+	}
+	for i, tc := range []struct {
+		args  map[string]any
+		cabin string
+		fare  int
+	}{
+		{map[string]any{"bookingRef": business.Reference}, "business", business.PriceUSD},
+		{map[string]any{"bookingRef": business.Reference, "cabin": "business"}, "business", business.PriceUSD},
+		{map[string]any{"bookingRef": economy.Reference}, "economy", economy.PriceUSD},
+		{map[string]any{"flightId": id, "cabin": "business"}, "business", business.PriceUSD},
+		{map[string]any{"flightId": id}, "economy", economy.PriceUSD},
+	} {
+		for _, format := range []string{FormatMarkdown, FormatICS} {
+			args := map[string]any{"format": format, "filename": fmt.Sprintf("trip-%d", i)}
+			for k, v := range tc.args {
+				args[k] = v
+			}
+			r, res := save(t, c, args)
+			if res.IsError {
+				t.Fatalf("%v: %s", args, text(res))
+			}
+			file, err := os.ReadFile(r.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.ReplaceAll(string(file), "\r\n ", "")
+			want := []string{"(" + tc.cabin + ")"} // the ICS description: "British Airways BA27 (business)"
+			if format == FormatMarkdown {
+				want = []string{"- Cabin: " + tc.cabin + "\n", "- Fare: " + dollars(tc.fare) + " per passenger"}
+			}
+			for _, w := range want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%v: the file does not hold %q:\n%s", args, w, got)
+				}
+			}
+		}
+	}
+	// A cabin that is not the booking's would misstate it.
+	if _, res := save(t, c, map[string]any{"bookingRef": business.Reference, "cabin": "economy"}); !res.IsError ||
+		!strings.Contains(text(res), "the booking") || !strings.Contains(text(res), "is in business") {
+		t.Errorf("a bookingRef with another cabin: %s", text(res))
+	}
+	// A cabin smuggled into a name cannot be signed in: names hold no "|".
+	if _, err := checkName("Ada|first"); err == nil {
+		t.Error(`a name with "|" passed checkName`)
+	}
+}

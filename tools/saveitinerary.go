@@ -33,6 +33,7 @@ const (
 type SaveArgs struct {
 	FlightID   string `json:"flightId,omitempty" jsonschema:"a flight or round-trip id from findBestFlight, e.g. JFK-LHR-261215-K3M9P (or give bookingRef); a round trip writes both flights"`
 	BookingRef string `json:"bookingRef,omitempty" jsonschema:"a booking reference from bookFlight, instead of flightId: the file then also holds the reference, the passenger and the seat"`
+	Cabin      string `json:"cabin,omitempty" jsonschema:"with flightId: the cabin findBestFlight searched (default economy), which the file names with its fare; a bookingRef carries its own"`
 	Format     string `json:"format,omitempty" jsonschema:"ics (calendar, the default) or markdown"`
 	Directory  string `json:"directory,omitempty" jsonschema:"where to write: must lie inside one of the client's roots or the server's export directory; relative paths are taken from there (default: the first root, or the export directory)"`
 	Filename   string `json:"filename,omitempty" jsonschema:"file name without directories (default: from the flight id); the extension is set from the format"`
@@ -52,6 +53,7 @@ type SaveResult struct {
 }
 
 const saveDescription = `Save a flight found by findBestFlight (by flightId) or booked with bookFlight (by bookingRef) as a calendar file (ics) or a readable itinerary (markdown).
+With a flightId, pass the cabin the search used (findBestFlight's trip.cabin), so that the file names that cabin and its fare; a bookingRef carries the booking's cabin.
 It writes only inside a directory the client shares as a root (over HTTP: only where that root lies inside the server's export directory, unless the operator says client and server share a filesystem), or the server's configured export directory; it never picks a directory itself.
 An existing file is kept unless overwrite is true. The result gives the file's URI and, in attempts, which rule chose the directory.`
 
@@ -63,6 +65,7 @@ func saveItineraryTool() (mcp.Tool, error) {
 		Refine: map[string]func(*jsonschema.Schema){
 			"flightId":   fallback.Pattern(optionIDPattern),
 			"bookingRef": fallback.Pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]+-[A-Z2-7]{6}$`),
+			"cabin":      fallback.Enum(flights.Cabins...),
 			"format":     fallback.Enum(FormatICS, FormatMarkdown),
 		},
 		RefineOutput: withAttempts})
@@ -94,6 +97,10 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	if format != FormatICS && format != FormatMarkdown {
 		ps = append(ps, flights.Problem{Field: "format", Problem: fmt.Sprintf("%s is not a format", flights.Quote(args.Format)), Accepted: "ics or markdown"})
 	}
+	cabin, ok := flights.ParseCabin(args.Cabin)
+	if !ok {
+		ps = append(ps, flights.Problem{Field: "cabin", Problem: fmt.Sprintf("%s is not a cabin", flights.Quote(args.Cabin)), Accepted: flights.OneOf(flights.Cabins)})
+	}
 	id, ref := strings.TrimSpace(args.FlightID), strings.TrimSpace(args.BookingRef)
 	var held *itinerary.Booking // saved by bookingRef: written into the file
 	switch {
@@ -105,14 +112,21 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	case ref != "":
 		if b, err := t.bookingFromRef(ref); err != nil {
 			ps = append(ps, flights.Problem{Field: "bookingRef", Problem: err.Error(), Accepted: "a reference bookFlight returned"})
+		} else if strings.TrimSpace(args.Cabin) != "" && cabin != b.cabin {
+			// The booking held one cabin's fare: a file naming another
+			// would misstate it.
+			ps = append(ps, flights.Problem{Field: "cabin", Problem: fmt.Sprintf("is %s, but the booking %s is in %s", cabin, flights.Quote(ref), b.cabin),
+				Accepted: "the booking's cabin, or none (a bookingRef carries its own)"})
 		} else {
-			id, held = b.flightID, &itinerary.Booking{Reference: ref, Passenger: b.passenger, Seat: b.seat}
+			id, cabin, held = b.flightID, b.cabin, &itinerary.Booking{Reference: ref, Passenger: b.passenger, Seat: b.seat}
 		}
 	}
 	if len(ps) > 0 {
 		return invalidArguments(c, ps)
 	}
-	ch, res := t.findChosen(ctx, c, id, flights.Economy) // the file holds no fare
+	// The file names the cabin and its fare: the booking's, or the one the
+	// search used.
+	ch, res := t.findChosen(ctx, c, id, cabin)
 	if res != nil {
 		return res
 	}
