@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
@@ -372,17 +373,27 @@ func cutLast(s, sep string) (before, after string, found bool) {
 const maxNameLen = 80
 
 // checkName validates a passenger name from a form or an argument: letters
-// (any script), spaces, hyphens, apostrophes and dots, 2 to 80 characters.
+// (any script), spaces, hyphens, apostrophes and dots, 2 to 80 characters,
+// and returns it in NFC with its spaces tidied. A letter includes the marks
+// that complete it (an accent typed as a combining character, an Indic
+// vowel sign or virama), so each mark must follow a letter or another mark;
+// NFC makes one name typed two ways one name, and so one reference.
 func checkName(raw string) (string, error) {
-	name := strings.Join(strings.Fields(raw), " ")
+	name := norm.NFC.String(strings.Join(strings.Fields(raw), " "))
 	n := len([]rune(name))
 	if n < 2 || n > maxNameLen {
 		return "", fmt.Errorf("must be 2 to %d characters", maxNameLen)
 	}
+	afterLetter := false
 	for _, r := range name {
-		if !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '\'' && r != '.' {
+		mark := unicode.Is(unicode.M, r)
+		switch {
+		case mark && !afterLetter:
+			return "", fmt.Errorf("may not have an accent or mark that follows no letter")
+		case !mark && !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '\'' && r != '.':
 			return "", fmt.Errorf("may hold only letters, spaces, hyphens, apostrophes and dots")
 		}
+		afterLetter = mark || unicode.IsLetter(r)
 	}
 	return name, nil
 }
