@@ -284,6 +284,17 @@ func baseList(bases []usableRoot) string {
 	return strings.Join(dirs, ", ")
 }
 
+// statIn is os.Stat of the relative name inside dir, through an os.Root:
+// it refuses a name that leads outside dir.
+func statIn(dir, name string) (fs.FileInfo, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.Stat(name)
+}
+
 // chooseDir resolves the directory argument against the allowed bases: an
 // absolute one must lie inside one of them, a relative one is taken from
 // the first base it exists under; none means the first base itself.
@@ -310,11 +321,22 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 	// another volume (a UNC share) is not looked up at all.
 	candidates := []string{filepath.Clean(arg)}
 	if !filepath.IsAbs(arg) {
+		// Looked up through an os.Root on each base, so nothing outside the
+		// bases is looked at, and a name that leaves them (by "..", or a
+		// link inside that points out) finds nothing; only a directory that
+		// is simply missing is said to be missing.
 		candidates = nil
+		missing := filepath.IsLocal(arg)
 		for _, b := range bases {
-			if fi, err := os.Stat(filepath.Join(b.dir, arg)); err == nil && fi.IsDir() {
+			fi, err := statIn(b.dir, arg)
+			if err == nil && fi.IsDir() {
 				candidates = append(candidates, filepath.Join(b.dir, arg))
 			}
+			missing = missing && errors.Is(err, fs.ErrNotExist)
+		}
+		if missing {
+			return "", fmt.Errorf("the directory %s does not exist in %s: create it first, or pass a directory that exists (or none, for %s)",
+				flights.Quote(arg), baseList(bases), bases[0].dir)
 		}
 	}
 	for _, c := range candidates {
