@@ -470,3 +470,30 @@ func TestCheckName(t *testing.T) {
 		}
 	}
 }
+
+// One booking holds one passenger, whatever the search's passengers were:
+// the description tells the host's model to book each traveller, the form
+// says whom it holds, and the result says it held one passenger, so that
+// nobody searching for a family reads one hold as the family's.
+func TestBookFlightSaysItHoldsOnePassenger(t *testing.T) {
+	id := aFlight(t)
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125)
+	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		if tool.Name == BookFlightName && (!strings.Contains(tool.Description, "one passenger") || !strings.Contains(tool.Description, "once for each traveller")) {
+			t.Errorf("the description does not say a booking holds one passenger:\n%s", tool.Description)
+		}
+	}
+	res, form := callWithForm(t, "inprocess", mcp.ProtocolVersion20251125, &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm}, "", BookFlightName, map[string]any{"flightId": id})
+	if msg := form.Requests()[0].Params.Message; !strings.Contains(msg, "for one passenger") {
+		t.Errorf("the form does not say it holds one passenger: %q", msg)
+	}
+	var b BookResult
+	decodeWith(t, bookOutputSchema, res, &b)
+	if !strings.Contains(b.Summary, "Ada Lovelace (one passenger)") {
+		t.Errorf("the summary does not say it held one passenger: %q", b.Summary)
+	}
+}

@@ -59,6 +59,7 @@ type BookResult struct {
 }
 
 const bookDescription = `SIMULATION: "books" (holds) a flight found by findBestFlight. Nothing is charged, sent or booked anywhere.
+One call holds one passenger, at the fare per passenger: for several travellers, call once for each traveller, with that traveller's name (each gets a reference of their own).
 If your client can show forms (elicitation), the server asks the user to confirm, pick a seat and give the passenger name.
 Otherwise, or when the user closed that form without answering, get the user's explicit approval in the conversation first, then call with confirm: true and passengerName as on their ID. A user who declined the form has declined.
 Pass the cabin the search used (findBestFlight's trip.cabin), so that the fare held is that cabin's.
@@ -266,7 +267,7 @@ func formFailureText(a fallback.Asked) string {
 func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams {
 	return mcp.ElicitationParams{
 		Mode: mcp.ElicitationModeForm,
-		Message: fmt.Sprintf("Book %s, %s, $%d per passenger? This is a simulation: nothing is charged or sent anywhere.",
+		Message: fmt.Sprintf("Book %s, %s, $%d, for one passenger? This is a simulation: nothing is charged or sent anywhere.",
 			legsText(f), f.cabin.Words(), f.priceUSD()),
 		RequestedSchema: confirmationSchema(prefill),
 	}
@@ -275,7 +276,7 @@ func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams
 func (t *Toolset) book(c *fallback.Call, f chosen, name, seat string) *mcp.CallToolResult {
 	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat, f.cabin), FlightID: f.id, PassengerName: name, Seat: seat,
 		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: fallback.AttemptsOut(c.Attempts())}
-	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seat, f.priceUSD())
+	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s (one passenger), %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seat, f.priceUSD())
 	c.Log().Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }
