@@ -713,3 +713,58 @@ func TestSaveInTheCabinBooked(t *testing.T) {
 		t.Error(`a name with "|" passed checkName`)
 	}
 }
+
+// overwrite is the host's model's word, not the user's: it replaces an
+// itinerary this server wrote, and never the user's own file that has the
+// name (a README.md in the folder the host shares, a calendar exported from
+// elsewhere, a link), which once it replaced without a word to anyone.
+func TestSaveOverwriteReplacesOnlyItineraries(t *testing.T) {
+	id := aFlight(t)
+	dir := t.TempDir()
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = dir }), "inprocess", mcp.ProtocolVersion20251125)
+	mine := map[string]string{
+		"README.md":  "# My project\n\nNotes I would hate to lose.\n",
+		"family.ics": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\nEND:VCALENDAR\r\n",
+		"empty.md":   "",
+		"pinned.ics": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-NOTE:PRODID:-//flightserver//itinerary//EN\r\nEND:VCALENDAR\r\n",
+		"notice.md":  "*Simulated itinerary from flightserver: not a real booking or schedule.*\n\nmy notes after it\n",
+		"target.md":  "the target of a link\n",
+	}
+	for name, content := range mine {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linked := os.Symlink("target.md", filepath.Join(dir, "link.md")) == nil
+	for _, tc := range []struct{ filename, format string }{
+		{"README", FormatMarkdown}, {"family", FormatICS}, {"empty", FormatMarkdown}, {"pinned", FormatICS}, {"notice", FormatMarkdown}, {"link", FormatMarkdown},
+	} {
+		if tc.filename == "link" && !linked {
+			continue
+		}
+		_, res := save(t, c, map[string]any{"flightId": id, "filename": tc.filename, "format": tc.format, "overwrite": true})
+		if d := errorDetails(t, res); !res.IsError || d.Error != ErrorNotSaved || !strings.Contains(text(res), "is not an itinerary this server wrote") ||
+			!strings.Contains(text(res), "Pass another filename") {
+			t.Errorf("%s: %s", tc.filename, text(res))
+		}
+	}
+	for name, content := range mine {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != content {
+			t.Errorf("%s was changed: %q, %v", name, b, err)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "link.md")); linked && (err != nil || fi.Mode()&os.ModeSymlink == 0) {
+		t.Errorf("link.md was replaced: %v %v", fi, err)
+	}
+	// An itinerary this server wrote, in either format, is replaced.
+	for _, format := range []string{FormatMarkdown, FormatICS} {
+		first, res := save(t, c, map[string]any{"flightId": id, "filename": "trip", "format": format})
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		again, res := save(t, c, map[string]any{"flightId": id, "filename": "trip", "format": format, "cabin": "business", "overwrite": true})
+		if b, _ := os.ReadFile(again.Path); res.IsError || again.Path != first.Path || !strings.Contains(string(b), "business") {
+			t.Errorf("%s: overwriting an itinerary: %s", format, text(res))
+		}
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -37,7 +39,7 @@ type SaveArgs struct {
 	Format     string `json:"format,omitempty" jsonschema:"ics (calendar, the default) or markdown"`
 	Directory  string `json:"directory,omitempty" jsonschema:"where to write: must lie inside one of the client's roots or the server's export directory; relative paths are taken from there (default: the first root, or the export directory)"`
 	Filename   string `json:"filename,omitempty" jsonschema:"file name without directories (default: from the flight id); the extension is set from the format"`
-	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file of that name (default false: an existing file is kept and the call fails)"`
+	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"replace an existing itinerary of that name that this server wrote (default false: an existing file is kept and the call fails); any other file is never replaced"`
 }
 
 // SaveResult is saveItinerary's structuredContent.
@@ -55,7 +57,7 @@ type SaveResult struct {
 const saveDescription = `Save a flight found by findBestFlight (by flightId) or booked with bookFlight (by bookingRef) as a calendar file (ics) or a readable itinerary (markdown).
 With a flightId, pass the cabin the search used (findBestFlight's trip.cabin), so that the file names that cabin and its fare; a bookingRef carries the booking's cabin.
 It writes only inside a directory the client shares as a root (over HTTP: only where that root lies inside the server's export directory, unless the operator says client and server share a filesystem), or the server's configured export directory; it never picks a directory itself.
-An existing file is kept unless overwrite is true. The result gives the file's URI and, in attempts, which rule chose the directory.`
+An existing file is kept unless overwrite is true, and overwrite replaces only an itinerary this server wrote, never another file of that name. The result gives the file's URI and, in attempts, which rule chose the directory.`
 
 func saveItineraryTool() (mcp.Tool, error) {
 	// It writes a file (not read-only) but never deletes or changes one
@@ -168,6 +170,14 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	name, err := export.Filename(args.Filename, ch.id, ext)
 	if err != nil {
 		return invalidArguments(c, flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}})
+	}
+	if args.Overwrite {
+		// overwrite is the host's model's word, not the user's: it may
+		// replace an itinerary, never a file of the user's that happens to
+		// have the name (a README.md in the folder the host shares).
+		if err := replaceable(dir, name); err != nil {
+			return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v. Pass another filename, or ask the user to move or delete that file.", err), nil)
+		}
 	}
 	path, size, err := export.Write(dir, name, data, args.Overwrite)
 	if err != nil {
@@ -282,6 +292,41 @@ func baseList(bases []usableRoot) string {
 		dirs[i] = b.dir
 	}
 	return strings.Join(dirs, ", ")
+}
+
+// maxReplaceable bounds how much of an existing file replaceable reads: an
+// itinerary is a few kilobytes, so a larger file is not one.
+const maxReplaceable = 1 << 20
+
+// replaceable says why the file name in dir must not be replaced by an
+// itinerary, or nil: nothing is there, a directory is (export.Write says
+// so), or the file is an itinerary this server wrote (itinerary.Rendered).
+// A link, a device or any other file is the user's. It reads through an
+// os.Root, without following a link at the name and without blocking on a
+// named pipe.
+func replaceable(dir, name string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil // export.Write says what is wrong with dir
+	}
+	defer root.Close()
+	fi, err := root.Lstat(name)
+	switch {
+	case err != nil || fi.IsDir():
+		return nil
+	case !fi.Mode().IsRegular() || fi.Size() > maxReplaceable:
+		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir)
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fmt.Errorf("%s in %s cannot be read to check that it is an itinerary this server wrote: %v", name, dir, errors.Unwrap(err))
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxReplaceable+1))
+	if err != nil || len(b) > maxReplaceable || !itinerary.Rendered(b) {
+		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir)
+	}
+	return nil
 }
 
 // statIn is os.Stat of the relative name inside dir, through an os.Root:
