@@ -15,6 +15,7 @@
 package itinerary
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -175,4 +176,16 @@ func stay(d time.Duration) string {
 		s += fmt.Sprintf(" %d h", hours)
 	}
 	return s
+}
+
+// Rendered reports whether b is a file this package wrote, in either
+// format: a calendar with its PRODID, or a Markdown itinerary ending in its
+// notice. A tool asked to overwrite a file replaces only one of these, so a
+// name that happens to be taken by the traveller's own file (a README.md, a
+// calendar exported from elsewhere) is never replaced by an itinerary.
+// Editing a saved itinerary's end makes it the traveller's own.
+func Rendered(b []byte) bool {
+	ics := bytes.HasPrefix(b, []byte("BEGIN:VCALENDAR\r\n")) && bytes.Contains(b, []byte("\r\nPRODID:"+ProdID+"\r\n"))
+	md := bytes.HasSuffix(b, []byte("*"+simulatedNotice+"*\n"))
+	return ics || md
 }

@@ -255,3 +255,25 @@ func mustContain(t *testing.T, text string, wants ...string) {
 		}
 	}
 }
+
+// Rendered knows every file this package writes, and nothing else.
+func TestRendered(t *testing.T) {
+	c, fs := realFlights(t)
+	odd := oddCatalog(t)
+	booking := &Booking{Reference: "BK-X", Passenger: "Ada Lovelace", Seat: "window"}
+	ours := [][]byte{ICSTrip(odd, oddRoundTrip(t, odd), stamp, booking), MarkdownTrip(odd, oddRoundTrip(t, odd), booking)}
+	for _, f := range fs {
+		ours = append(ours, ICS(c, f, stamp), Markdown(c, f))
+	}
+	for _, b := range ours {
+		if !Rendered(b) {
+			t.Errorf("not recognised as ours:\n%s", b)
+		}
+	}
+	for _, b := range []string{"", "# Notes\n", "BEGIN:VCALENDAR\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\nEND:VCALENDAR\r\n",
+		"*" + simulatedNotice + "*\n\nmy notes\n", "BEGIN:VCALENDAR\nPRODID:" + ProdID + "\nEND:VCALENDAR\n"} {
+		if Rendered([]byte(b)) {
+			t.Errorf("recognised as ours: %q", b)
+		}
+	}
+}

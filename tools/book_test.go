@@ -432,3 +432,68 @@ func TestBookFlightInTheCabinSearched(t *testing.T) {
 		t.Errorf("%s in first: %s", noFirst, text(res))
 	}
 }
+
+// A passenger's name is letters of any script, and letters include the
+// marks that complete them: an accent typed as a combining character (as
+// macOS and some keyboards send "José"), and the vowel signs and viramas
+// of Indic scripts, which have no precomposed form. The name is kept in
+// NFC, so one name typed two ways is one booking and one reference. Marks
+// must follow a letter: a name cannot start with one, nor hang one on a
+// space or a hyphen.
+func TestCheckName(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{"Ada Lovelace", "Ada Lovelace"},
+		{"  Zoë   O'Brien-Smith Jr. ", "Zoë O'Brien-Smith Jr."},
+		{"Jose\u0301 Garci\u0301a", "José García"}, // decomposed: composed
+		{"José García", "José García"},
+		{"प्रिया शर्मा", "प्रिया शर्मा"}, // Devanagari: vowel signs and a virama
+		{"Nguyễn Văn An", "Nguyễn Văn An"},
+		{"Nguye\u0302\u0303n Va\u0306n An", "Nguyễn Văn An"},
+		{"李小龍", "李小龍"},
+		{"\u0301Ada", ""},        // a mark on nothing
+		{"Ada -\u0301Byron", ""}, // a mark on a hyphen
+		{"Ada \u0301Byron", ""},  // a mark on a space
+		{"Ada<script>", ""},
+		{"Ada|first", ""},
+		{"A", ""},
+		{strings.Repeat("a", maxNameLen+1), ""},
+	} {
+		got, err := checkName(tc.raw)
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("checkName(%q) = %q, want an error", tc.raw, got)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("checkName(%q) = %q, %v; want %q", tc.raw, got, err, tc.want)
+		}
+	}
+}
+
+// One booking holds one passenger, whatever the search's passengers were:
+// the description tells the host's model to book each traveller, the form
+// says whom it holds, and the result says it held one passenger, so that
+// nobody searching for a family reads one hold as the family's.
+func TestBookFlightSaysItHoldsOnePassenger(t *testing.T) {
+	id := aFlight(t)
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125)
+	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		if tool.Name == BookFlightName && (!strings.Contains(tool.Description, "one passenger") || !strings.Contains(tool.Description, "once for each traveller")) {
+			t.Errorf("the description does not say a booking holds one passenger:\n%s", tool.Description)
+		}
+	}
+	res, form := callWithForm(t, "inprocess", mcp.ProtocolVersion20251125, &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm}, "", BookFlightName, map[string]any{"flightId": id})
+	if msg := form.Requests()[0].Params.Message; !strings.Contains(msg, "for one passenger") {
+		t.Errorf("the form does not say it holds one passenger: %q", msg)
+	}
+	var b BookResult
+	decodeWith(t, bookOutputSchema, res, &b)
+	if !strings.Contains(b.Summary, "Ada Lovelace (one passenger)") {
+		t.Errorf("the summary does not say it held one passenger: %q", b.Summary)
+	}
+}

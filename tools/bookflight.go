@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
@@ -46,7 +47,7 @@ type BookArgs struct {
 // BookResult is bookFlight's structuredContent.
 type BookResult struct {
 	Simulated     bool   `json:"simulated" jsonschema:"always true: nothing is booked, charged or sent anywhere"`
-	Reference     string `json:"reference" jsonschema:"booking reference, for saveItinerary's bookingRef; it carries the passenger's name and seat, signed, and nothing secret"`
+	Reference     string `json:"reference" jsonschema:"booking reference, for saveItinerary's bookingRef; it carries the passenger's name, seat and cabin, signed, and nothing secret"`
 	FlightID      string `json:"flightId"`
 	PassengerName string `json:"passengerName"`
 	Seat          string `json:"seat"`
@@ -58,6 +59,7 @@ type BookResult struct {
 }
 
 const bookDescription = `SIMULATION: "books" (holds) a flight found by findBestFlight. Nothing is charged, sent or booked anywhere.
+One call holds one passenger, at the fare per passenger: for several travellers, call once for each traveller, with that traveller's name (each gets a reference of their own).
 If your client can show forms (elicitation), the server asks the user to confirm, pick a seat and give the passenger name.
 Otherwise, or when the user closed that form without answering, get the user's explicit approval in the conversation first, then call with confirm: true and passengerName as on their ID. A user who declined the form has declined.
 Pass the cabin the search used (findBestFlight's trip.cabin), so that the fare held is that cabin's.
@@ -265,37 +267,51 @@ func formFailureText(a fallback.Asked) string {
 func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams {
 	return mcp.ElicitationParams{
 		Mode: mcp.ElicitationModeForm,
-		Message: fmt.Sprintf("Book %s, %s, $%d per passenger? This is a simulation: nothing is charged or sent anywhere.",
+		Message: fmt.Sprintf("Book %s, %s, $%d, for one passenger? This is a simulation: nothing is charged or sent anywhere.",
 			legsText(f), f.cabin.Words(), f.priceUSD()),
 		RequestedSchema: confirmationSchema(prefill),
 	}
 }
 
 func (t *Toolset) book(c *fallback.Call, f chosen, name, seat string) *mcp.CallToolResult {
-	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat), FlightID: f.id, PassengerName: name, Seat: seat,
+	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat, f.cabin), FlightID: f.id, PassengerName: name, Seat: seat,
 		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: fallback.AttemptsOut(c.Attempts())}
-	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s, %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seat, f.priceUSD())
+	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s (one passenger), %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seat, f.priceUSD())
 	c.Log().Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }
 
 // A booking reference, BK-<flight id>-<booking>-<tag>, carries the booking
-// itself: <booking> is the seat and the passenger's name, base32-encoded
-// (letters and digits only), which saveItinerary writes into the file, and
+// itself: <booking> is the seat, the passenger's name and, for any cabin but
+// economy, "|" and the cabin, base32-encoded (letters and digits only), which
+// saveItinerary writes into the file (the cabin's fare with it), and
 // <tag> is an HMAC over the flight id and the booking under the state key.
 // So any replica with the same --state-key reads a reference back without
 // having kept anything, and refuses one it did not issue, or whose name or
-// seat was changed. The same booking always gets the same reference. It holds
-// nothing secret, but the passenger's name can be read from it, as from a
-// boarding pass.
+// seat was changed. The same booking always gets the same reference, and a
+// booking in another cabin another one. An economy booking's reference has
+// no cabin (it is what every reference was before the cabin was carried),
+// so a reference without one is economy. A name never holds "|" (checkName),
+// so it cannot forge a cabin. It holds nothing secret, but the passenger's
+// name can be read from it, as from a boarding pass.
 var bookingEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-// booking is a booking reference read back: the flight held, who travels
-// and the seat asked for.
-type booking struct{ flightID, passenger, seat string }
+// booking is a booking reference read back: the flight held, who travels,
+// the seat asked for and the cabin whose fare was held.
+type booking struct {
+	flightID, passenger, seat string
+	cabin                     flights.Cabin
+}
 
-func (t *Toolset) bookingRef(flightID, name, seat string) string {
-	payload := bookingEncoding.EncodeToString([]byte(seat[:1] + name))
+// cabinMark separates the name from the cabin in a reference's booking.
+const cabinMark = "|"
+
+func (t *Toolset) bookingRef(flightID, name, seat string, cabin flights.Cabin) string {
+	raw := seat[:1] + name
+	if cabin != flights.Economy {
+		raw += cabinMark + string(cabin)
+	}
+	payload := bookingEncoding.EncodeToString([]byte(raw))
 	return "BK-" + flightID + "-" + payload + "-" + t.bookingTag(flightID, payload)
 }
 
@@ -328,7 +344,14 @@ func (t *Toolset) bookingFromRef(ref string) (booking, error) {
 	if err != nil || len(raw) < 3 {
 		return booking{}, notRef
 	}
-	b := booking{flightID: id, passenger: string(raw[1:])}
+	b := booking{flightID: id, passenger: string(raw[1:]), cabin: flights.Economy}
+	if name, cabin, ok := strings.Cut(b.passenger, cabinMark); ok {
+		c, valid := flights.ParseCabin(cabin)
+		if !valid || c == flights.Economy {
+			return booking{}, notRef
+		}
+		b.passenger, b.cabin = name, c
+	}
 	for _, s := range seats {
 		if s.value[0] == raw[0] {
 			b.seat = s.value
@@ -351,17 +374,27 @@ func cutLast(s, sep string) (before, after string, found bool) {
 const maxNameLen = 80
 
 // checkName validates a passenger name from a form or an argument: letters
-// (any script), spaces, hyphens, apostrophes and dots, 2 to 80 characters.
+// (any script), spaces, hyphens, apostrophes and dots, 2 to 80 characters,
+// and returns it in NFC with its spaces tidied. A letter includes the marks
+// that complete it (an accent typed as a combining character, an Indic
+// vowel sign or virama), so each mark must follow a letter or another mark;
+// NFC makes one name typed two ways one name, and so one reference.
 func checkName(raw string) (string, error) {
-	name := strings.Join(strings.Fields(raw), " ")
+	name := norm.NFC.String(strings.Join(strings.Fields(raw), " "))
 	n := len([]rune(name))
 	if n < 2 || n > maxNameLen {
 		return "", fmt.Errorf("must be 2 to %d characters", maxNameLen)
 	}
+	afterLetter := false
 	for _, r := range name {
-		if !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '\'' && r != '.' {
+		mark := unicode.Is(unicode.M, r)
+		switch {
+		case mark && !afterLetter:
+			return "", fmt.Errorf("may not have an accent or mark that follows no letter")
+		case !mark && !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '\'' && r != '.':
 			return "", fmt.Errorf("may hold only letters, spaces, hyphens, apostrophes and dots")
 		}
+		afterLetter = mark || unicode.IsLetter(r)
 	}
 	return name, nil
 }

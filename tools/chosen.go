@@ -105,7 +105,7 @@ func (t *Toolset) lookupFlight(ctx context.Context, id string, cabin flights.Cab
 	}
 	if cabin != flights.Economy {
 		if f, found, _ := find(flights.Economy); found {
-			return flights.Flight{}, fmt.Errorf("%s is not sold in %s (%s): book it in a cabin its airlines sell, or search again in %s",
+			return flights.Flight{}, fmt.Errorf("%s is not sold in %s (%s): pass a cabin its airlines sell, or search again in %s",
 				flights.Quote(id), cabin.Words(), strings.Join(f.FlightNumbers(), "+"), cabin.Words())
 		}
 	}

@@ -194,6 +194,7 @@ func TestChooseDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	bases := []usableRoot{{uri: fileURI(base), dir: base}}
+	linked := os.Symlink(secret, filepath.Join(base, "out")) == nil // a link inside the base that leads out
 	for _, tc := range []struct {
 		arg, want string // want: the directory, or what the error says
 		err       bool
@@ -212,7 +213,19 @@ func TestChooseDir(t *testing.T) {
 		{arg: "file://trips", want: "is a file:// URI this server cannot use: names another host", err: true},
 		{arg: "file://%zz/trips", want: "is a file:// URI this server cannot use: not a file:// URI", err: true},
 		{arg: fileURI(t.TempDir()), want: "is not inside an allowed directory", err: true},
+		// A relative directory that is missing is said to be missing (it
+		// was once "not inside an allowed directory"); one that leaves the
+		// base is not inside, whether or not it exists out there, so the
+		// answer tells nothing about what lies outside.
+		{arg: "nope", want: `the directory "nope" does not exist in ` + base + ": create it first", err: true},
+		{arg: filepath.Join("trips", "nope"), want: "does not exist in " + base, err: true},
+		{arg: filepath.Join("..", "nope"), want: "is not inside an allowed directory", err: true},
+		{arg: filepath.Join("out", "nope"), want: "is not inside an allowed directory", err: true},
+		{arg: "out", want: "is not inside an allowed directory", err: true},
 	} {
+		if strings.HasPrefix(tc.arg, "out") && !linked {
+			continue
+		}
 		got, err := chooseDir(tc.arg, bases)
 		switch {
 		case tc.err && (err == nil || !strings.Contains(err.Error(), tc.want)):

@@ -635,3 +635,136 @@ func TestSaveOverHTTPRootsOutsideTheExportDirRevealNothing(t *testing.T) {
 		})
 	}
 }
+
+// A booking holds one cabin's fare, and the saved file names that cabin and
+// fare: saved by its reference, whose cabin is signed into it, or by the
+// flight id and the cabin the search used. (It once looked every flight up
+// in economy, so a business booking's itinerary said "Cabin: economy" at
+// the economy fare, and a business and an economy booking of one passenger
+// had one reference.)
+func TestSaveInTheCabinBooked(t *testing.T) {
+	id := aFlight(t)
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = t.TempDir() }), "inprocess", mcp.ProtocolVersion20251125)
+	book := func(cabin string) BookResult {
+		t.Helper()
+		var b BookResult
+		decodeWith(t, bookOutputSchema, callTool(t, c, BookFlightName, map[string]any{"flightId": id, "cabin": cabin, "confirm": true, "passengerName": "Ada Lovelace"}), &b)
+		return b
+	}
+	business, economy := book("business"), book("economy")
+	if business.Reference == economy.Reference || business.PriceUSD <= economy.PriceUSD {
+		t.Fatalf("business %s $%d, economy %s $%d", business.Reference, business.PriceUSD, economy.Reference, economy.PriceUSD)
+	}
+	// An economy booking's reference is what every reference was before
+	// the cabin was carried: those issued earlier still read back.
+	payload := bookingEncoding.EncodeToString([]byte("nAda Lovelace"))
+	if want := "BK-" + id + "-" + payload + "-"; !strings.HasPrefix(economy.Reference, want) {
+		t.Errorf("economy reference %s, want it to start %s", economy.Reference, want)
+	}
+	dollars := func(n int) string { // as the itinerary writes a fare: "$488", "$2,205"
+		if n < 1000 {
+			return fmt.Sprintf("$%d", n)
+		}
+		return fmt.Sprintf("$%d,%03d", n/1000, n%1000)
+	}
+	for i, tc := range []struct {
+		args  map[string]any
+		cabin string
+		fare  int
+	}{
+		{map[string]any{"bookingRef": business.Reference}, "business", business.PriceUSD},
+		{map[string]any{"bookingRef": business.Reference, "cabin": "business"}, "business", business.PriceUSD},
+		{map[string]any{"bookingRef": economy.Reference}, "economy", economy.PriceUSD},
+		{map[string]any{"flightId": id, "cabin": "business"}, "business", business.PriceUSD},
+		{map[string]any{"flightId": id}, "economy", economy.PriceUSD},
+	} {
+		for _, format := range []string{FormatMarkdown, FormatICS} {
+			args := map[string]any{"format": format, "filename": fmt.Sprintf("trip-%d", i)}
+			for k, v := range tc.args {
+				args[k] = v
+			}
+			r, res := save(t, c, args)
+			if res.IsError {
+				t.Fatalf("%v: %s", args, text(res))
+			}
+			file, err := os.ReadFile(r.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.ReplaceAll(string(file), "\r\n ", "")
+			want := []string{"(" + tc.cabin + ")"} // the ICS description: "British Airways BA27 (business)"
+			if format == FormatMarkdown {
+				want = []string{"- Cabin: " + tc.cabin + "\n", "- Fare: " + dollars(tc.fare) + " per passenger"}
+			}
+			for _, w := range want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%v: the file does not hold %q:\n%s", args, w, got)
+				}
+			}
+		}
+	}
+	// A cabin that is not the booking's would misstate it.
+	if _, res := save(t, c, map[string]any{"bookingRef": business.Reference, "cabin": "economy"}); !res.IsError ||
+		!strings.Contains(text(res), "the booking") || !strings.Contains(text(res), "is in business") {
+		t.Errorf("a bookingRef with another cabin: %s", text(res))
+	}
+	// A cabin smuggled into a name cannot be signed in: names hold no "|".
+	if _, err := checkName("Ada|first"); err == nil {
+		t.Error(`a name with "|" passed checkName`)
+	}
+}
+
+// overwrite is the host's model's word, not the user's: it replaces an
+// itinerary this server wrote, and never the user's own file that has the
+// name (a README.md in the folder the host shares, a calendar exported from
+// elsewhere, a link), which once it replaced without a word to anyone.
+func TestSaveOverwriteReplacesOnlyItineraries(t *testing.T) {
+	id := aFlight(t)
+	dir := t.TempDir()
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = dir }), "inprocess", mcp.ProtocolVersion20251125)
+	mine := map[string]string{
+		"README.md":  "# My project\n\nNotes I would hate to lose.\n",
+		"family.ics": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\nEND:VCALENDAR\r\n",
+		"empty.md":   "",
+		"pinned.ics": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-NOTE:PRODID:-//flightserver//itinerary//EN\r\nEND:VCALENDAR\r\n",
+		"notice.md":  "*Simulated itinerary from flightserver: not a real booking or schedule.*\n\nmy notes after it\n",
+		"target.md":  "the target of a link\n",
+	}
+	for name, content := range mine {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linked := os.Symlink("target.md", filepath.Join(dir, "link.md")) == nil
+	for _, tc := range []struct{ filename, format string }{
+		{"README", FormatMarkdown}, {"family", FormatICS}, {"empty", FormatMarkdown}, {"pinned", FormatICS}, {"notice", FormatMarkdown}, {"link", FormatMarkdown},
+	} {
+		if tc.filename == "link" && !linked {
+			continue
+		}
+		_, res := save(t, c, map[string]any{"flightId": id, "filename": tc.filename, "format": tc.format, "overwrite": true})
+		if d := errorDetails(t, res); !res.IsError || d.Error != ErrorNotSaved || !strings.Contains(text(res), "is not an itinerary this server wrote") ||
+			!strings.Contains(text(res), "Pass another filename") {
+			t.Errorf("%s: %s", tc.filename, text(res))
+		}
+	}
+	for name, content := range mine {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != content {
+			t.Errorf("%s was changed: %q, %v", name, b, err)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "link.md")); linked && (err != nil || fi.Mode()&os.ModeSymlink == 0) {
+		t.Errorf("link.md was replaced: %v %v", fi, err)
+	}
+	// An itinerary this server wrote, in either format, is replaced.
+	for _, format := range []string{FormatMarkdown, FormatICS} {
+		first, res := save(t, c, map[string]any{"flightId": id, "filename": "trip", "format": format})
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		again, res := save(t, c, map[string]any{"flightId": id, "filename": "trip", "format": format, "cabin": "business", "overwrite": true})
+		if b, _ := os.ReadFile(again.Path); res.IsError || again.Path != first.Path || !strings.Contains(string(b), "business") {
+			t.Errorf("%s: overwriting an itinerary: %s", format, text(res))
+		}
+	}
+}

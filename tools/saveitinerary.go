@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -33,10 +35,11 @@ const (
 type SaveArgs struct {
 	FlightID   string `json:"flightId,omitempty" jsonschema:"a flight or round-trip id from findBestFlight, e.g. JFK-LHR-261215-K3M9P (or give bookingRef); a round trip writes both flights"`
 	BookingRef string `json:"bookingRef,omitempty" jsonschema:"a booking reference from bookFlight, instead of flightId: the file then also holds the reference, the passenger and the seat"`
+	Cabin      string `json:"cabin,omitempty" jsonschema:"with flightId: the cabin findBestFlight searched (default economy), which the file names with its fare; a bookingRef carries its own"`
 	Format     string `json:"format,omitempty" jsonschema:"ics (calendar, the default) or markdown"`
 	Directory  string `json:"directory,omitempty" jsonschema:"where to write: must lie inside one of the client's roots or the server's export directory; relative paths are taken from there (default: the first root, or the export directory)"`
 	Filename   string `json:"filename,omitempty" jsonschema:"file name without directories (default: from the flight id); the extension is set from the format"`
-	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file of that name (default false: an existing file is kept and the call fails)"`
+	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"replace an existing itinerary of that name that this server wrote (default false: an existing file is kept and the call fails); any other file is never replaced"`
 }
 
 // SaveResult is saveItinerary's structuredContent.
@@ -52,8 +55,9 @@ type SaveResult struct {
 }
 
 const saveDescription = `Save a flight found by findBestFlight (by flightId) or booked with bookFlight (by bookingRef) as a calendar file (ics) or a readable itinerary (markdown).
+With a flightId, pass the cabin the search used (findBestFlight's trip.cabin), so that the file names that cabin and its fare; a bookingRef carries the booking's cabin.
 It writes only inside a directory the client shares as a root (over HTTP: only where that root lies inside the server's export directory, unless the operator says client and server share a filesystem), or the server's configured export directory; it never picks a directory itself.
-An existing file is kept unless overwrite is true. The result gives the file's URI and, in attempts, which rule chose the directory.`
+An existing file is kept unless overwrite is true, and overwrite replaces only an itinerary this server wrote, never another file of that name. The result gives the file's URI and, in attempts, which rule chose the directory.`
 
 func saveItineraryTool() (mcp.Tool, error) {
 	// It writes a file (not read-only) but never deletes or changes one
@@ -63,6 +67,7 @@ func saveItineraryTool() (mcp.Tool, error) {
 		Refine: map[string]func(*jsonschema.Schema){
 			"flightId":   fallback.Pattern(optionIDPattern),
 			"bookingRef": fallback.Pattern(`^BK-` + optionIDPattern[1:len(optionIDPattern)-1] + `-[A-Z2-7]+-[A-Z2-7]{6}$`),
+			"cabin":      fallback.Enum(flights.Cabins...),
 			"format":     fallback.Enum(FormatICS, FormatMarkdown),
 		},
 		RefineOutput: withAttempts})
@@ -94,6 +99,10 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	if format != FormatICS && format != FormatMarkdown {
 		ps = append(ps, flights.Problem{Field: "format", Problem: fmt.Sprintf("%s is not a format", flights.Quote(args.Format)), Accepted: "ics or markdown"})
 	}
+	cabin, ok := flights.ParseCabin(args.Cabin)
+	if !ok {
+		ps = append(ps, flights.Problem{Field: "cabin", Problem: fmt.Sprintf("%s is not a cabin", flights.Quote(args.Cabin)), Accepted: flights.OneOf(flights.Cabins)})
+	}
 	id, ref := strings.TrimSpace(args.FlightID), strings.TrimSpace(args.BookingRef)
 	var held *itinerary.Booking // saved by bookingRef: written into the file
 	switch {
@@ -105,14 +114,21 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	case ref != "":
 		if b, err := t.bookingFromRef(ref); err != nil {
 			ps = append(ps, flights.Problem{Field: "bookingRef", Problem: err.Error(), Accepted: "a reference bookFlight returned"})
+		} else if strings.TrimSpace(args.Cabin) != "" && cabin != b.cabin {
+			// The booking held one cabin's fare: a file naming another
+			// would misstate it.
+			ps = append(ps, flights.Problem{Field: "cabin", Problem: fmt.Sprintf("is %s, but the booking %s is in %s", cabin, flights.Quote(ref), b.cabin),
+				Accepted: "the booking's cabin, or none (a bookingRef carries its own)"})
 		} else {
-			id, held = b.flightID, &itinerary.Booking{Reference: ref, Passenger: b.passenger, Seat: b.seat}
+			id, cabin, held = b.flightID, b.cabin, &itinerary.Booking{Reference: ref, Passenger: b.passenger, Seat: b.seat}
 		}
 	}
 	if len(ps) > 0 {
 		return invalidArguments(c, ps)
 	}
-	ch, res := t.findChosen(ctx, c, id, flights.Economy) // the file holds no fare
+	// The file names the cabin and its fare: the booking's, or the one the
+	// search used.
+	ch, res := t.findChosen(ctx, c, id, cabin)
 	if res != nil {
 		return res
 	}
@@ -154,6 +170,14 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	name, err := export.Filename(args.Filename, ch.id, ext)
 	if err != nil {
 		return invalidArguments(c, flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}})
+	}
+	if args.Overwrite {
+		// overwrite is the host's model's word, not the user's: it may
+		// replace an itinerary, never a file of the user's that happens to
+		// have the name (a README.md in the folder the host shares).
+		if err := replaceable(dir, name); err != nil {
+			return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v. Pass another filename, or ask the user to move or delete that file.", err), nil)
+		}
 	}
 	path, size, err := export.Write(dir, name, data, args.Overwrite)
 	if err != nil {
@@ -270,6 +294,52 @@ func baseList(bases []usableRoot) string {
 	return strings.Join(dirs, ", ")
 }
 
+// maxReplaceable bounds how much of an existing file replaceable reads: an
+// itinerary is a few kilobytes, so a larger file is not one.
+const maxReplaceable = 1 << 20
+
+// replaceable says why the file name in dir must not be replaced by an
+// itinerary, or nil: nothing is there, a directory is (export.Write says
+// so), or the file is an itinerary this server wrote (itinerary.Rendered).
+// A link, a device or any other file is the user's. It reads through an
+// os.Root, without following a link at the name and without blocking on a
+// named pipe.
+func replaceable(dir, name string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil // export.Write says what is wrong with dir
+	}
+	defer root.Close()
+	fi, err := root.Lstat(name)
+	switch {
+	case err != nil || fi.IsDir():
+		return nil
+	case !fi.Mode().IsRegular() || fi.Size() > maxReplaceable:
+		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir)
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fmt.Errorf("%s in %s cannot be read to check that it is an itinerary this server wrote: %v", name, dir, errors.Unwrap(err))
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxReplaceable+1))
+	if err != nil || len(b) > maxReplaceable || !itinerary.Rendered(b) {
+		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir)
+	}
+	return nil
+}
+
+// statIn is os.Stat of the relative name inside dir, through an os.Root:
+// it refuses a name that leads outside dir.
+func statIn(dir, name string) (fs.FileInfo, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.Stat(name)
+}
+
 // chooseDir resolves the directory argument against the allowed bases: an
 // absolute one must lie inside one of them, a relative one is taken from
 // the first base it exists under; none means the first base itself.
@@ -296,11 +366,22 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 	// another volume (a UNC share) is not looked up at all.
 	candidates := []string{filepath.Clean(arg)}
 	if !filepath.IsAbs(arg) {
+		// Looked up through an os.Root on each base, so nothing outside the
+		// bases is looked at, and a name that leaves them (by "..", or a
+		// link inside that points out) finds nothing; only a directory that
+		// is simply missing is said to be missing.
 		candidates = nil
+		missing := filepath.IsLocal(arg)
 		for _, b := range bases {
-			if fi, err := os.Stat(filepath.Join(b.dir, arg)); err == nil && fi.IsDir() {
+			fi, err := statIn(b.dir, arg)
+			if err == nil && fi.IsDir() {
 				candidates = append(candidates, filepath.Join(b.dir, arg))
 			}
+			missing = missing && errors.Is(err, fs.ErrNotExist)
+		}
+		if missing {
+			return "", fmt.Errorf("the directory %s does not exist in %s: create it first, or pass a directory that exists (or none, for %s)",
+				flights.Quote(arg), baseList(bases), bases[0].dir)
 		}
 	}
 	for _, c := range candidates {
