@@ -768,3 +768,52 @@ func TestSaveOverwriteReplacesOnlyItineraries(t *testing.T) {
 		}
 	}
 }
+
+// What the server writes into its --export-dir is bounded in all
+// (ExportMaxBytes): over HTTP that is every save, the client's roots inside
+// it included; over stdio, a client's own roots elsewhere are not counted.
+func TestSaveIntoTheExportDirIsBounded(t *testing.T) {
+	id := aFlight(t)
+	for _, era := range eras {
+		t.Run(era.Name, func(t *testing.T) {
+			exportDir, ownRoot := t.TempDir(), t.TempDir()
+			inside := filepath.Join(exportDir, "team")
+			if err := os.Mkdir(inside, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// Room for one itinerary (under 1 KB), not two.
+			if err := os.WriteFile(filepath.Join(exportDir, "earlier.ics"), make([]byte, 11000), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			bounded := func(c *Config) { c.ExportDir, c.ExportMaxBytes = exportDir, 12000 }
+
+			roots := &rootsClient{}
+			roots.set(inside)
+			overHTTP := connect(t, newServer(t, bounded, func(c *Config) { c.Transport = TransportHTTP }), "http", era.Version, client.WithRootsHandler(roots))
+			first, res := save(t, overHTTP, map[string]any{"flightId": id, "filename": "first"})
+			if res.IsError || filepath.Dir(first.Path) != inside {
+				t.Fatalf("the first save over HTTP: %s (%+v)", text(res), first)
+			}
+			_, res = save(t, overHTTP, map[string]any{"flightId": id, "filename": "second"})
+			if !res.IsError || !strings.Contains(text(res), "is full") || !strings.Contains(text(res), "--export-max-bytes") {
+				t.Errorf("a save past the bound over HTTP: %s", text(res))
+			}
+			if _, err := os.Stat(filepath.Join(inside, "second.ics")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the refused save left a file: %v", err)
+			}
+
+			// Over stdio, with no roots: the export directory, bounded.
+			_, res = save(t, connect(t, newServer(t, bounded), "inprocess", era.Version), map[string]any{"flightId": id, "filename": "third"})
+			if !res.IsError || !strings.Contains(text(res), "is full") {
+				t.Errorf("a save past the bound into the export directory over stdio: %s", text(res))
+			}
+			// Over stdio, into the client's own root: not the operator's disk.
+			own := &rootsClient{}
+			own.set(ownRoot)
+			mine, res := save(t, connect(t, newServer(t, bounded), "inprocess", era.Version, client.WithRootsHandler(own)), map[string]any{"flightId": id, "filename": "mine"})
+			if res.IsError || filepath.Dir(mine.Path) != ownRoot {
+				t.Errorf("a save into the client's own root over stdio: %s (%+v)", text(res), mine)
+			}
+		})
+	}
+}

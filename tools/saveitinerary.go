@@ -139,6 +139,13 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	if pending != nil {
 		return pending
 	}
+	// A write into the operator's directory counts against its quota:
+	// over HTTP (without --shared-filesystem) even the client's roots lie
+	// inside it. A client's own roots on its own machine are its own.
+	var quota *export.Quota
+	if t.transport == TransportHTTP && !t.sharedFS {
+		quota = t.exportQuota
+	}
 	if len(bases) == 0 {
 		if t.exportDir == "" {
 			c.Record(fallback.SkippedFor(stepExportDir, fallback.NotConfigured, "the server has no export directory (--export-dir)"))
@@ -157,6 +164,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 		}
 		c.Record(fallback.UsedBy(stepExportDir, "the server's configured export directory", 0))
 		bases = []usableRoot{{uri: fileURI(t.exportDir), dir: t.exportDir}}
+		quota = t.exportQuota
 	}
 	dir, err := chooseDir(args.Directory, bases)
 	if err != nil {
@@ -179,8 +187,13 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 			return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v. Pass another filename, or ask the user to move or delete that file.", err), nil)
 		}
 	}
+	if err := quota.Take(int64(len(data))); err != nil {
+		c.Log().Warn().Err(err).Msg("export directory full")
+		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
+	}
 	path, size, err := export.Write(dir, name, data, args.Overwrite)
 	if err != nil {
+		quota.Give(int64(len(data)))
 		c.Log().Warn().Err(err).Msg("write failed")
 		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
 	}

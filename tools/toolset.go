@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/export"
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/fallback/state"
 	"github.com/flightserver/flightserver/flights"
@@ -88,6 +89,9 @@ type Config struct {
 	// directory that does not exist is no error here: saveItinerary
 	// refuses, saying what to create, until it does.
 	ExportDir string
+	// ExportMaxBytes bounds what the files under ExportDir may hold in all
+	// (export.Quota): a save that would pass it is refused. 0: no bound.
+	ExportMaxBytes int64
 	// Transport is how clients reach this server: TransportStdio (the zero
 	// value's default: a client on this machine) or TransportHTTP (clients
 	// usually elsewhere, whose roots name their own disks).
@@ -152,6 +156,7 @@ type Toolset struct {
 	catalogBuilt chan struct{}
 	catalogErr   error
 	exportDir    string
+	exportQuota  *export.Quota // nil: no bound
 	rootsTimeout time.Duration
 
 	elicitationTimeout time.Duration
@@ -278,6 +283,7 @@ func newToolset(cfg Config) (*Toolset, error) {
 			return nil, fmt.Errorf("tools: export directory: %w", err)
 		}
 		ts.exportDir = dir
+		ts.exportQuota = export.NewQuota(dir, cfg.ExportMaxBytes)
 	}
 	// Built by the first request that needs them, which reads any error
 	// (listing.go).

@@ -81,6 +81,7 @@ type config struct {
 	serverLLMFirst string
 
 	exportDir          string
+	exportMaxBytes     int64
 	sharedFilesystem   bool
 	rootsTimeout       time.Duration
 	elicitationTimeout time.Duration
@@ -130,7 +131,7 @@ var helpGroups = []struct {
 		"sampling", "sampling-timeout", "sampling-model-hints", "sampling-cost-priority", "sampling-speed-priority", "sampling-intelligence-priority", "sampling-max-tokens",
 		"llm-base-url", "llm-api-key", "llm-model", "llm-timeout", "server-llm-first", "fallback", "candidates", "stop-penalty-usd", "hour-cost-usd"}},
 	{"Elicitation (asking the user in a form)", []string{"elicitation-timeout"}},
-	{"Saving itineraries (where saveItinerary may write)", []string{"export-dir", "shared-filesystem", "roots-timeout"}},
+	{"Saving itineraries (where saveItinerary may write)", []string{"export-dir", "export-max-bytes", "shared-filesystem", "roots-timeout"}},
 	{"HTTP hardening (--transport http)", []string{
 		"allowed-origins", "allowed-hosts", "auth-token", "allow-unauthenticated", "read-header-timeout", "read-body-timeout", "max-inflight", "max-inflight-per-client", "rate-limit", "rate-burst",
 		"limit-loopback", "client-ip-header", "max-sessions", "max-sessions-per-client", "max-streams", "session-idle-ttl", "drain-delay", "served-by"}},
@@ -286,6 +287,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&fallback, "fallback", "deterministic", "last tier under strategy auto: deterministic (rank by price, stops, time) or candidates (a shortlist for the host's model)")
 	fs.IntVar(&c.shortlist, "candidates", tools.DefaultShortlist, "how many flights the candidates shortlist holds")
 	fs.StringVar(&c.exportDir, "export-dir", "", "directory saveItinerary writes to when the client shares no roots (empty: saving needs roots, on stdio); over HTTP the only place it writes")
+	fs.Int64Var(&c.exportMaxBytes, "export-max-bytes", 64<<20, "most bytes the files under --export-dir may hold in all; a save that would pass it is refused (0: no limit)")
 	fs.BoolVar(&c.sharedFilesystem, "shared-filesystem", false, "HTTP: clients and this server see the same files, so a client's roots may be written to (off: roots only narrow --export-dir)")
 	fs.StringVar(&c.serverLLMFirst, "server-llm-first", tools.ServerLLMFirstNever, "try the server's LLM before the client's sampling: never, modern (for 2026-07-28 clients, where sampling is deprecated) or always")
 	fs.DurationVar(&c.rootsTimeout, "roots-timeout", tools.DefaultRootsTimeout, "how long a 2025-11-25 client may take to answer roots/list")
@@ -426,6 +428,9 @@ func (c *config) check(fs *flag.FlagSet, given map[string]bool, getenv func(stri
 	case "json", "console":
 	default:
 		return fmt.Errorf("%s: use auto, json or console", at("log-format", c.logFormat))
+	}
+	if c.exportMaxBytes < 0 {
+		return fmt.Errorf("%s: must be 0 (no limit) or a number of bytes, e.g. 67108864 for 64 MiB", at("export-max-bytes", c.exportMaxBytes))
 	}
 	if c.maxBodyBytes < 1024 {
 		return fmt.Errorf("%s: must be at least 1024", at("max-body-bytes", c.maxBodyBytes))

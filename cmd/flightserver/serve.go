@@ -45,7 +45,7 @@ func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, op
 		Weights: &cfg.weights, DisableSampling: !cfg.sampling, SamplingTimeout: cfg.samplingTimeout, SamplingPreferences: &cfg.samplingPrefs,
 		CallBudget: cfg.callBudget, StateKey: cfg.stateKey, PreviousStateKeys: cfg.previousKeys,
 		LLM: cfg.llm, Fallback: cfg.fallback, Shortlist: cfg.shortlist,
-		ExportDir: cfg.exportDir, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
+		ExportDir: cfg.exportDir, ExportMaxBytes: cfg.exportMaxBytes, RootsTimeout: cfg.rootsTimeout, ElicitationTimeout: cfg.elicitationTimeout,
 		Transport: cfg.transport, SharedFilesystem: cfg.sharedFilesystem, ServerLLMFirst: cfg.serverLLMFirst,
 		Metrics: metrics, Logger: log, Version: buildVersion(),
 	}, opts...)
