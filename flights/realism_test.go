@@ -229,6 +229,30 @@ func TestCountryPairsWithoutService(t *testing.T) {
 	}
 }
 
+// No itinerary leaves a country and comes back to it: a domestic trip
+// connects at home (Los Angeles to New York is not sold through Toronto,
+// Beijing to Shanghai not through Seoul), and an international one does not
+// zigzag across a border (Auckland to New York through Los Angeles and
+// Toronto). Each pair here had such an itinerary; each still has flights.
+func TestNoItineraryComesBackToACountryItLeft(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	for _, pair := range []string{"LAX-JFK", "ATL-MSP", "ATL-EWR", "ATL-SEA", "PEK-PVG", "AKL-JFK", "AKL-BOS", "AKL-CAN", "AUH-PEK", "ACC-DUS", "ALG-EDI"} {
+		o, d, _ := strings.Cut(pair, "-")
+		for _, date := range []string{"2027-01-20", "2027-07-14"} {
+			trip := tripFor(t, c, o, d, date)
+			fs, err := p.Search(context.Background(), trip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				t.Errorf("%s on %s: no flights", pair, date)
+			}
+			checkFlights(t, c, trip, fs)
+		}
+	}
+}
+
 // Airlines sell the cabins they have: no IndiGo first class, no premium
 // economy on Qatar Airways, business on Ryanair never. A search in a cabin
 // offers only flights whose longest leg's airline sells it there; their
