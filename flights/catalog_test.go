@@ -189,6 +189,19 @@ func TestResolvePlace(t *testing.T) {
 		{"London Heathrow", AirportPlace, "LHR", "LHR"},
 		{"o'hare", AirportPlace, "ORD", "ORD"},
 		{"SHA", AirportPlace, "SHA", "SHA"}, // an airport code means that airport
+		// A code with "airport" after it, as travellers write it.
+		{"JFK airport", AirportPlace, "JFK", "JFK"},
+		{"LHR International Airport", AirportPlace, "LHR", "LHR"},
+		{"NYC airports", MetroPlace, "NYC", "JFK LGA EWR"},
+		{"Paris airport", CityPlace, "Paris", "CDG ORY"},
+		{"London City Airport", AirportPlace, "LCY", "LCY"},
+		{"Dubai International", CityPlace, "Dubai", "DXB"},
+		// The short names a traveller gives the cities: not Lagos or Las
+		// Vegas for LA.
+		{"LA", CityPlace, "Los Angeles", "LAX"},
+		{"L.A.", CityPlace, "Los Angeles", "LAX"},
+		{"SF", CityPlace, "San Francisco", "SFO"},
+		{"DC", CityPlace, "Washington", "IAD DCA BWI"},
 	} {
 		p, err := c.ResolvePlace(tc.query)
 		if err != nil {
@@ -221,6 +234,14 @@ func TestResolvePlaceProblems(t *testing.T) {
 		{"Japan", false, "is a country", "Osaka, JP (OSA: KIX, ITM); Tokyo, JP (TYO: HND, NRT)"},
 		{"international", false, "not a known", ""}, // in too many names to mean one
 		{"QQQ", false, "not a known airport or metro code", ""},
+		// ICAO codes: said to be ICAO, with the airport when its code
+		// follows from the IATA one (K and P in the US, C in Canada).
+		{"KJFK", false, "ICAO code", "JFK (John F. Kennedy International Airport, New York, US)"},
+		{"CYYZ", false, "ICAO code", "YYZ (Toronto Pearson International Airport, Toronto, CA)"},
+		{"PHNL", false, "ICAO code", "HNL (Daniel K. Inouye International Airport, Honolulu, US)"},
+		{"EGLL", false, `"EGLL" is not a known airport, metro area or city; it looks like a four-letter ICAO code: give the airport's three-letter IATA code (JFK, not KJFK; LHR, not EGLL) or its city`, ""},
+		{"KLHR", false, "ICAO code", ""}, // K is American; LHR is not
+		{"JFK terminal", false, "not a known", ""},
 		// Real places the catalogue has no airport in: the nearest it has,
 		// by distance, for each place of that name.
 		{"Kraków", false, `"Kraków" has no airport`, "WAW (Warsaw Chopin Airport, Warsaw, PL); BUD (Budapest Ferenc Liszt International Airport, Budapest, HU); VIE (Vienna International Airport, Vienna, AT)"},
@@ -269,6 +290,9 @@ func TestFindAirports(t *testing.T) {
 		{"", "japan", "HND ITM KIX NRT"},
 		{"tokyo", "US", ""},
 		{"london", "Narnia", ""},
+		{"JFK airport", "", "JFK"},
+		{"Paris airport", "", "CDG ORY"},
+		{"SF", "", "SFO"},
 		{"ork", "", ""}, // not the start of a word
 		{"", "", ""},
 		{strings.Repeat("a", 41), "", ""},
@@ -283,6 +307,10 @@ func TestFindAirports(t *testing.T) {
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("FindAirports(%q, %q) = %v, want %s", tc.query, tc.country, got, tc.want)
 		}
+	}
+	// Los Angeles's short name comes before the names that begin with it.
+	if got := c.FindAirports("LA", ""); len(got) == 0 || got[0].Code != "LAX" {
+		t.Errorf("FindAirports(LA) = %v, want LAX first", got)
 	}
 	// An exact code comes before the airports that merely mention it.
 	if got := c.FindAirports("sha", ""); len(got) == 0 || got[0].Code != "SHA" {

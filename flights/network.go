@@ -63,6 +63,9 @@ type network struct {
 	// anyHub[x] whether it is some network airline's hub (a low-cost
 	// airline's base feeds no connections to others).
 	nightHub, anyHub []bool
+	// country[x] numbers airport x's country, so that the planner
+	// compares countries as integers (see comesBack).
+	country []int16
 }
 
 type stationKind uint8
@@ -151,6 +154,16 @@ func buildNetwork(c *Catalog) *network {
 		n.index[code] = i
 	}
 	size := len(n.airports)
+	n.country = make([]int16, size)
+	countries := map[string]int16{}
+	for x, a := range n.airports {
+		k, ok := countries[a.Country]
+		if !ok {
+			k = int16(len(countries))
+			countries[a.Country] = k
+		}
+		n.country[x] = k
+	}
 	n.dist = make([]float64, size*size)
 	for a := range size {
 		for b := a + 1; b < size; b++ {

@@ -199,7 +199,7 @@ func TestFiltersFillThePage(t *testing.T) {
 		{"an arrival window no page flight meets", "SFO", "NRT", "2027-01-20", func(t *Trip) { t.ArriveAfter, t.ArriveBefore = clock("06:00"), clock("09:00") }, 10},
 		{"a late departure", "SFO", "NRT", "2027-01-20", func(t *Trip) { t.DepartAfter = clock("20:00") }, 20},
 		{"an airline with few options", "FRA", "SIN", "2027-01-20", func(t *Trip) { t.Airlines = []string{"BA"} }, 5},
-		{"a price cap", "FRA", "SIN", "2027-01-20", func(t *Trip) { t.MaxPriceUSD = 450 }, 4},
+		{"a price cap", "FRA", "SIN", "2027-01-20", func(t *Trip) { t.MaxPriceUSD = 480 }, 4},
 		{"a partner's airline", "EWR", "LHR", "2027-01-20", func(t *Trip) { t.Airlines = []string{"UA"} }, 8},
 		{"a late departure, long haul", "SYD", "LAX", "2027-01-20", func(t *Trip) { t.DepartAfter = clock("20:00") }, 20},
 		{"first class", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.Cabin = First }, 40},

@@ -357,6 +357,14 @@ func (c *Catalog) ResolvePlace(s string) (Place, error) {
 			return c.metroPlace(query, m), nil
 		}
 	}
+	if rest, ok := withoutAirport(q); ok {
+		// "JFK airport", "Paris airport", "NYC airports": what the words
+		// before it name, if they name a place.
+		if p, err := c.ResolvePlace(rest); err == nil {
+			p.Query = query
+			return p, nil
+		}
+	}
 	if cities := c.cityNames[q]; len(cities) > 0 {
 		return c.oneCity(query, cities, "city")
 	}
@@ -385,7 +393,53 @@ func (c *Catalog) ResolvePlace(s string) (Place, error) {
 	if isCode(strings.ToUpper(query), 3) {
 		what = "a known airport or metro code"
 	}
+	if isCode(query, 4) {
+		e := &PlaceError{Query: query, Reason: fmt.Sprintf("%s is not %s; it looks like a four-letter ICAO code: give the airport's three-letter IATA code (JFK, not KJFK; LHR, not EGLL) or its city", Quote(query), what)}
+		if code := c.icaoToIATA(query); code != "" {
+			e.Suggestions = []Place{c.airportPlace(query, code)}
+		}
+		return Place{}, e
+	}
 	return Place{}, &PlaceError{Query: query, Reason: fmt.Sprintf("%s is not %s", Quote(query), what), Suggestions: c.suggestPlaces(query, q)}
+}
+
+// withoutAirport is q (folded) without the words a traveller writes after
+// a code or a city to say it is an airport ("JFK airport", "LHR
+// International Airport", "NYC airports"), if it ends in them and has
+// words before them.
+func withoutAirport(q string) (string, bool) {
+	words := strings.Fields(q)
+	n := len(words)
+	for n > 1 && slices.Contains([]string{"airport", "airports", "international", "intl"}, words[n-1]) {
+		n--
+	}
+	if n == len(words) {
+		return "", false
+	}
+	return strings.Join(words[:n], " "), true
+}
+
+// icaoToIATA is the airport an ICAO code names where the IATA code follows
+// from it: K and the IATA code in the contiguous US, P in Alaska and
+// Hawaii (PANC, PHNL), C in Canada (CYYZ); "" elsewhere, where the two
+// codes are unrelated (EGLL is LHR).
+func (c *Catalog) icaoToIATA(icao string) string {
+	a := c.airports[icao[1:]]
+	if a == nil {
+		return ""
+	}
+	ok := false
+	switch a.Country {
+	case "US":
+		pacific := a.TZ == "Pacific/Honolulu" || a.TZ == "America/Anchorage"
+		ok = (icao[0] == 'K' && !pacific) || (icao[0] == 'P' && pacific)
+	case "CA":
+		ok = icao[0] == 'C'
+	}
+	if !ok {
+		return ""
+	}
+	return a.Code
 }
 
 // noAirport is the error for real places the catalogue has no airport in:
@@ -627,6 +681,11 @@ func (c *Catalog) FindAirports(query, country string) []Airport {
 	for code := range rank {
 		if only == "" || c.airports[code].Country == only {
 			codes = append(codes, code)
+		}
+	}
+	if len(codes) == 0 {
+		if rest, ok := withoutAirport(q); ok {
+			return c.FindAirports(rest, country) // "JFK airport", "Paris airport"
 		}
 	}
 	slices.SortFunc(codes, func(a, b string) int { return cmp.Or(cmp.Compare(rank[a], rank[b]), cmp.Compare(a, b)) })

@@ -207,7 +207,7 @@ func (p *planner) oneStops() []routing {
 		}
 		d1, d2 := n.km(p.o, h), n.km(h, p.d)
 		second := n.routesBetween(h, p.d)
-		if d1+d2 > p.circuity*p.direct || len(second) == 0 {
+		if d1+d2 > p.circuity*p.direct || len(second) == 0 || n.comesBack(p.o, h, h, p.d) {
 			continue
 		}
 		first := n.routesBetween(p.o, h)
@@ -262,7 +262,7 @@ func (p *planner) twoStops() []routing {
 				continue
 			}
 			d2, d3 := n.km(h1, h2), n.km(h2, p.d)
-			if d1+d2+d3 > limit || d1+d2 > p.circuity*n.km(p.o, h2) || d2+d3 > p.circuity*n.km(h1, p.d) {
+			if d1+d2+d3 > limit || d1+d2 > p.circuity*n.km(p.o, h2) || d2+d3 > p.circuity*n.km(h1, p.d) || n.comesBack(p.o, h1, h2, p.d) {
 				continue
 			}
 			mid := n.routesBetween(h1, h2)
@@ -289,6 +289,19 @@ func (p *planner) twoStops() []routing {
 		}
 	}
 	return out
+}
+
+// comesBack reports whether a routing through airports a, b, c, d (a
+// one-stop one as a, h, h, d) leaves a country and comes back to it: a
+// domestic trip through another country (Los Angeles to New York through
+// Toronto, which cabotage rules keep foreign airlines from selling and no
+// traveller would take) or a zigzag across a border (Auckland to New York
+// through Los Angeles and Toronto). Only a country left between two
+// airports can be come back to: the third after the first, or the fourth
+// after the first or the second.
+func (n *network) comesBack(a, b, c, d int) bool {
+	ca, cb, cc, cd := n.country[a], n.country[b], n.country[c], n.country[d]
+	return (cc == ca && cb != ca) || (cd == ca && (cb != ca || cc != ca)) || (cd == cb && cc != cb)
 }
 
 // schedule schedules routings, the most attractive first, until want

@@ -229,6 +229,30 @@ func TestCountryPairsWithoutService(t *testing.T) {
 	}
 }
 
+// No itinerary leaves a country and comes back to it: a domestic trip
+// connects at home (Los Angeles to New York is not sold through Toronto,
+// Beijing to Shanghai not through Seoul), and an international one does not
+// zigzag across a border (Auckland to New York through Los Angeles and
+// Toronto). Each pair here had such an itinerary; each still has flights.
+func TestNoItineraryComesBackToACountryItLeft(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	for _, pair := range []string{"LAX-JFK", "ATL-MSP", "ATL-EWR", "ATL-SEA", "PEK-PVG", "AKL-JFK", "AKL-BOS", "AKL-CAN", "AUH-PEK", "ACC-DUS", "ALG-EDI"} {
+		o, d, _ := strings.Cut(pair, "-")
+		for _, date := range []string{"2027-01-20", "2027-07-14"} {
+			trip := tripFor(t, c, o, d, date)
+			fs, err := p.Search(context.Background(), trip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				t.Errorf("%s on %s: no flights", pair, date)
+			}
+			checkFlights(t, c, trip, fs)
+		}
+	}
+}
+
 // Airlines sell the cabins they have: no IndiGo first class, no premium
 // economy on Qatar Airways, business on Ryanair never. A search in a cabin
 // offers only flights whose longest leg's airline sells it there; their
@@ -585,6 +609,40 @@ func TestCurfewsHonoured(t *testing.T) {
 	}
 	if checked < 500 {
 		t.Errorf("%d departures at airports with curfews checked: the curfews did not load", checked)
+	}
+}
+
+// Short hops fly in the waking day: however busy the route (a shuttle of
+// ten a day), none leaves between 01:00 and 05:00 local, nor lands between
+// 01:30 and 04:30, away from the hubs that bank through the night. Boston
+// to Charlotte at 03:35, Beijing to Shanghai at 04:25, Los Angeles to
+// Denver at 03:00 are departures no airline schedules.
+func TestShortHopsFlyInTheWakingDay(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	for _, date := range []time.Time{time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC), time.Date(2027, 7, 14, 0, 0, 0, 0, time.UTC)} {
+		tt := c.timetable(seasonOf(date))
+		total, night := 0, 0
+		for id := range tt.routes() {
+			r := &n.routes[id]
+			if r.block >= 300 || n.nightHub[r.from] || n.nightHub[r.to] {
+				continue
+			}
+			from, to := n.airports[r.from], n.airports[r.to]
+			for _, d := range tt.of(int32(id)) {
+				leave := time.Date(date.Year(), date.Month(), date.Day(), int(d.minute)/60, int(d.minute)%60, 0, 0, from.Location())
+				land := leave.Add(time.Duration(r.block) * time.Minute).In(to.Location())
+				total++
+				if l, a := leave.Hour(), land.Hour()*60+land.Minute(); (l >= 1 && l < 5) || (a >= 90 && a < 270) {
+					if night++; night <= 10 {
+						t.Errorf("%s %s%d %s-%s (%d a week): leaves %s, lands %s", date.Format(DateLayout), c.airlines[r.airline].Code, d.number, from.Code, to.Code, r.perWeek, leave.Format("15:04"), land.Format("15:04"))
+					}
+				}
+			}
+		}
+		if total < 10000 || night > 0 {
+			t.Errorf("%s: %d of %d short-haul departures in the small hours", date.Format(DateLayout), night, total)
+		}
 	}
 }
 

@@ -193,6 +193,7 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 	spacing = min(max(spacing, 30), 180)
 	out := make([]departure, 0, perDay)
 	var taken [slotsPerDay]bool
+	picked := make([]int, 0, perDay)
 	reach := (spacing + slotMinutes - 1) / slotMinutes // slots closer than spacing
 	for len(out) < perDay {
 		best := -1
@@ -201,9 +202,24 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 				best = slot
 			}
 		}
+		if (best < 0 || times[best] >= nightPenalty) && reach > 1 {
+			// The spacing leaves only the small hours (a shuttle's tenth
+			// departure, picked after gaps too short for it): space the
+			// rest closer in the waking day instead, as a busy route's
+			// timetable does.
+			reach = (reach + 1) / 2
+			taken = [slotsPerDay]bool{}
+			for _, b := range picked {
+				for k := b - reach + 1; k < b+reach; k++ {
+					taken[(k+slotsPerDay)%slotsPerDay] = true
+				}
+			}
+			continue
+		}
 		if best < 0 {
 			break // the curfews leave no more room
 		}
+		picked = append(picked, best)
 		for k := best - reach + 1; k < best+reach; k++ {
 			taken[(k+slotsPerDay)%slotsPerDay] = true
 		}
@@ -221,6 +237,12 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 	slices.SortFunc(out, func(a, b departure) int { return int(a.minute) - int(b.minute) })
 	return out
 }
+
+// nightPenalty is the times penalty (see timesPenalty) of a departure in
+// the small hours, or of one landing in them away from a hub that banks
+// through the night: no airline schedules a short hop at 03:30 while the
+// day has room for it.
+const nightPenalty = 5
 
 // fits reports whether a departure at minute (local at the origin) keeps
 // clear of both airports' curfews.

@@ -43,6 +43,9 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 			t.Errorf("%s: goes %s to %s, not the pair its id names", where, f.Segments[0].From, f.Segments[len(f.Segments)-1].To)
 		}
 		checkCircuity(t, c, where, f, RemoteCircuity)
+		if cc := reentered(c, f); cc != "" {
+			t.Errorf("%s: leaves %s and comes back to it: %v", where, cc, f.Via())
+		}
 		if d := f.Depart(); d.Format(DateLayout) != trip.Date.Format(DateLayout) {
 			t.Errorf("%s: departs on %s local", where, d.Format(DateLayout))
 		}
@@ -77,6 +80,25 @@ func checkFlights(t *testing.T, c *Catalog, trip Trip, fs []Flight) {
 			}
 		}
 	}
+}
+
+// reentered is the first country the flight comes back to after leaving
+// it (NZ-US-CA-US: US), or "" if it never does: a domestic trip through
+// another country, or a zigzag across a border, which no one sells.
+func reentered(c *Catalog, f Flight) string {
+	left := map[string]bool{}
+	last := c.Airport(f.Segments[0].From).Country
+	for _, s := range f.Segments {
+		next := c.Airport(s.To).Country
+		if next != last {
+			left[last] = true
+			if left[next] {
+				return next
+			}
+			last = next
+		}
+	}
+	return ""
 }
 
 // checkCircuity asserts that a flight does not double back: between any two
@@ -163,6 +185,9 @@ func TestNoRoutingDoublesBack(t *testing.T) {
 					t.Errorf("%s: %.2fx (%d stops) among connections over %.1fx: a pair with a straight option gets no remote ones", where, span, f.Stops(), MaxCircuity)
 				default:
 					checkCircuity(t, c, where, f, RemoteCircuity)
+				}
+				if cc := reentered(c, f); cc != "" {
+					t.Errorf("%s: leaves %s and comes back to it: %v", where, cc, f.Via())
 				}
 				if f.Stops() > 0 {
 					withStops++

@@ -251,6 +251,8 @@ func TestErrorsSayWhy(t *testing.T) {
 		{with(jfkLHR, "airlines", "Virgin"), []string{"more than one airline", "VA (Virgin Australia)", "VS (Virgin Atlantic)"}},
 		{with(jfkLHR, "destination", "Kraków"), []string{"has no airport", "nearest WAW", "km", "findAirports"}},
 		{with(jfkLHR, "destination", "Portland"), []string{"Portland, Oregon, US: nearest SEA", "Portland, Maine, US: nearest BOS"}},
+		{with(jfkLHR, "destination", "EGLL"), []string{"ICAO code", "three-letter IATA code", "findAirports"}},
+		{with(jfkLHR, "origin", "KJFK"), []string{"ICAO code", "JFK (John F. Kennedy International Airport, New York, US)"}},
 	} {
 		res := callTool(t, c, FindBestFlightName, tc.args)
 		for _, s := range tc.says {
@@ -279,6 +281,7 @@ func TestFindAirportsSuggests(t *testing.T) {
 		{map[string]any{"query": "heathrw"}, "LHR", false, `No airport matches "heathrw". Did you mean`},
 		{map[string]any{"query": "Kraków"}, "WAW", true, "the nearest airports, by distance"},
 		{map[string]any{"query": "Hà Nội"}, "", false, `1 airport(s) match "Hà Nội".`},
+		{map[string]any{"query": "KJFK"}, "JFK", false, `No airport matches "KJFK". Did you mean`},
 	} {
 		res := callTool(t, c, FindAirportsName, tc.args)
 		var r AirportsResult

@@ -648,7 +648,8 @@ func place(label string, airports []string) string {
 
 // appendArrival appends the local arrival time, with "+1" (or more) when
 // it lands on a later calendar day than it left, "-1" when earlier
-// (crossing the date line westward).
+// (crossing the date line eastward: Auckland to Honolulu lands the day
+// before it left).
 func appendArrival(b []byte, f flights.Flight) []byte {
 	civil := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
 	a := f.Arrive()
