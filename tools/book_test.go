@@ -493,7 +493,17 @@ func TestBookFlightSaysItHoldsOnePassenger(t *testing.T) {
 	}
 	var b BookResult
 	decodeWith(t, bookOutputSchema, res, &b)
-	if !strings.Contains(b.Summary, "Ada Lovelace (one passenger)") {
+	if !strings.Contains(b.Summary, "Ada Lovelace (one passenger)") || !strings.Contains(b.Summary, "a window seat") {
 		t.Errorf("the summary does not say it held one passenger: %q", b.Summary)
+	}
+}
+
+// A booking's summary is read by people: a seat preference is said in
+// words, never as its enum value.
+func TestSeatWords(t *testing.T) {
+	for seat, want := range map[string]string{"no_preference": "no seat preference", "window": "a window seat", "aisle": "an aisle seat", "middle": "a middle seat", "": "no seat preference", "bunk": "no seat preference"} {
+		if got := seatWords(seat); got != want {
+			t.Errorf("seatWords(%q) = %q, want %q", seat, got, want)
+		}
 	}
 }

@@ -276,7 +276,7 @@ func (t *Toolset) confirmation(f chosen, prefill BookArgs) mcp.ElicitationParams
 func (t *Toolset) book(c *fallback.Call, f chosen, name, seat string) *mcp.CallToolResult {
 	res := BookResult{Simulated: true, Reference: t.bookingRef(f.id, name, seat, f.cabin), FlightID: f.id, PassengerName: name, Seat: seat,
 		Cabin: string(f.cabin), PriceUSD: f.priceUSD(), Attempts: fallback.AttemptsOut(c.Attempts())}
-	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s (one passenger), %s, seat %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seat, f.priceUSD())
+	res.Summary = fmt.Sprintf("Simulated booking %s: %s for %s (one passenger), %s, %s, $%d. Nothing was charged or sent.", res.Reference, legsText(f), name, f.cabin.Words(), seatWords(seat), f.priceUSD())
 	c.Log().Info().Str("flight", f.id).Msg("booked (simulated)")
 	return mcp.NewToolResultStructured(res, res.Summary)
 }
@@ -406,6 +406,18 @@ func validSeat(s string) bool {
 		}
 	}
 	return false
+}
+
+// seatWords is a seat preference as a sentence says it: "a window seat",
+// "an aisle seat", "no seat preference".
+func seatWords(s string) string {
+	if s == "no_preference" || !validSeat(s) {
+		return "no seat preference"
+	}
+	if s == "aisle" {
+		return "an aisle seat"
+	}
+	return "a " + s + " seat"
 }
 
 func seatOr(s string) string {
