@@ -202,6 +202,8 @@ func TestResolvePlace(t *testing.T) {
 		{"L.A.", CityPlace, "Los Angeles", "LAX"},
 		{"SF", CityPlace, "San Francisco", "SFO"},
 		{"DC", CityPlace, "Washington", "IAD DCA BWI"},
+		// An island named for its city's airport, as Bali and Tahiti are.
+		{"Oahu", CityPlace, "Honolulu", "HNL"},
 	} {
 		p, err := c.ResolvePlace(tc.query)
 		if err != nil {
