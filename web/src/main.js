@@ -15,7 +15,7 @@
 // it, and says plainly what to do instead when it does not.
 
 import { HostBridge, applyFonts, applyStyleVariables, applyTheme } from './bridge.js';
-import { addDays, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, viewLocale, withoutFilter } from './format.js';
+import { addDays, addHold, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, viewLocale, withHolds, withoutFilter } from './format.js';
 import { airlinesOf, matches, noFilter, sortOptions } from './options.js';
 import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyView, flightCard, h, heldView, ladderView, optionsView, picksHeading, standoutsView, tripView } from './render.js';
 
@@ -307,16 +307,10 @@ function earlierHolds() {
   return state.holds.filter((x) => x.booking.reference !== state.booking?.reference);
 }
 
-// withEarlierHolds adds the earlier holds to a model-context update. Each
-// ui/update-model-context replaces the view's previous one, so what the
-// user held must be said again in every later update, or the model loses it.
+// withEarlierHolds adds the earlier holds to a model-context update
+// (withHolds: repeated, since each update replaces the last; bounded).
 function withEarlierHolds(ctx) {
-  const earlier = earlierHolds().map(modelContext);
-  if (!earlier.length) return ctx;
-  return {
-    content: [{ type: 'text', text: [...earlier.map((c) => c.content[0].text), ctx.content[0].text].join(' ') }],
-    structuredContent: { ...ctx.structuredContent, held: earlier.map((c) => c.structuredContent) },
-  };
+  return withHolds(ctx, earlierHolds());
 }
 
 // tellModelLooking lets the model know what the user now sees, when the
@@ -436,9 +430,10 @@ async function hold(e) {
   }
   Object.assign(state, { passengerName: name, nameProblem: '', error: '', phase: 'booking' });
   renderAction();
-  say(`Holding ${state.selected.id}…`);
+  const flight = state.selected;
+  say(`Holding ${flight.id}…`);
   const { value, error } = await callTool('bookFlight', {
-    flightId: state.selected.id,
+    flightId: flight.id,
     confirm: true,
     passengerName: name,
     seat: state.seat,
@@ -451,7 +446,7 @@ async function hold(e) {
     return;
   }
   Object.assign(state, { phase: 'booked', booking: value });
-  state.holds.push({ flight: state.selected, booking: value, saved: null });
+  state.holds = addHold(state.holds, { flight, booking: value, saved: null });
   renderAction('#booked-h');
   say(`Held: reference ${value.reference}.`);
   await tellModel();
@@ -462,7 +457,8 @@ async function save(format) {
   Object.assign(state, { phase: 'saving', error: '' });
   renderAction();
   say('Saving the itinerary…');
-  const { value, error } = await callTool('saveItinerary', { bookingRef: state.booking.reference, format });
+  const ref = state.booking.reference;
+  const { value, error } = await callTool('saveItinerary', { bookingRef: ref, format });
   state.phase = 'booked';
   if (error) {
     state.error = error;
@@ -471,7 +467,7 @@ async function save(format) {
     return;
   }
   state.saved = value;
-  const hold = state.holds.find((x) => x.booking.reference === state.booking.reference);
+  const hold = state.holds.find((x) => x.booking.reference === ref);
   if (hold) hold.saved = value;
   renderAction(`#save-${format}`);
   say(`Saved ${value.path ?? value.uri ?? ''}.`);

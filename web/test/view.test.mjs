@@ -442,6 +442,37 @@ test('a flight held stays on the page and in the model\'s context when the user 
   });
 });
 
+// The same booking always gets the same reference (bookFlight signs the
+// flight, name, seat and cabin), so holding a flight again after turning
+// to another day and back is the same hold: listed once, said once.
+test('a flight held twice (another day, then back) is one hold on the page and in the model\'s context', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
+    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { ...TRIP, flexDays: 1 } });
+    const days = view.locator('section.calendar button.day:not([disabled])');
+    const dayAsked = async (i, n) => {
+      await days.nth(i).click();
+      await waitFor(() => callsTo(record, 'findBestFlight')[n - 1]?.result, `day ${i} asked for`);
+      await waitFor(async () => (await view.locator('section.calendar[aria-busy="true"]').count()) === 0, 'the day shown');
+    };
+    await dayAsked(0, 1);
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('#booked-h'));
+    await dayAsked(1, 2);
+    await dayAsked(0, 3);
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('#booked-h'));
+    const [first, again] = callsTo(record, 'bookFlight').map((c) => c.result.structuredContent.reference);
+    assert.equal(again, first, 'the same booking, the same reference');
+    const before = record.contexts.length;
+    await dayAsked(1, 4);
+    const told = await waitFor(() => record.contexts.slice(before).find((c) => c.content[0].text.includes('now looking at')), 'the model told of the day');
+    assert.equal(told.structuredContent.held.length, 1, `one hold: ${JSON.stringify(told.structuredContent.held)}`);
+    assert.equal(told.content[0].text.split(first).length - 1, 1, `the reference said once: ${told.content[0].text}`);
+    assert.equal(await view.locator('section.held li').count(), 1, await view.locator('section.held').innerText());
+    assert.deepEqual(errors, []);
+  });
+});
+
 // hostContext.locale is BCP 47 by the spec, but a host may pass its system's
 // name on (en_US, C.UTF-8): every Intl formatter throws on such a tag, which
 // left the view on "Searching…" for good. The view mends it or drops it.
