@@ -431,6 +431,7 @@ async function hold(e) {
   Object.assign(state, { passengerName: name, nameProblem: '', error: '', phase: 'booking' });
   renderAction();
   const flight = state.selected;
+  const seq = state.seq;
   say(`Holding ${flight.id}…`);
   const { value, error } = await callTool('bookFlight', {
     flightId: flight.id,
@@ -439,6 +440,18 @@ async function hold(e) {
     seat: state.seat,
     cabin: state.result.trip.cabin || undefined,
   });
+  if (seq !== state.seq) {
+    // The host sent another result while the server held the flight: the
+    // hold was made all the same, so it joins the earlier ones, listed
+    // under the header and repeated to the model.
+    if (!error && typeof value.reference === 'string') {
+      state.holds = addHold(state.holds, { flight, booking: value, saved: null });
+      if (state.phase === 'idle') keepFocus(renderResult);
+      say(`Held: reference ${value.reference}.`);
+      tellModelLooking(state.result, state.showing || 'the search results');
+    }
+    return;
+  }
   if (error || typeof value.reference !== 'string') {
     Object.assign(state, { phase: 'confirm', error: error ?? 'bookFlight gave no booking reference.' });
     renderAction('#passenger');
@@ -458,7 +471,19 @@ async function save(format) {
   renderAction();
   say('Saving the itinerary…');
   const ref = state.booking.reference;
+  const seq = state.seq;
   const { value, error } = await callTool('saveItinerary', { bookingRef: ref, format });
+  if (seq !== state.seq) {
+    // Another result came meanwhile: the file is its hold's, listed with it.
+    const hold = !error && state.holds.find((x) => x.booking.reference === ref);
+    if (hold) {
+      hold.saved = value;
+      if (state.phase === 'idle') keepFocus(renderResult);
+      say(`Saved ${value.path ?? value.uri ?? ''}.`);
+      tellModelLooking(state.result, state.showing || 'the search results');
+    }
+    return;
+  }
   state.phase = 'booked';
   if (error) {
     state.error = error;

@@ -473,6 +473,58 @@ test('a flight held twice (another day, then back) is one hold on the page and i
   });
 });
 
+// A host may send the view a result while bookFlight is on its way (the
+// model called findBestFlight again): the server holds the flight all the
+// same, so the hold is listed and told, and the view keeps working.
+test('a hold the server makes after another result arrived is listed, and the view keeps working', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
+    const { result, bridge, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    const forward = bridge.oncalltool;
+    // The first call of each of these waits until released.
+    const gates = {};
+    for (const name of ['bookFlight', 'saveItinerary']) {
+      let release;
+      gates[name] = { asked: false, opened: new Promise((resolve) => (release = resolve)) };
+      gates[name].release = release;
+    }
+    bridge.oncalltool = async (params, extra) => {
+      const gate = gates[params.name];
+      if (gate && !gate.asked) {
+        gate.asked = true;
+        await gate.opened;
+      }
+      return forward(params, extra);
+    };
+    const release = () => gates.bookFlight.release();
+    await chooseAndHold(page, view, 0);
+    await waitFor(() => gates.bookFlight.asked, 'bookFlight asked for');
+    await bridge.sendToolResult(result);
+    await visible(view.locator('li.flight.pick button.select:not([disabled])').first());
+    release();
+    const held = (await waitFor(() => callsTo(record, 'bookFlight')[0]?.result, 'the hold')).structuredContent;
+    const banner = view.locator('section.held');
+    await visible(banner);
+    assert.ok((await banner.innerText()).includes(held.reference), await banner.innerText());
+    const told = await waitFor(() => record.contexts.find((c) => c.structuredContent?.held), 'the model told of the hold');
+    assert.equal(told.structuredContent.held[0].booking.reference, held.reference);
+    // Another flight can be chosen and held; a result arriving while it is
+    // saved loses neither the hold nor the file.
+    await chooseAndHold(page, view, 1);
+    await visible(view.locator('#booked-h'));
+    const second = callsTo(record, 'bookFlight')[1].result.structuredContent;
+    await view.getByRole('button', { name: 'Save to calendar (.ics)' }).click();
+    await waitFor(() => gates.saveItinerary.asked, 'saveItinerary asked for');
+    await bridge.sendToolResult(result);
+    await visible(view.locator('li.flight.pick button.select:not([disabled])').first());
+    gates.saveItinerary.release();
+    const saved = (await waitFor(() => callsTo(record, 'saveItinerary')[0]?.result, 'the save')).structuredContent;
+    await waitFor(async () => (await banner.innerText()).includes(saved.path), 'the file listed with its hold');
+    const text = await banner.innerText();
+    assert.ok(text.includes(held.reference) && text.includes(second.reference), text);
+    assert.deepEqual(errors, []);
+  });
+});
+
 // hostContext.locale is BCP 47 by the spec, but a host may pass its system's
 // name on (en_US, C.UTF-8): every Intl formatter throws on such a tag, which
 // left the view on "Searching…" for good. The view mends it or drops it.
