@@ -320,6 +320,39 @@ export function modelContext({ flight, booking, saved }) {
   };
 }
 
+// HELD_IN_CONTEXT is how many earlier holds each model-context update
+// repeats, the latest first kept: every update carries them again, so
+// without a bound a user who held many would make every update, and the
+// model's next turn, as long as all of them.
+export const HELD_IN_CONTEXT = 10;
+
+// addHold records a hold made in the view: the same booking always gets
+// the same reference, so a hold made again (another day, then back) takes
+// the place of the first, keeping the file it was saved to until it is
+// saved again, rather than being listed twice.
+export function addHold(holds, hold) {
+  const i = holds.findIndex((x) => x.booking.reference === hold.booking.reference);
+  if (i < 0) return [...holds, hold];
+  return [...holds.slice(0, i), ...holds.slice(i + 1), { ...hold, saved: hold.saved ?? holds[i].saved }];
+}
+
+// withHolds adds the holds made earlier in the view (oldest first) to a
+// model-context update: each ui/update-model-context replaces the view's
+// previous one, so what the user held must be said again in every later
+// update, or the model loses it. At most HELD_IN_CONTEXT are repeated, the
+// latest; the rest are counted.
+export function withHolds(ctx, holds) {
+  if (!holds.length) return ctx;
+  const kept = holds.slice(-HELD_IN_CONTEXT).map(modelContext);
+  const left = holds.length - kept.length;
+  const texts = kept.map((c) => c.content[0].text);
+  if (left > 0) texts.unshift(`(The user held ${left} more ${left === 1 ? 'flight' : 'flights'} earlier in this view, not repeated here.)`);
+  return {
+    content: [{ type: 'text', text: [...texts, ctx.content[0].text].join(' ') }],
+    structuredContent: { ...ctx.structuredContent, held: kept.map((c) => c.structuredContent), ...(left > 0 && { heldNotRepeated: left }) },
+  };
+}
+
 // cityOf is the city of an airport from the result's airports map
 // ("Heathrow Airport, London, GB" -> "London"); '' when unknown.
 export function cityOf(code, airports) {

@@ -15,7 +15,7 @@
 // it, and says plainly what to do instead when it does not.
 
 import { HostBridge, applyFonts, applyStyleVariables, applyTheme } from './bridge.js';
-import { addDays, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, viewLocale, withoutFilter } from './format.js';
+import { addDays, addHold, checkPassengerName, dayOffset, formatDate, modelContext, readOptions, readResult, textOf, tripArgs, viewLocale, withHolds, withoutFilter } from './format.js';
 import { airlinesOf, matches, noFilter, sortOptions } from './options.js';
 import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyView, flightCard, h, heldView, ladderView, optionsView, picksHeading, standoutsView, tripView } from './render.js';
 
@@ -307,16 +307,10 @@ function earlierHolds() {
   return state.holds.filter((x) => x.booking.reference !== state.booking?.reference);
 }
 
-// withEarlierHolds adds the earlier holds to a model-context update. Each
-// ui/update-model-context replaces the view's previous one, so what the
-// user held must be said again in every later update, or the model loses it.
+// withEarlierHolds adds the earlier holds to a model-context update
+// (withHolds: repeated, since each update replaces the last; bounded).
 function withEarlierHolds(ctx) {
-  const earlier = earlierHolds().map(modelContext);
-  if (!earlier.length) return ctx;
-  return {
-    content: [{ type: 'text', text: [...earlier.map((c) => c.content[0].text), ctx.content[0].text].join(' ') }],
-    structuredContent: { ...ctx.structuredContent, held: earlier.map((c) => c.structuredContent) },
-  };
+  return withHolds(ctx, earlierHolds());
 }
 
 // tellModelLooking lets the model know what the user now sees, when the
@@ -436,14 +430,28 @@ async function hold(e) {
   }
   Object.assign(state, { passengerName: name, nameProblem: '', error: '', phase: 'booking' });
   renderAction();
-  say(`Holding ${state.selected.id}…`);
+  const flight = state.selected;
+  const seq = state.seq;
+  say(`Holding ${flight.id}…`);
   const { value, error } = await callTool('bookFlight', {
-    flightId: state.selected.id,
+    flightId: flight.id,
     confirm: true,
     passengerName: name,
     seat: state.seat,
     cabin: state.result.trip.cabin || undefined,
   });
+  if (seq !== state.seq) {
+    // The host sent another result while the server held the flight: the
+    // hold was made all the same, so it joins the earlier ones, listed
+    // under the header and repeated to the model.
+    if (!error && typeof value.reference === 'string') {
+      state.holds = addHold(state.holds, { flight, booking: value, saved: null });
+      if (state.phase === 'idle') keepFocus(renderResult);
+      say(`Held: reference ${value.reference}.`);
+      tellModelLooking(state.result, state.showing || 'the search results');
+    }
+    return;
+  }
   if (error || typeof value.reference !== 'string') {
     Object.assign(state, { phase: 'confirm', error: error ?? 'bookFlight gave no booking reference.' });
     renderAction('#passenger');
@@ -451,7 +459,7 @@ async function hold(e) {
     return;
   }
   Object.assign(state, { phase: 'booked', booking: value });
-  state.holds.push({ flight: state.selected, booking: value, saved: null });
+  state.holds = addHold(state.holds, { flight, booking: value, saved: null });
   renderAction('#booked-h');
   say(`Held: reference ${value.reference}.`);
   await tellModel();
@@ -462,7 +470,20 @@ async function save(format) {
   Object.assign(state, { phase: 'saving', error: '' });
   renderAction();
   say('Saving the itinerary…');
-  const { value, error } = await callTool('saveItinerary', { bookingRef: state.booking.reference, format });
+  const ref = state.booking.reference;
+  const seq = state.seq;
+  const { value, error } = await callTool('saveItinerary', { bookingRef: ref, format });
+  if (seq !== state.seq) {
+    // Another result came meanwhile: the file is its hold's, listed with it.
+    const hold = !error && state.holds.find((x) => x.booking.reference === ref);
+    if (hold) {
+      hold.saved = value;
+      if (state.phase === 'idle') keepFocus(renderResult);
+      say(`Saved ${value.path ?? value.uri ?? ''}.`);
+      tellModelLooking(state.result, state.showing || 'the search results');
+    }
+    return;
+  }
   state.phase = 'booked';
   if (error) {
     state.error = error;
@@ -471,7 +492,7 @@ async function save(format) {
     return;
   }
   state.saved = value;
-  const hold = state.holds.find((x) => x.booking.reference === state.booking.reference);
+  const hold = state.holds.find((x) => x.booking.reference === ref);
   if (hold) hold.saved = value;
   renderAction(`#save-${format}`);
   say(`Saved ${value.path ?? value.uri ?? ''}.`);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { checkPassengerName, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, usd, viewLocale, withoutFilter } from '../src/format.js';
+import { HELD_IN_CONTEXT, addHold, checkPassengerName, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, usd, viewLocale, withHolds, withoutFilter } from '../src/format.js';
 import { airlinesOf, fareRange, heatLevel, matches, noFilter, sortOptions, timeOfDay } from '../src/options.js';
 import { offsetMinutes, timeline } from '../src/timeline.js';
 
@@ -267,4 +267,43 @@ test('viewLocale takes BCP 47 tags and mends POSIX names; what Intl cannot parse
   assert.throws(() => usd(1234, 'en_US'), RangeError);
   assert.equal(usd(1234, viewLocale('en_US')), '$1,234');
   assert.equal(formatDate('2026-12-31', viewLocale('en_US')), 'Thu, Dec 31, 2026');
+});
+
+test('a hold made again is one hold; the holds each context update repeats are bounded', () => {
+  const { result } = readResult({
+    trip: { origin: 'JFK', destination: 'LHR' },
+    flights: [{ id: 'JFK-LHR-261231-DNRGV', totalUSD: 346, stops: 0, depart: '2026-12-31T22:10:00-05:00', arrive: '2027-01-01T10:05:00Z',
+      segments: [{ flightNumber: 'VS3', from: 'JFK', to: 'LHR', depart: '2026-12-31T22:10:00-05:00', arrive: '2027-01-01T10:05:00Z' }] }],
+  });
+  const [flight] = result.flights;
+  const held = (i) => ({ flight, booking: { reference: `BK-JFK-LHR-261231-DNRGV-${'A'.repeat(100)}${i}-TAG`, passengerName: 'N'.repeat(80), seat: 'aisle', priceUSD: 346 }, saved: null });
+  const saved = { format: 'ics', uri: 'file:///tmp/x.ics', path: '/tmp/x.ics' };
+
+  // The same reference again takes the first one's place, at the end, keeping its file.
+  let holds = addHold(addHold([], { ...held(1), saved }), held(2));
+  holds = addHold(holds, held(1));
+  assert.deepEqual(holds.map((x) => x.booking.reference.slice(-5)), ['2-TAG', '1-TAG']);
+  assert.deepEqual(holds[1].saved, saved);
+
+  const now = { content: [{ type: 'text', text: 'In the flight results view the user is now looking at a day.' }], structuredContent: { flightIds: [] } };
+  assert.equal(withHolds(now, []), now);
+  const few = withHolds(now, holds);
+  assert.equal(few.structuredContent.held.length, 2);
+  assert.ok(few.content[0].text.endsWith(now.content[0].text));
+
+  // However many the user held, an update repeats the latest HELD_IN_CONTEXT and counts the rest.
+  const size = (n) => {
+    let many = [];
+    for (let i = 0; i < n; i++) many = addHold(many, held(i));
+    const ctx = withHolds(now, many);
+    return { ctx, bytes: JSON.stringify(ctx).length };
+  };
+  const { ctx: capped, bytes: at } = size(HELD_IN_CONTEXT);
+  assert.equal(capped.structuredContent.heldNotRepeated, undefined);
+  const { ctx: lots, bytes } = size(500);
+  assert.equal(lots.structuredContent.held.length, HELD_IN_CONTEXT);
+  assert.equal(lots.structuredContent.held.at(-1).booking.reference, held(499).booking.reference, 'the latest are kept');
+  assert.equal(lots.structuredContent.heldNotRepeated, 500 - HELD_IN_CONTEXT);
+  assert.match(lots.content[0].text, new RegExp(`^\\(The user held ${500 - HELD_IN_CONTEXT} more flights earlier in this view, not repeated here\\.\\) `));
+  assert.ok(bytes < at + 200, `500 holds make a ${bytes}-byte update, ${HELD_IN_CONTEXT} a ${at}-byte one`);
 });

@@ -442,6 +442,89 @@ test('a flight held stays on the page and in the model\'s context when the user 
   });
 });
 
+// The same booking always gets the same reference (bookFlight signs the
+// flight, name, seat and cabin), so holding a flight again after turning
+// to another day and back is the same hold: listed once, said once.
+test('a flight held twice (another day, then back) is one hold on the page and in the model\'s context', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
+    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { ...TRIP, flexDays: 1 } });
+    const days = view.locator('section.calendar button.day:not([disabled])');
+    const dayAsked = async (i, n) => {
+      await days.nth(i).click();
+      await waitFor(() => callsTo(record, 'findBestFlight')[n - 1]?.result, `day ${i} asked for`);
+      await waitFor(async () => (await view.locator('section.calendar[aria-busy="true"]').count()) === 0, 'the day shown');
+    };
+    await dayAsked(0, 1);
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('#booked-h'));
+    await dayAsked(1, 2);
+    await dayAsked(0, 3);
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('#booked-h'));
+    const [first, again] = callsTo(record, 'bookFlight').map((c) => c.result.structuredContent.reference);
+    assert.equal(again, first, 'the same booking, the same reference');
+    const before = record.contexts.length;
+    await dayAsked(1, 4);
+    const told = await waitFor(() => record.contexts.slice(before).find((c) => c.content[0].text.includes('now looking at')), 'the model told of the day');
+    assert.equal(told.structuredContent.held.length, 1, `one hold: ${JSON.stringify(told.structuredContent.held)}`);
+    assert.equal(told.content[0].text.split(first).length - 1, 1, `the reference said once: ${told.content[0].text}`);
+    assert.equal(await view.locator('section.held li').count(), 1, await view.locator('section.held').innerText());
+    assert.deepEqual(errors, []);
+  });
+});
+
+// A host may send the view a result while bookFlight is on its way (the
+// model called findBestFlight again): the server holds the flight all the
+// same, so the hold is listed and told, and the view keeps working.
+test('a hold the server makes after another result arrived is listed, and the view keeps working', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
+    const { result, bridge, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    const forward = bridge.oncalltool;
+    // The first call of each of these waits until released.
+    const gates = {};
+    for (const name of ['bookFlight', 'saveItinerary']) {
+      let release;
+      gates[name] = { asked: false, opened: new Promise((resolve) => (release = resolve)) };
+      gates[name].release = release;
+    }
+    bridge.oncalltool = async (params, extra) => {
+      const gate = gates[params.name];
+      if (gate && !gate.asked) {
+        gate.asked = true;
+        await gate.opened;
+      }
+      return forward(params, extra);
+    };
+    const release = () => gates.bookFlight.release();
+    await chooseAndHold(page, view, 0);
+    await waitFor(() => gates.bookFlight.asked, 'bookFlight asked for');
+    await bridge.sendToolResult(result);
+    await visible(view.locator('li.flight.pick button.select:not([disabled])').first());
+    release();
+    const held = (await waitFor(() => callsTo(record, 'bookFlight')[0]?.result, 'the hold')).structuredContent;
+    const banner = view.locator('section.held');
+    await visible(banner);
+    assert.ok((await banner.innerText()).includes(held.reference), await banner.innerText());
+    const told = await waitFor(() => record.contexts.find((c) => c.structuredContent?.held), 'the model told of the hold');
+    assert.equal(told.structuredContent.held[0].booking.reference, held.reference);
+    // Another flight can be chosen and held; a result arriving while it is
+    // saved loses neither the hold nor the file.
+    await chooseAndHold(page, view, 1);
+    await visible(view.locator('#booked-h'));
+    const second = callsTo(record, 'bookFlight')[1].result.structuredContent;
+    await view.getByRole('button', { name: 'Save to calendar (.ics)' }).click();
+    await waitFor(() => gates.saveItinerary.asked, 'saveItinerary asked for');
+    await bridge.sendToolResult(result);
+    await visible(view.locator('li.flight.pick button.select:not([disabled])').first());
+    gates.saveItinerary.release();
+    const saved = (await waitFor(() => callsTo(record, 'saveItinerary')[0]?.result, 'the save')).structuredContent;
+    await waitFor(async () => (await banner.innerText()).includes(saved.path), 'the file listed with its hold');
+    const text = await banner.innerText();
+    assert.ok(text.includes(held.reference) && text.includes(second.reference), text);
+    assert.deepEqual(errors, []);
+  });
+});
+
 // hostContext.locale is BCP 47 by the spec, but a host may pass its system's
 // name on (en_US, C.UTF-8): every Intl formatter throws on such a tag, which
 // left the view on "Searching…" for good. The view mends it or drops it.
