@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,9 +64,10 @@ func (q *Quota) Take(n int64) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.measured.IsZero() || (q.used+n > q.max && q.now().Sub(q.measured) >= q.interval) {
-		used, err := measure(q.dir, q.max)
+		used, err := measure(os.DirFS(q.dir), q.max)
 		if err != nil {
-			return fmt.Errorf("export: could not measure %s: %w", q.dir, err)
+			return fmt.Errorf("the server could not read its export directory %s to count what its files hold (--export-max-bytes): %w. "+
+				"The operator can let the server read it, or pass --export-max-bytes 0 for no limit", q.dir, err)
 		}
 		q.used, q.measured = used, q.now()
 	}
@@ -92,19 +93,29 @@ func (q *Quota) Give(n int64) {
 	q.mu.Unlock()
 }
 
-// measure sums the sizes of the regular files under dir, stopping at the
+// measure sums the sizes of the regular files in dir, stopping at the
 // first sum over limit or the entry past quotaEntries (both return more than
 // limit). A directory that does not exist holds nothing; an entry that goes
-// while it is read is skipped.
-func measure(dir string, limit int64) (int64, error) {
+// while it is read, or that the server may not read below dir, is skipped.
+func measure(dir fs.FS, limit int64) (int64, error) {
 	var sum int64
 	entries := 0
 	full := errors.New("full")
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
+	err := fs.WalkDir(dir, ".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err == nil:
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case path != "." && errors.Is(err, fs.ErrPermission):
+			// A subdirectory the server may not read (lost+found at the
+			// top of a volume): what it holds cannot be counted, nor
+			// did the server write it; refusing every save for it
+			// would leave the operator nothing to fix but the volume.
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
 			}
+			return nil
+		default:
 			return err
 		}
 		if entries++; entries > quotaEntries {

@@ -2,6 +2,7 @@ package export
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -125,5 +126,36 @@ func TestBytesText(t *testing.T) {
 		if got := bytesText(tc.n); got != tc.want {
 			t.Errorf("bytesText(%d) = %q, want %q", tc.n, got, tc.want)
 		}
+	}
+}
+
+// lockedFS is a directory tree in which one subdirectory cannot be read,
+// as lost+found at the top of a mounted volume cannot by a server that
+// does not run as root (which these tests may, so the permission is faked).
+type lockedFS struct {
+	fs.FS
+	locked string
+}
+
+func (l lockedFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == l.locked {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return fs.ReadDir(l.FS, name)
+}
+
+// A subdirectory the server may not read does not stop every save: what
+// it holds cannot be counted, and the server could not have written it.
+// The directory itself unreadable is an error that says so.
+func TestQuotaSkipsWhatItMayNotRead(t *testing.T) {
+	dir := t.TempDir()
+	writeSized(t, filepath.Join(dir, "a.ics"), 400)
+	writeSized(t, filepath.Join(dir, "lost+found", "x"), 300)
+	used, err := measure(lockedFS{os.DirFS(dir), "lost+found"}, 1000)
+	if err != nil || used != 400 {
+		t.Errorf("measure with an unreadable lost+found = %d, %v; want 400, nil", used, err)
+	}
+	if _, err := measure(lockedFS{os.DirFS(dir), "."}, 1000); !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("measure of an unreadable directory: %v, want a permission error", err)
 	}
 }

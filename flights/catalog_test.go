@@ -195,7 +195,13 @@ func TestResolvePlace(t *testing.T) {
 		{"NYC airports", MetroPlace, "NYC", "JFK LGA EWR"},
 		{"Paris airport", CityPlace, "Paris", "CDG ORY"},
 		{"London City Airport", AirportPlace, "LCY", "LCY"},
-		{"Dubai International", CityPlace, "Dubai", "DXB"},
+		{"Dubai International", AirportPlace, "DXB", "DXB"}, // its airport's name, in part
+		// An airport's own name means that airport, even when the words
+		// before "airport" name a city with others: Osaka International is
+		// Itami, not Kansai; Reykjavík Airport is not Keflavík.
+		{"Osaka International Airport", AirportPlace, "ITM", "ITM"},
+		{"Reykjavík Airport", AirportPlace, "RKV", "RKV"},
+		{"Osaka airport", CityPlace, "Osaka", "KIX ITM"},
 		// The short names a traveller gives the cities: not Lagos or Las
 		// Vegas for LA.
 		{"LA", CityPlace, "Los Angeles", "LAX"},

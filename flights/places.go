@@ -333,8 +333,10 @@ func (c *Catalog) cityPlace(query string, ct *city) Place {
 // ResolvePlace reads an origin or destination: an IATA airport code ("jfk"),
 // a metro code ("NYC"), a city's name in any case, with or without accents
 // and in its common forms ("new york city", "São Paulo", "Washington DC"),
-// a city with its country ("San Jose, Costa Rica", "Paris FR"), or a unique
-// part of an airport's name ("Heathrow"). An airport code wins over
+// a city with its country ("San Jose, Costa Rica", "Paris FR"), a unique
+// part of an airport's name ("Heathrow"), or any of these followed by
+// "airport", "airports", "international" or "intl" ("JFK airport", "Paris
+// airport"). An airport code wins over
 // everything else, so a code always means that airport.
 //
 // The error is a *PlaceError: ambiguous (the suggestions are the places the
@@ -357,14 +359,6 @@ func (c *Catalog) ResolvePlace(s string) (Place, error) {
 			return c.metroPlace(query, m), nil
 		}
 	}
-	if rest, ok := withoutAirport(q); ok {
-		// "JFK airport", "Paris airport", "NYC airports": what the words
-		// before it name, if they name a place.
-		if p, err := c.ResolvePlace(rest); err == nil {
-			p.Query = query
-			return p, nil
-		}
-	}
 	if cities := c.cityNames[q]; len(cities) > 0 {
 		return c.oneCity(query, cities, "city")
 	}
@@ -380,6 +374,17 @@ func (c *Catalog) ResolvePlace(s string) (Place, error) {
 		}
 		if len(named) == 1 {
 			return c.airportPlace(query, named[0]), nil
+		}
+	}
+	if rest, ok := withoutAirport(q); ok {
+		// "JFK airport", "Paris airport", "NYC airports": what the words
+		// before it name, if they name a place. After an airport's own
+		// name (above), which means that airport even when the words
+		// before "airport" name a city with others ("Osaka International
+		// Airport" is Itami, not Kansai too).
+		if p, err := c.ResolvePlace(rest); err == nil {
+			p.Query = query
+			return p, nil
 		}
 	}
 	if towns := embeddedGazetteer().lookup(c, q); len(towns) > 0 {

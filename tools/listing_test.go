@@ -1,8 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/telemetry"
 )
 
 // The listing's full schemas may stay out of mcp-go's registered tools
@@ -143,5 +149,44 @@ func TestMCPGoRequestLinesAtDebug(t *testing.T) {
 				t.Errorf("requestLogger at %s: %v", tc.level, l)
 			}
 		})
+	}
+}
+
+// sessionText is a Stringer and sessionValue a LogValuer holding an id.
+type sessionText struct{ id string }
+
+func (s sessionText) String() string { return "session " + s.id }
+
+type sessionValue struct{ id string }
+
+func (s sessionValue) LogValue() slog.Value { return slog.StringValue(s.id) }
+
+// A session id is its handle, so none reaches the log through mcp-go's
+// logger, whatever shape the attribute holding it has: a string, an
+// error's or a Stringer's text, a LogValuer, inside a group, added with
+// With, or any other value (a struct, a slice, bytes), each of which
+// becomes the id's digest. A replica's ids carry its name; both forms go.
+func TestSlogLoggerRedactsSessionIDsInEveryShape(t *testing.T) {
+	for _, id := range []string{"fs-0123456789abcdef0123456789abcdef", "fs-flightserver-2-fedcba9876543210fedcba9876543210"} {
+		var logs bytes.Buffer
+		l := SlogLogger(zerolog.New(&logs))
+		l.With("with", id).Warn("message "+id,
+			"string", id, "err", errors.New("no pending request found for session "+id), "stringer", sessionText{id}, "valuer", sessionValue{id},
+			slog.Group("group", "inner", id, slog.Group("deeper", "err", fmt.Errorf("wrapped: %w", errors.New(id)))),
+			"struct", struct{ Session string }{id}, "slice", []string{"a", id}, "bytes", []byte(`{"session":"`+id+`"}`), "raw", json.RawMessage(`"`+id+`"`),
+			"number", 42)
+		line := logs.String()
+		if strings.Contains(line, id[len(id)-32:len(id)-16]) {
+			t.Errorf("the line holds the id %s:\n%s", id, line)
+		}
+		ref := telemetry.SessionRef(id)
+		for _, key := range []string{"with", "string", "err", "stringer", "valuer", "group.inner", "group.deeper.err", "struct", "slice", "bytes", "raw", "message"} {
+			if !regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `":"(?:[^"\\]|\\.)*` + ref).MatchString(line) {
+				t.Errorf("%s: no digest %s in its place:\n%s", key, ref, line)
+			}
+		}
+		if !strings.Contains(line, `"number":42`) {
+			t.Errorf("a value with no id was changed:\n%s", line)
+		}
 	}
 }

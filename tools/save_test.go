@@ -748,6 +748,14 @@ func TestSaveOverwriteReplacesOnlyItineraries(t *testing.T) {
 			t.Errorf("%s: %s", tc.filename, text(res))
 		}
 	}
+	// Without overwrite, the refusal does not send the model to pass it:
+	// overwrite would not replace the user's file either.
+	for _, tc := range []struct{ filename, format string }{{"README", FormatMarkdown}, {"family", FormatICS}} {
+		_, res := save(t, c, map[string]any{"flightId": id, "filename": tc.filename, "format": tc.format})
+		if !res.IsError || strings.Contains(text(res), "overwrite true") || !strings.Contains(text(res), "Pass another filename") {
+			t.Errorf("%s without overwrite: %s", tc.filename, text(res))
+		}
+	}
 	for name, content := range mine {
 		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != content {
 			t.Errorf("%s was changed: %q, %v", name, b, err)

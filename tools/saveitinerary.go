@@ -179,13 +179,13 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	if err != nil {
 		return invalidArguments(c, flights.Problems{{Field: "filename", Problem: err.Error(), Accepted: "a plain file name without directories"}})
 	}
-	if args.Overwrite {
-		// overwrite is the host's model's word, not the user's: it may
-		// replace an itinerary, never a file of the user's that happens to
-		// have the name (a README.md in the folder the host shares).
-		if err := replaceable(dir, name); err != nil {
-			return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v. Pass another filename, or ask the user to move or delete that file.", err), nil)
-		}
+	// overwrite is the host's model's word, not the user's: it may replace
+	// an itinerary, never a file of the user's that happens to have the
+	// name (a README.md in the folder the host shares). Checked without
+	// overwrite too, so that the refusal does not tell the model to pass
+	// overwrite, which would not replace that file either.
+	if err := replaceable(dir, name); err != nil {
+		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v. Pass another filename, or ask the user to move or delete that file.", err), nil)
 	}
 	if err := quota.Take(int64(len(data))); err != nil {
 		c.Log().Warn().Err(err).Msg("export directory full")

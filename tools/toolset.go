@@ -448,7 +448,10 @@ func redactSessions(s string) string {
 }
 
 // redactAttr is a with every session id in its value (an error's or a
-// Stringer's text too, and inside groups) replaced by its digest.
+// Stringer's text too, and inside groups) replaced by its digest. Any
+// other value (a struct, a slice, bytes: the log would write it as JSON)
+// is read as its %s text, and one that holds an id is written as that
+// text, redacted: its shape is lost, never the id kept.
 func redactAttr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
@@ -462,15 +465,17 @@ func redactAttr(a slog.Attr) slog.Attr {
 		}
 		return slog.Group(a.Key, clean...)
 	case slog.KindAny:
+		var text string
 		switch x := v.Any().(type) {
 		case error:
-			if text := x.Error(); strings.Contains(text, "fs-") {
-				return slog.String(a.Key, redactSessions(text))
-			}
+			text = x.Error()
 		case fmt.Stringer:
-			if text := x.String(); strings.Contains(text, "fs-") {
-				return slog.String(a.Key, redactSessions(text))
-			}
+			text = x.String()
+		default:
+			text = fmt.Sprintf("%s", x)
+		}
+		if strings.Contains(text, "fs-") {
+			return slog.String(a.Key, redactSessions(text))
 		}
 	}
 	return slog.Attr{Key: a.Key, Value: v}
