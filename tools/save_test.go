@@ -777,9 +777,9 @@ func TestSaveOverwriteReplacesOnlyItineraries(t *testing.T) {
 	}
 }
 
-// What the server writes into its --export-dir is bounded in all
-// (ExportMaxBytes): over HTTP that is every save, the client's roots inside
-// it included; over stdio, a client's own roots elsewhere are not counted.
+// What the server writes into its --export-dir for clients over HTTP is
+// bounded in all (ExportMaxBytes), the client's roots inside it included;
+// over stdio, where the one client is the user's own host, nothing is.
 func TestSaveIntoTheExportDirIsBounded(t *testing.T) {
 	id := aFlight(t)
 	for _, era := range eras {
@@ -810,10 +810,17 @@ func TestSaveIntoTheExportDirIsBounded(t *testing.T) {
 				t.Errorf("the refused save left a file: %v", err)
 			}
 
-			// Over stdio, with no roots: the export directory, bounded.
-			_, res = save(t, connect(t, newServer(t, bounded), "inprocess", era.Version), map[string]any{"flightId": id, "filename": "third"})
+			// Over HTTP with --shared-filesystem and no roots: the export
+			// directory, bounded.
+			_, res = save(t, connect(t, newServer(t, bounded, func(c *Config) { c.Transport, c.SharedFilesystem = TransportHTTP, true }), "http", era.Version), map[string]any{"flightId": id, "filename": "third"})
 			if !res.IsError || !strings.Contains(text(res), "is full") {
-				t.Errorf("a save past the bound into the export directory over stdio: %s", text(res))
+				t.Errorf("a save past the bound into the export directory over HTTP with a shared filesystem: %s", text(res))
+			}
+			// Over stdio the export directory is the user's own choice on
+			// their own disk (a Documents folder past any quota): not bounded.
+			local, res := save(t, connect(t, newServer(t, bounded), "inprocess", era.Version), map[string]any{"flightId": id, "filename": "local"})
+			if res.IsError || filepath.Dir(local.Path) != exportDir {
+				t.Errorf("a save into a full export directory over stdio: %s (%+v)", text(res), local)
 			}
 			// Over stdio, into the client's own root: not the operator's disk.
 			own := &rootsClient{}

@@ -139,9 +139,12 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	if pending != nil {
 		return pending
 	}
-	// A write into the operator's directory counts against its quota:
-	// over HTTP (without --shared-filesystem) even the client's roots lie
-	// inside it. A client's own roots on its own machine are its own.
+	// Over HTTP a write into the operator's directory counts against its
+	// quota, so that clients elsewhere cannot fill the server's disk one
+	// file name at a time; without --shared-filesystem even the client's
+	// roots lie inside it. Over stdio the one client is the user's own
+	// host, writing where the user chose on their own disk (a Documents
+	// folder may hold more than any quota): nothing is counted.
 	var quota *export.Quota
 	if t.transport == TransportHTTP && !t.sharedFS {
 		quota = t.exportQuota
@@ -164,7 +167,9 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 		}
 		c.Record(fallback.UsedBy(stepExportDir, "the server's configured export directory", 0))
 		bases = []usableRoot{{uri: fileURI(t.exportDir), dir: t.exportDir}}
-		quota = t.exportQuota
+		if t.transport == TransportHTTP {
+			quota = t.exportQuota
+		}
 	}
 	dir, err := chooseDir(args.Directory, bases)
 	if err != nil {

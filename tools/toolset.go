@@ -90,7 +90,8 @@ type Config struct {
 	// refuses, saying what to create, until it does.
 	ExportDir string
 	// ExportMaxBytes bounds what the files under ExportDir may hold in all
-	// (export.Quota): a save that would pass it is refused. 0: no bound.
+	// (export.Quota) when clients write there over HTTP: a save that would
+	// pass it is refused. Over stdio nothing is counted. 0: no bound.
 	ExportMaxBytes int64
 	// Transport is how clients reach this server: TransportStdio (the zero
 	// value's default: a client on this machine) or TransportHTTP (clients

@@ -287,7 +287,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&fallback, "fallback", "deterministic", "last tier under strategy auto: deterministic (rank by price, stops, time) or candidates (a shortlist for the host's model)")
 	fs.IntVar(&c.shortlist, "candidates", tools.DefaultShortlist, "how many flights the candidates shortlist holds")
 	fs.StringVar(&c.exportDir, "export-dir", "", "directory saveItinerary writes to when the client shares no roots (empty: saving needs roots, on stdio); over HTTP the only place it writes")
-	fs.Int64Var(&c.exportMaxBytes, "export-max-bytes", 64<<20, "most bytes the files under --export-dir may hold in all; a save that would pass it is refused (0: no limit)")
+	fs.Int64Var(&c.exportMaxBytes, "export-max-bytes", 64<<20, "HTTP: most bytes the files under --export-dir may hold in all; a client's save that would pass it is refused (0: no limit; over stdio nothing is counted)")
 	fs.BoolVar(&c.sharedFilesystem, "shared-filesystem", false, "HTTP: clients and this server see the same files, so a client's roots may be written to (off: roots only narrow --export-dir)")
 	fs.StringVar(&c.serverLLMFirst, "server-llm-first", tools.ServerLLMFirstNever, "try the server's LLM before the client's sampling: never, modern (for 2026-07-28 clients, where sampling is deprecated) or always")
 	fs.DurationVar(&c.rootsTimeout, "roots-timeout", tools.DefaultRootsTimeout, "how long a 2025-11-25 client may take to answer roots/list")
