@@ -16,8 +16,20 @@ import (
 // either. A client's answer to a question nobody is waiting for any more
 // (it came after --sampling-timeout, or answers an id never asked) is what
 // mcp-go logs with the session's id, at error, once per such answer.
+//
+// Both shapes of id are covered, with and without --served-by (which puts
+// the replica's name in it): the log's redaction knows the shape the
+// session table issues, and this holds the two together.
 func TestSessionIDStaysOutOfTheLog(t *testing.T) {
-	addr, _, logs := serverbin.StartHTTP(t, binary, nil, "--log-level", "debug", "--rate-limit", "0")
+	for _, extra := range [][]string{nil, {"--served-by", "flightserver-0"}} {
+		t.Run(strings.Join(append([]string{"flags"}, extra...), " "), func(t *testing.T) {
+			sessionIDStaysOutOfTheLog(t, extra)
+		})
+	}
+}
+
+func sessionIDStaysOutOfTheLog(t *testing.T, extra []string) {
+	addr, _, logs := serverbin.StartHTTP(t, binary, nil, append([]string{"--log-level", "debug", "--rate-limit", "0"}, extra...)...)
 	url := "http://" + addr + "/mcp"
 	session := legacySession(t, url, "", `{"sampling":{}}`)
 	headers := map[string]string{"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
@@ -33,6 +45,9 @@ func TestSessionIDStaysOutOfTheLog(t *testing.T) {
 		t.Fatalf("tools/list: %d %s", r.status, r.body)
 	}
 	time.Sleep(100 * time.Millisecond)
+	if len(extra) > 0 && !strings.Contains(session, "-flightserver-0-") {
+		t.Fatalf("session id %q does not name the replica", session)
+	}
 	secret := session[strings.LastIndex(session, "-")+1:]
 	if len(secret) < 32 {
 		t.Fatalf("session id %q: no random part found", session)
