@@ -13,8 +13,6 @@ import (
 	"log"
 	"log/slog"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"sync"
 	"time"
 
@@ -418,7 +416,7 @@ func (q quieter) Enabled(ctx context.Context, level slog.Level) bool {
 }
 
 func (q quieter) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, demote(r.Level), redactSessions(r.Message), r.PC)
+	out := slog.NewRecord(r.Time, demote(r.Level), telemetry.RedactSessionIDs(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a))
 		return true
@@ -435,19 +433,6 @@ func (q quieter) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 func (q quieter) WithGroup(name string) slog.Handler { return quieter{q.Handler.WithGroup(name)} }
 
-// sessionIDRE is a session id as httpguard.Sessions issues them:
-// "fs-", the replica's name and a hyphen when --served-by names one, and
-// 32 hex digits.
-var sessionIDRE = regexp.MustCompile(`fs-(?:[a-z0-9][a-z0-9-]{0,62}-)?[0-9a-f]{32}`)
-
-// redactSessions is s with every session id in it replaced by its digest.
-func redactSessions(s string) string {
-	if !strings.Contains(s, "fs-") {
-		return s
-	}
-	return sessionIDRE.ReplaceAllStringFunc(s, telemetry.SessionRef)
-}
-
 // redactAttr is a with every session id in its value (an error's or a
 // Stringer's text too, and inside groups) replaced by its digest. Any
 // other value (a struct, a slice, bytes: the log would write it as JSON)
@@ -457,7 +442,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, redactSessions(v.String()))
+		return slog.String(a.Key, telemetry.RedactSessionIDs(v.String()))
 	case slog.KindGroup:
 		group := v.Group()
 		clean := make([]any, len(group))
@@ -475,8 +460,8 @@ func redactAttr(a slog.Attr) slog.Attr {
 		default:
 			text = fmt.Sprintf("%s", x)
 		}
-		if strings.Contains(text, "fs-") {
-			return slog.String(a.Key, redactSessions(text))
+		if telemetry.MayHoldSessionID(text) {
+			return slog.String(a.Key, telemetry.RedactSessionIDs(text))
 		}
 	}
 	return slog.Attr{Key: a.Key, Value: v}

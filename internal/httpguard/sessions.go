@@ -1,8 +1,6 @@
 package httpguard
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -43,9 +41,6 @@ import (
 // bounded by its sessions. (A session whose stream is open is in use:
 // mcp-go counts each heartbeat as activity, so it does not idle out until
 // the stream closes; the bounds above cap how many.)
-
-// sessionPrefix marks ids this server issues.
-const sessionPrefix = "fs-"
 
 // endedSessions bounds how many ended ids are remembered, to tell "ended"
 // from "never issued here".
@@ -90,9 +85,9 @@ type StreamBounds struct {
 type Sessions struct {
 	max, maxPerClient int // 0: no limit
 	who               Clients
-	// prefix starts every id issued: "fs-", or "fs-<replica>-" (see
+	// ids issues the ids, with the replica's name in them (see
 	// SessionLimits.ServedBy).
-	prefix string
+	ids telemetry.SessionIDs
 
 	// streams are the sessions' GET streams.
 	streams Streams
@@ -104,23 +99,6 @@ type Sessions struct {
 	ended     *lru.Cache[string, struct{}]
 }
 
-// dnsLabel reports whether name is a replica name a session id may carry:
-// an RFC 1123 label, as a Kubernetes pod's name is (1 to 63 of a-z, 0-9
-// and '-', starting and ending with a letter or digit). Checked by hand
-// rather than by a regexp, which every start-up (stdio's included) would
-// compile.
-func dnsLabel(name string) bool {
-	if name == "" || len(name) > 63 || name[0] == '-' || name[len(name)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
 // NewSessions is the session table for limits. newStreams builds the
 // tracker of the sessions' GET streams from the table's bounds on them
 // (in the server: fallback.NewGETStreams); log gets the refusals of streams,
@@ -130,11 +108,7 @@ func NewSessions(limits SessionLimits, log zerolog.Logger, newStreams func(Strea
 	if err != nil {
 		return nil, err
 	}
-	prefix := sessionPrefix
-	if dnsLabel(limits.ServedBy) {
-		prefix += limits.ServedBy + "-"
-	}
-	s := &Sessions{max: limits.Max, maxPerClient: limits.MaxPerClient, who: limits.Who, prefix: prefix,
+	s := &Sessions{max: limits.Max, maxPerClient: limits.MaxPerClient, who: limits.Who, ids: telemetry.NewSessionIDs(limits.ServedBy),
 		live: map[string]string{}, perClient: map[string]int{}, ended: ended}
 	log = RefusalLog(log)
 	s.streams = newStreams(StreamBounds{
@@ -158,11 +132,10 @@ func (s *Sessions) isLive(id string) bool {
 	return ok
 }
 
-// Generate implements server.SessionIdManager: 128 random bits.
+// Generate implements server.SessionIdManager: an id of the shape
+// telemetry.SessionIDs describes, 128 random bits.
 func (s *Sessions) Generate() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b) // never fails (crypto/rand documents it)
-	id := s.prefix + hex.EncodeToString(b)
+	id := s.ids.New()
 	s.mu.Lock()
 	s.live[id] = ""
 	// The initialize that asked for it no longer waits: it is live now, and
