@@ -50,3 +50,55 @@ func TestBookedItineraryGolden(t *testing.T) {
 	golden.Check(t, "roundtrip-booked.ics", ICSTrip(c, legs, stamp, booking))
 	golden.Check(t, "roundtrip-booked.md", MarkdownTrip(c, legs, booking))
 }
+
+// A calendar keeps one event per UID. Two passengers' holds on one flight,
+// imported into one calendar, must both stay (with their own references
+// and seats); the same hold saved twice must update its events, and an
+// unbooked save of the flight keeps the flight's own UIDs.
+func TestBookedEventsArePerBooking(t *testing.T) {
+	c, fs := realFlights(t)
+	f := fs["1-stop"]
+	ada := &Booking{Reference: "BK-" + f.ID + "-MFSWCIDMN5ZGKYLDMU-ABCDEF", Passenger: "Ada Lovelace", Seat: "window"}
+	grace := &Booking{Reference: "BK-" + f.ID + "-I5ZGCY3FEBECA33QOBSXE-ABCDEF", Passenger: "Grace Hopper", Seat: "aisle"}
+	calendar := map[string]string{} // UID -> DESCRIPTION
+	imp := func(b []byte) (added int) {
+		for _, e := range parseICS(t, b).Events() {
+			uid := prop(t, e, "UID")
+			if _, ok := calendar[uid]; !ok {
+				added++
+			}
+			calendar[uid] = prop(t, e, "DESCRIPTION")
+		}
+		return added
+	}
+	n := len(f.Segments)
+	for _, step := range []struct {
+		name    string
+		booking *Booking
+		added   int
+	}{
+		{"the flight, unbooked", nil, n},
+		{"Ada's hold", ada, n},
+		{"Grace's hold", grace, n},
+		{"Ada's hold again", ada, 0},
+		{"the flight, unbooked, again", nil, 0},
+	} {
+		if got := imp(ICSTrip(c, []flights.Flight{f}, stamp, step.booking)); got != step.added {
+			t.Errorf("%s: %d events added, want %d", step.name, got, step.added)
+		}
+	}
+	for _, b := range []*Booking{ada, grace} {
+		kept := 0
+		for _, desc := range calendar {
+			if strings.Contains(desc, "Booking reference: "+b.Reference) && strings.Contains(desc, "Passenger: "+b.Passenger) {
+				kept++
+			}
+		}
+		if kept != n {
+			t.Errorf("%s's hold is in %d of the calendar's events, want %d", b.Passenger, kept, n)
+		}
+	}
+	if want := "UID:" + f.ID + "-1-" + f.Segments[0].FlightNumber + "@flightserver\r\n"; !strings.Contains(string(ICS(c, f, stamp)), want) {
+		t.Errorf("an unbooked flight's first UID is not %q", want)
+	}
+}

@@ -2,6 +2,8 @@ package itinerary
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -42,7 +44,11 @@ const maxLineOctets = 75
 // Each UID is derived from the flight id, the segment's position and its
 // flight number ("JFK-LHR-261215-K3M9P-1-BA117@flightserver"): exporting the
 // same flight twice gives the same UIDs, so a calendar updates the events it
-// already has instead of adding duplicates.
+// already has instead of adding duplicates. A booked journey's UIDs also
+// carry a digest of the booking reference (see uid): each passenger's hold
+// is its own set of events, so a family's bookings on one flight, imported
+// into one shared calendar, keep every passenger's reference and seat
+// instead of each replacing the last.
 //
 // f must have at least one segment, as every flight a provider returns does.
 //
@@ -86,7 +92,7 @@ func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time, booking
 	for l, f := range legs {
 		for i, s := range f.Segments {
 			w.line("BEGIN", "VEVENT")
-			w.text("UID", fmt.Sprintf("%s-%d-%s@flightserver", f.ID, i+1, s.FlightNumber))
+			w.text("UID", uid(f, i, booking))
 			w.line("DTSTAMP", stamp.UTC().Format(utcLayout))
 			w.line("DTSTART", s.Depart.UTC().Format(utcLayout))
 			w.line("DTEND", s.Arrive.UTC().Format(utcLayout))
@@ -107,6 +113,20 @@ func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time, booking
 // would otherwise look up, with local times, since the event's own times are
 // in UTC and shown in the reader's zone. For a leg of a round trip it also
 // says which leg, and the round trip's id.
+// uid is the UID of segment i of f: its flight id, position and flight
+// number, and when booked "-bk" and the first 12 hex digits of the
+// SHA-256 of the booking reference (the reference itself, which spells
+// out the flight ids again, would make a UID of over a hundred
+// characters).
+func uid(f flights.Flight, i int, booking *Booking) string {
+	id := fmt.Sprintf("%s-%d-%s", f.ID, i+1, f.Segments[i].FlightNumber)
+	if booking != nil {
+		sum := sha256.Sum256([]byte(booking.Reference))
+		id += "-bk" + hex.EncodeToString(sum[:6])
+	}
+	return id + "@flightserver"
+}
+
 func description(c *flights.Catalog, f flights.Flight, i int, l leg, booking *Booking) string {
 	s := f.Segments[i]
 	var lines []string
