@@ -114,10 +114,17 @@ func freePort(t *testing.T, ips []netip.Addr) int {
 	return 0
 }
 
+// rewrite replaces old, found at least atLeast times in nginx.conf, by new.
+type rewrite struct {
+	old, new string
+	atLeast  int
+}
+
 // startRouter runs kubernetes/nginx.conf itself, with only the resolver's
-// address, the listen port, the pods' port and the /tmp paths rewritten,
-// and returns the router's base URL.
-func startRouter(t *testing.T, dnsAddr string, podPort int) string {
+// address, the listen port, the pods' port and the /tmp paths rewritten
+// (and what tune rewrites: a test's shorter timeouts), and returns the
+// router's base URL.
+func startRouter(t *testing.T, dnsAddr string, podPort int, tune ...rewrite) string {
 	t.Helper()
 	bin := installed(t, "nginx", "nginx-light")
 	conf, err := os.ReadFile(filepath.Join("kubernetes", "nginx.conf"))
@@ -127,15 +134,12 @@ func startRouter(t *testing.T, dnsAddr string, podPort int) string {
 	dir := t.TempDir()
 	listen := serverbin.FreeAddr(t)
 	text := string(conf)
-	for _, r := range []struct {
-		old, new string
-		atLeast  int
-	}{
+	for _, r := range append([]rewrite{
 		{"resolver kube-dns.kube-system.svc.cluster.local ", "resolver " + dnsAddr + " ", 1},
 		{"listen 8080;", "listen " + listen + ";", 1},
 		{".svc.cluster.local:8080", fmt.Sprintf(".svc.cluster.local:%d", podPort), 3},
 		{"/tmp/", dir + "/", 6},
-	} {
+	}, tune...) {
 		if n := strings.Count(text, r.old); n < r.atLeast {
 			t.Fatalf("nginx.conf has %q %d times, want at least %d: the test's rewrite no longer fits the file", r.old, n, r.atLeast)
 		}
