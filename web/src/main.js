@@ -226,7 +226,7 @@ function showResult(r, { keepCalendar = false } = {}) {
   }
   Object.assign(state.options, { status: r.flights.length ? 'loading' : 'idle', list: [], visible: [], showAll: false, error: '' });
   keepFocus(renderResult);
-  if (r.flights.length) loadOptions(r, seq);
+  if (r.flights.length) loadOptions(r, seq).catch((err) => drawFailed(err));
 }
 
 // loadOptions asks the server (listFlightOptions, a tool for the view only)
@@ -267,7 +267,12 @@ async function searchAgain(args, { keepCalendar, what }) {
   const { result: r, problem } = readResult(value);
   if (problem) return `findBestFlight answered with nothing the view can read: ${problem}.`;
   state.showing = what;
-  showResult(r, { keepCalendar });
+  try {
+    showResult(r, { keepCalendar });
+  } catch (err) {
+    drawFailed(err, 'This answer came to the view, not to the conversation: ask your assistant to search again.');
+    return '';
+  }
   say(`${what}: ${picksWords(r)}.`);
   tellModelLooking(r, what);
   return '';
@@ -316,7 +321,7 @@ function withEarlierHolds(ctx) {
 // tellModelLooking lets the model know what the user now sees, when the
 // host takes context updates (nothing is said in the chat).
 async function tellModelLooking(r, what) {
-  if (!app.hostCapabilities?.updateModelContext) return;
+  if (!r || !app.hostCapabilities?.updateModelContext) return; // no result: one the view could not draw
   const picks = r.flights.map((f) => `#${f.position} ${f.id}`).join(', ');
   const text = `In the flight results view the user is now looking at ${what.toLowerCase()} (${r.trip.origin} to ${r.trip.destination}): ${picks || 'nothing within the trip\'s limits'}.`;
   try {
@@ -326,7 +331,27 @@ async function tellModelLooking(r, what) {
   }
 }
 
+// drawFailed is the page when drawing a result threw: rather than a page
+// left blank or at "Searching…", it says so (`where` tells where the result
+// can be read instead) and logs the error for whoever debugs the view.
+// Nothing of the result is kept, so nothing redraws it.
+function drawFailed(err, where = 'The full result is in the conversation: the host has it too.') {
+  console.error('flightserver-results: could not draw the result:', err);
+  state.result = null;
+  state.seq++;
+  notice('The view could not draw this result', where, 'error');
+  say('The view could not draw this result.');
+}
+
 function onToolResult(result) {
+  try {
+    drawToolResult(result);
+  } catch (err) {
+    drawFailed(err);
+  }
+}
+
+function drawToolResult(result) {
   if (result.isError) {
     notice('The flight search failed', textOf(result) || 'The server reported an error without saying more.', 'error');
     say('The flight search failed.');
@@ -446,7 +471,7 @@ async function hold(e) {
     // under the header and repeated to the model.
     if (!error && typeof value.reference === 'string') {
       state.holds = addHold(state.holds, { flight, booking: value, saved: null });
-      if (state.phase === 'idle') keepFocus(renderResult);
+      if (state.result && state.phase === 'idle') keepFocus(renderResult);
       say(`Held: reference ${value.reference}.`);
       tellModelLooking(state.result, state.showing || 'the search results');
     }
@@ -478,7 +503,7 @@ async function save(format) {
     const hold = !error && state.holds.find((x) => x.booking.reference === ref);
     if (hold) {
       hold.saved = value;
-      if (state.phase === 'idle') keepFocus(renderResult);
+      if (state.result && state.phase === 'idle') keepFocus(renderResult);
       say(`Saved ${value.path ?? value.uri ?? ''}.`);
       tellModelLooking(state.result, state.showing || 'the search results');
     }
@@ -538,7 +563,11 @@ app.on('toolcancelled', ({ reason }) => {
 });
 app.on('hostcontextchanged', () => {
   applyHostContext();
-  if (state.result && state.phase === 'idle') keepFocus(renderResult);
+  try {
+    if (state.result && state.phase === 'idle') keepFocus(renderResult);
+  } catch (err) {
+    drawFailed(err);
+  }
 });
 app.onteardown = async () => {};
 

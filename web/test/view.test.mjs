@@ -340,6 +340,28 @@ test('a failed search shows the server\'s error text', { timeout: TEST_TIMEOUT_M
   });
 });
 
+// A result the view reads but cannot draw (here a ladder step named like
+// one of Object's own properties, which the labels' lookup trips on) must
+// not leave the page blank or at "Searching…": it says so, points to the
+// conversation, and logs the error.
+test('a result the view cannot draw says so and points to the conversation', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
+    const alter = (result) => {
+      result.structuredContent.attempts[0].step = 'toString';
+      return result;
+    };
+    const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
+    const heading = view.getByRole('heading', { name: 'The view could not draw this result' });
+    await visible(heading);
+    const notice = view.locator('section.notice');
+    assert.equal(await notice.getAttribute('role'), 'alert');
+    assert.match(await notice.innerText(), /The full result is in the conversation/);
+    assert.ok(!(await view.locator('main').innerText()).includes('Searching'), 'no longer "Searching…"');
+    assert.equal(await view.locator('main').getAttribute('aria-busy'), null);
+    await waitFor(() => errors.some((e) => /could not draw/.test(e) && /TypeError/.test(e)), 'the error logged to the console');
+  });
+});
+
 test('the view runs under the sandbox\'s CSP: it fetched nothing and can reach nothing', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
     pages.served.length = 0;
