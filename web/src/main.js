@@ -2,8 +2,10 @@
 // (io.modelcontextprotocol/ui). The host renders it in a sandboxed iframe
 // and talks to it over postMessage (bridge.js):
 //
-//   host -> view  ui/notifications/tool-input    the call's arguments (a "searching" line)
+//   host -> view  ui/notifications/tool-input    the call's arguments (a "searching" line,
+//                                                a "still waiting" one after 30 s)
 //                 ui/notifications/tool-result   the result: structuredContent is rendered
+//                 ui/notifications/tool-cancelled   the call cancelled: says so
 //                 ui/notifications/host-context-changed   theme, styles, locale
 //   view -> host  tools/call listFlightOptions           every option, for the full list
 //                 tools/call findBestFlight              another day of the calendar, or
@@ -22,6 +24,12 @@ import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyV
 // How long a tool call through the host may take before the view gives up
 // on it; the server's own budget for one call is 45 s by default.
 const CALL_TIMEOUT_MS = 60_000;
+
+// How long after the call's arguments the view waits for its result (or
+// a cancel) before it says the answer may come in the conversation instead:
+// a host may never pass the result on, and the server's own budget for a
+// call is 45 s by default.
+const RESULT_HINT_MS = 30_000;
 
 // How many rows of the full list show before "Show all".
 const LIST_LIMIT = 10;
@@ -343,7 +351,11 @@ function drawFailed(err, where = 'The full result is in the conversation: the ho
   say('The view could not draw this result.');
 }
 
+// waiting is the timer of the hint that the result is late.
+let waiting;
+
 function onToolResult(result) {
+  clearTimeout(waiting);
   try {
     drawToolResult(result);
   } catch (err) {
@@ -554,11 +566,18 @@ app.on('toolinput', ({ arguments: args }) => {
   if (typeof a.strategy === 'string') state.strategy = a.strategy;
   if (state.result) return;
   const route = a.origin && a.destination ? `${a.origin} → ${a.destination}` : 'flights';
-  notice('Searching…', `Looking for ${route}${a.date ? ` on ${a.date}` : ''}.`);
+  const looking = `Looking for ${route}${a.date ? ` on ${a.date}` : ''}.`;
+  notice('Searching…', looking);
   say('Searching for flights…');
+  clearTimeout(waiting);
+  waiting = setTimeout(() => {
+    notice('Still waiting for the flight search', `${looking}\nNo result has reached this view after ${RESULT_HINT_MS / 1000} s: the answer may appear in the conversation instead.`);
+    say('Still waiting for the flight search; the answer may appear in the conversation instead.');
+  }, RESULT_HINT_MS);
 });
 app.on('toolresult', onToolResult);
 app.on('toolcancelled', ({ reason }) => {
+  clearTimeout(waiting);
   if (!state.result) notice('The flight search was cancelled', typeof reason === 'string' ? reason : '', 'error');
 });
 app.on('hostcontextchanged', () => {

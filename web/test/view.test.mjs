@@ -362,6 +362,49 @@ test('a result the view cannot draw says so and points to the conversation', { t
   });
 });
 
+// The host passes the call's arguments and then, for a while, nothing: the
+// view says it is still waiting and that the answer may come in the
+// conversation instead, and still shows a result that comes late; a
+// cancellation says so, and no later hint replaces it. Playwright's fake
+// clock (the whole context's: the view's frame too) stands in for the 30 s.
+test('no result for 30 s: the view says it is still waiting, a late result still shows; a cancel says so; a result in time stays', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const heading = (view) => view.locator('section.notice h1');
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    await page.clock.install();
+    const { result, bridge, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, sendResult: false });
+    await visible(view.getByRole('heading', { name: 'Searching…' }));
+    await page.clock.fastForward(29_000);
+    assert.equal(await heading(view).innerText(), 'Searching…', 'not yet after 29 s');
+    await page.clock.fastForward(1_000);
+    await visible(view.getByRole('heading', { name: 'Still waiting for the flight search' }));
+    const text = await view.locator('section.notice').innerText();
+    assert.ok(text.includes(`JFK → LHR on ${DATE}`), text);
+    assert.match(text, /may appear in the conversation instead/);
+    await waitFor(async () => /still waiting/i.test(await view.locator('#status').innerText()), 'the live region saying so');
+    await bridge.sendToolResult(result);
+    await assertPicks(view, result.structuredContent);
+  });
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    await page.clock.install();
+    const { bridge, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, sendResult: false });
+    await visible(view.getByRole('heading', { name: 'Searching…' }));
+    await bridge.sendToolCancelled({ reason: 'The user stopped the search.' });
+    await visible(view.getByRole('heading', { name: 'The flight search was cancelled' }));
+    await page.clock.fastForward(60_000);
+    assert.equal(await heading(view).innerText(), 'The flight search was cancelled', 'no waiting hint after a cancel');
+    assert.equal(await view.locator('section.notice .pre').innerText(), 'The user stopped the search.');
+  });
+  // A result in time is not replaced by the hint later.
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    await page.clock.install();
+    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    await assertPicks(view, result.structuredContent);
+    await page.clock.fastForward(60_000);
+    assert.equal(await view.locator('section.notice').count(), 0, 'no notice over the result');
+    await assertPicks(view, result.structuredContent);
+  });
+});
+
 test('the view runs under the sandbox\'s CSP: it fetched nothing and can reach nothing', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
     pages.served.length = 0;
