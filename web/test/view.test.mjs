@@ -482,6 +482,48 @@ test('at 320 pixels wide nothing sticks out sideways; the date grid scrolls in i
   }
 });
 
+// At 320 pixels a timeline's labels (the departure, each connection, the
+// arrival) have little room: no two shown may overlap, the first and last
+// are always shown, and a connection's label is shortened to its airport or
+// left out when it would collide (its gap still says it on hover, the
+// description in full). San Francisco-Delhi has connections close enough
+// to collide at that width.
+test('at 320 pixels wide no two labels of a timeline overlap; the first and last stay', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25', width: 320 + 32 }, async ({ session, page, view: source, errors }) => {
+    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { origin: 'SFO', destination: 'DEL', date: DATE } });
+    const opts = await optionsOf(view, record);
+    const rows = await allRows(view);
+    assert.equal(await rows.count(), opts.options.length);
+    const found = await view.locator('html').evaluate(async () => {
+      // What is drawn once the page has settled.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const seen = (el) => el.checkVisibility({ visibilityProperty: true });
+      return [...document.querySelectorAll('main .timeline .ticks')].map((ticks) => {
+        const spans = [...ticks.children];
+        const shown = spans.filter(seen).map((el) => {
+          const r = el.getBoundingClientRect();
+          return { text: el.innerText, full: el.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        });
+        return { count: spans.length, shown, first: seen(spans[0]), last: seen(spans.at(-1)) };
+      });
+    });
+    assert.ok(found.length >= opts.options.length, `a timeline per option at least: ${found.length}`);
+    let fitted = 0;
+    for (const [i, t] of found.entries()) {
+      assert.ok(t.first && t.last, `timeline ${i}: the first and last labels are shown: ${JSON.stringify(t.shown)}`);
+      for (const [j, a] of t.shown.entries()) {
+        for (const b of t.shown.slice(j + 1)) {
+          const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          assert.ok(!overlap, `timeline ${i}: "${a.text}" (${a.left.toFixed(1)}-${a.right.toFixed(1)}) overlaps "${b.text}" (${b.left.toFixed(1)}-${b.right.toFixed(1)})`);
+        }
+      }
+      fitted += t.count - t.shown.length + t.shown.filter((s) => s.text !== s.full).length;
+    }
+    assert.ok(fitted > 0, 'some labels had to be shortened or left out at 320 pixels');
+    assert.deepEqual(errors, []);
+  });
+});
+
 // ui/update-model-context replaces what the view said before, and a day of
 // the calendar replaces the picks: a flight held, then another day looked
 // at, must stay on the page and in what the model is told, or its
@@ -743,7 +785,8 @@ test('the timeline: layovers as labelled gaps, overnight connections marked, the
       const tl = row.locator('.timeline').first();
       assert.equal(await tl.locator('.bar').count(), o.segments.length, `${o.id}: a bar per flight`);
       assert.equal(await tl.locator('.gap').count(), o.segments.length - 1, `${o.id}: a gap per connection`);
-      const stops = await tl.locator('.ticks .stop').allInnerTexts();
+      // Its words (drawn shortened or not at all where they would overlap another label).
+      const stops = await tl.locator('.ticks .stop').allTextContents();
       const label = await tl.getAttribute('aria-label');
       for (const [j, l] of (o.layovers ?? []).entries()) {
         assert.ok(stops[j].startsWith(`${l.airport} ${minutes(l.minutes).replace(' ', '')}`), `${o.id}: the gap says ${l.airport} ${l.minutes} min: ${stops[j]}`);
