@@ -2,8 +2,10 @@
 // (io.modelcontextprotocol/ui). The host renders it in a sandboxed iframe
 // and talks to it over postMessage (bridge.js):
 //
-//   host -> view  ui/notifications/tool-input    the call's arguments (a "searching" line)
+//   host -> view  ui/notifications/tool-input    the call's arguments (a "searching" line,
+//                                                a "still waiting" one after 30 s)
 //                 ui/notifications/tool-result   the result: structuredContent is rendered
+//                 ui/notifications/tool-cancelled   the call cancelled: says so
 //                 ui/notifications/host-context-changed   theme, styles, locale
 //   view -> host  tools/call listFlightOptions           every option, for the full list
 //                 tools/call findBestFlight              another day of the calendar, or
@@ -22,6 +24,12 @@ import { bookedView, calendarView, chooseButton, confirmView, countWords, emptyV
 // How long a tool call through the host may take before the view gives up
 // on it; the server's own budget for one call is 45 s by default.
 const CALL_TIMEOUT_MS = 60_000;
+
+// How long after the call's arguments the view waits for its result (or
+// a cancel) before it says the answer may come in the conversation instead:
+// a host may never pass the result on, and the server's own budget for a
+// call is 45 s by default.
+const RESULT_HINT_MS = 30_000;
 
 // How many rows of the full list show before "Show all".
 const LIST_LIMIT = 10;
@@ -226,7 +234,7 @@ function showResult(r, { keepCalendar = false } = {}) {
   }
   Object.assign(state.options, { status: r.flights.length ? 'loading' : 'idle', list: [], visible: [], showAll: false, error: '' });
   keepFocus(renderResult);
-  if (r.flights.length) loadOptions(r, seq);
+  if (r.flights.length) loadOptions(r, seq).catch((err) => drawFailed(err));
 }
 
 // loadOptions asks the server (listFlightOptions, a tool for the view only)
@@ -267,7 +275,12 @@ async function searchAgain(args, { keepCalendar, what }) {
   const { result: r, problem } = readResult(value);
   if (problem) return `findBestFlight answered with nothing the view can read: ${problem}.`;
   state.showing = what;
-  showResult(r, { keepCalendar });
+  try {
+    showResult(r, { keepCalendar });
+  } catch (err) {
+    drawFailed(err, 'This answer came to the view, not to the conversation: ask your assistant to search again.');
+    return '';
+  }
   say(`${what}: ${picksWords(r)}.`);
   tellModelLooking(r, what);
   return '';
@@ -316,7 +329,7 @@ function withEarlierHolds(ctx) {
 // tellModelLooking lets the model know what the user now sees, when the
 // host takes context updates (nothing is said in the chat).
 async function tellModelLooking(r, what) {
-  if (!app.hostCapabilities?.updateModelContext) return;
+  if (!r || !app.hostCapabilities?.updateModelContext) return; // no result: one the view could not draw
   const picks = r.flights.map((f) => `#${f.position} ${f.id}`).join(', ');
   const text = `In the flight results view the user is now looking at ${what.toLowerCase()} (${r.trip.origin} to ${r.trip.destination}): ${picks || 'nothing within the trip\'s limits'}.`;
   try {
@@ -326,7 +339,31 @@ async function tellModelLooking(r, what) {
   }
 }
 
+// drawFailed is the page when drawing a result threw: rather than a page
+// left blank or at "Searching…", it says so (`where` tells where the result
+// can be read instead) and logs the error for whoever debugs the view.
+// Nothing of the result is kept, so nothing redraws it.
+function drawFailed(err, where = 'The full result is in the conversation: the host has it too.') {
+  console.error('flightserver-results: could not draw the result:', err);
+  state.result = null;
+  state.seq++;
+  notice('The view could not draw this result', where, 'error');
+  say('The view could not draw this result.');
+}
+
+// waiting is the timer of the hint that the result is late.
+let waiting;
+
 function onToolResult(result) {
+  clearTimeout(waiting);
+  try {
+    drawToolResult(result);
+  } catch (err) {
+    drawFailed(err);
+  }
+}
+
+function drawToolResult(result) {
   if (result.isError) {
     notice('The flight search failed', textOf(result) || 'The server reported an error without saying more.', 'error');
     say('The flight search failed.');
@@ -446,7 +483,7 @@ async function hold(e) {
     // under the header and repeated to the model.
     if (!error && typeof value.reference === 'string') {
       state.holds = addHold(state.holds, { flight, booking: value, saved: null });
-      if (state.phase === 'idle') keepFocus(renderResult);
+      if (state.result && state.phase === 'idle') keepFocus(renderResult);
       say(`Held: reference ${value.reference}.`);
       tellModelLooking(state.result, state.showing || 'the search results');
     }
@@ -478,7 +515,7 @@ async function save(format) {
     const hold = !error && state.holds.find((x) => x.booking.reference === ref);
     if (hold) {
       hold.saved = value;
-      if (state.phase === 'idle') keepFocus(renderResult);
+      if (state.result && state.phase === 'idle') keepFocus(renderResult);
       say(`Saved ${value.path ?? value.uri ?? ''}.`);
       tellModelLooking(state.result, state.showing || 'the search results');
     }
@@ -529,16 +566,27 @@ app.on('toolinput', ({ arguments: args }) => {
   if (typeof a.strategy === 'string') state.strategy = a.strategy;
   if (state.result) return;
   const route = a.origin && a.destination ? `${a.origin} → ${a.destination}` : 'flights';
-  notice('Searching…', `Looking for ${route}${a.date ? ` on ${a.date}` : ''}.`);
+  const looking = `Looking for ${route}${a.date ? ` on ${a.date}` : ''}.`;
+  notice('Searching…', looking);
   say('Searching for flights…');
+  clearTimeout(waiting);
+  waiting = setTimeout(() => {
+    notice('Still waiting for the flight search', `${looking}\nNo result has reached this view after ${RESULT_HINT_MS / 1000} s: the answer may appear in the conversation instead.`);
+    say('Still waiting for the flight search; the answer may appear in the conversation instead.');
+  }, RESULT_HINT_MS);
 });
 app.on('toolresult', onToolResult);
 app.on('toolcancelled', ({ reason }) => {
+  clearTimeout(waiting);
   if (!state.result) notice('The flight search was cancelled', typeof reason === 'string' ? reason : '', 'error');
 });
 app.on('hostcontextchanged', () => {
   applyHostContext();
-  if (state.result && state.phase === 'idle') keepFocus(renderResult);
+  try {
+    if (state.result && state.phase === 'idle') keepFocus(renderResult);
+  } catch (err) {
+    drawFailed(err);
+  }
 });
 app.onteardown = async () => {};
 

@@ -16,7 +16,7 @@ import {
   usd,
 } from './format.js';
 import { HEAT_LEVELS, SORTS, TIMES, fareRange, heatLevel } from './options.js';
-import { NIGHT_FROM, NIGHT_TO, timeline } from './timeline.js';
+import { NIGHT_FROM, NIGHT_TO, fitLabels, timeline } from './timeline.js';
 
 // h creates an element: props are attributes, except `text` (its text),
 // `class`, `style` (an object of CSS properties) and on* (listeners);
@@ -88,6 +88,36 @@ function connectionWords(p, airports) {
   return `${duration(p.minutes)} in ${p.airport}${city ? ` (${city})` : ''}${notes.length ? ` · ${notes.join(' · ')}` : ''}`;
 }
 
+// fitTicks draws the labels of timelines (their .ticks rows) so that none
+// overlaps another, as fitLabels chooses from their boxes as drawn: a
+// connection's label shortened to its airport (.short), or left out
+// (.dropped; its gap says it on hover, the description in full). It runs
+// whenever a row of labels is laid out or changes width (a ResizeObserver),
+// measuring all the rows of one change together.
+let fitter;
+function fitTicks(rows) {
+  rows = rows.filter((row) => row.isConnected || fitter.unobserve(row));
+  const spans = rows.map((row) => [...row.children]);
+  const all = spans.flat();
+  const boxes = () => spans.map((list) => list.map((el) => el.getBoundingClientRect()));
+  for (const el of all) el.classList.remove('short', 'dropped');
+  const full = boxes();
+  for (const el of all) el.classList.add('short');
+  const short = boxes();
+  for (const el of all) el.classList.remove('short');
+  spans.forEach((list, r) =>
+    fitLabels(full[r].map((b, i) => ({ left: b.left, right: b.right, short: short[r][i] }))).forEach((how, i) => {
+      if (how !== 'full') list[i].classList.add(how === 'short' ? 'short' : 'dropped');
+    }),
+  );
+}
+
+function fitted(row) {
+  fitter ??= new ResizeObserver((entries) => fitTicks(entries.map((e) => e.target)));
+  fitter.observe(row);
+  return row;
+}
+
 // timelineView draws one leg on a time axis: each flight a bar, each
 // connection a gap labelled with its airport and length, the night hours
 // shaded. The drawing is hidden from screen readers, which get its
@@ -125,18 +155,22 @@ export function timelineView(leg, airports) {
       { class: 'nights', 'aria-hidden': 'true' },
       tl.nights.map((n) => h('span', { class: 'night', title: `night hours (${NIGHT_FROM}:00–0${NIGHT_TO}:00 where you are)`, style: { left: pct(n.x0), width: pct(n.x1 - n.x0) } })),
     ),
-    h(
-      'div',
-      { class: 'ticks', 'aria-hidden': 'true' },
-      h('span', { class: 'end start', text: `${first.from} ${start?.time ?? ''}` }),
-      connections.map((p) =>
-        h('span', {
-          class: `stop${p.overnight ? ' overnight' : ''}${p.changeOfAirport ? ' change' : ''}`,
-          style: { left: pct((p.x0 + p.x1) / 2) },
-          text: `${p.airport} ${duration(p.minutes).replace(' ', '')}${p.overnight ? ' ☾' : ''}${p.changeOfAirport ? ' ⇄' : ''}`,
-        }),
+    fitted(
+      h(
+        'div',
+        { class: 'ticks', 'aria-hidden': 'true' },
+        h('span', { class: 'end start', text: `${first.from} ${start?.time ?? ''}` }),
+        connections.map((p) =>
+          h(
+            'span',
+            { class: `stop${p.overnight ? ' overnight' : ''}${p.changeOfAirport ? ' change' : ''}`, style: { left: pct((p.x0 + p.x1) / 2) } },
+            p.airport,
+            h('span', { class: 'len', text: ` ${duration(p.minutes).replace(' ', '')}` }),
+            `${p.overnight ? ' ☾' : ''}${p.changeOfAirport ? ' ⇄' : ''}`,
+          ),
+        ),
+        h('span', { class: 'end finish', text: `${last.to} ${localTime(last.arrive)?.time ?? ''}` }),
       ),
-      h('span', { class: 'end finish', text: `${last.to} ${localTime(last.arrive)?.time ?? ''}` }),
     ),
   );
 }

@@ -88,3 +88,34 @@ export function timeline(leg) {
   if (open !== null) nights.push({ x0: frac(open), x1: 1 });
   return { start, end, pieces, nights: nights.filter((n) => n.x1 - n.x0 > 0.005) };
 }
+
+// LABEL_GAP is the room, in pixels, kept between two labels of a timeline.
+export const LABEL_GAP = 4;
+
+// fitLabels chooses how each label under a timeline is drawn so that no two
+// touch: `labels` are the boxes ({ left, right }, in pixels) of the labels
+// in order, the departure first and the arrival last, each with `short`,
+// its box shortened (a connection's airport without its length). The first
+// and last are always drawn in full; each one between them, left to right,
+// in full if it fits after the last one drawn and before the arrival's,
+// else shortened if that fits, else not at all. Returns 'full', 'short' or
+// 'none' for each.
+export function fitLabels(labels, gap = LABEL_GAP) {
+  const out = labels.map((_, i) => (i === 0 || i === labels.length - 1 ? 'full' : 'none'));
+  if (labels.length < 3) return out;
+  const end = labels.at(-1).left - gap;
+  let after = labels[0].right + gap;
+  for (let i = 1; i < labels.length - 1; i++) {
+    for (const [how, box] of [
+      ['full', labels[i]],
+      ['short', labels[i].short],
+    ]) {
+      if (box && box.left >= after && box.right <= end) {
+        out[i] = how;
+        after = box.right + gap;
+        break;
+      }
+    }
+  }
+  return out;
+}

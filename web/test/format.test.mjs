@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import { HELD_IN_CONTEXT, addHold, checkPassengerName, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, usd, viewLocale, withHolds, withoutFilter } from '../src/format.js';
 import { airlinesOf, fareRange, heatLevel, matches, noFilter, sortOptions, timeOfDay } from '../src/options.js';
-import { offsetMinutes, timeline } from '../src/timeline.js';
+import { fitLabels, offsetMinutes, timeline } from '../src/timeline.js';
 
 test('localTime keeps the airport\'s wall clock, whatever the offset', () => {
   for (const [iso, want] of [
@@ -225,6 +225,22 @@ test('the timeline puts each flight and connection on one axis, and the night wh
   assert.equal(timeline({ segments: [seg('BA', 'JFK', 'LHR', 'garbage', '2026-12-15T20:00:00Z')] }), null);
   const day = timeline({ segments: [seg('BA', 'LHR', 'CDG', '2026-12-15T10:00:00Z', '2026-12-15T12:15:00+01:00')] });
   assert.deepEqual(day.nights, [], 'a daytime flight has no night');
+});
+
+test('a timeline\'s labels: first and last always, the others in full, shortened or left out so none touches', () => {
+  const box = (left, right, short) => ({ left, right, short: short && { left: short[0], right: short[1] } });
+  // 0-50 the departure, 250-300 the arrival, 4 pixels kept between labels.
+  const first = box(0, 50);
+  const last = box(250, 300);
+  assert.deepEqual(fitLabels([first, last]), ['full', 'full']);
+  assert.deepEqual(fitLabels([first, box(100, 160, [115, 145]), last]), ['full', 'full', 'full']);
+  // Too close to the departure in full, clear of it shortened.
+  assert.deepEqual(fitLabels([first, box(40, 100, [55, 85]), last]), ['full', 'short', 'full']);
+  // Over the arrival even shortened: left out.
+  assert.deepEqual(fitLabels([first, box(220, 280, [235, 265]), last]), ['full', 'none', 'full']);
+  // Two close together: the second gives way to the first, then to the arrival.
+  assert.deepEqual(fitLabels([first, box(60, 120, [75, 105]), box(110, 170, [125, 155]), box(200, 260, [215, 245]), last]), ['full', 'full', 'short', 'short', 'full']);
+  assert.deepEqual(fitLabels([first, box(60, 120, [75, 105]), box(100, 160, [115, 118]), last]), ['full', 'full', 'none', 'full']);
 });
 
 test('the ladder in one line', () => {

@@ -215,8 +215,11 @@ function within(promise, ms, what) {
 // has the result, with what the host recorded: the view's tool calls
 // (with the server's results), its model-context updates and its messages.
 // `messageResult` is what the host answers the view's ui/message with
-// ({ isError: true }: the host refused it).
-export async function showToolCall({ page, pages, session, view, name, args, hostCapabilities = DEFAULT_CAPABILITIES, hostContext = {}, messageResult = {} }) {
+// ({ isError: true }: the host refused it). `alter` rewrites (a copy of)
+// the server's result before the view gets it: a result the view cannot
+// draw. With `sendResult` false the view gets the call's arguments and
+// nothing more; the test sends what it will through the returned `bridge`.
+export async function showToolCall({ page, pages, session, view, name, args, hostCapabilities = DEFAULT_CAPABILITIES, hostContext = {}, messageResult = {}, alter, sendResult = true }) {
   const { client, tools } = session;
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw new Error(`the server lists no ${name}`);
@@ -271,6 +274,8 @@ export async function showToolCall({ page, pages, session, view, name, args, hos
     await bridge.sendToolCancelled({ reason: err.message });
     throw err;
   }
-  await bridge.sendToolResult(result);
-  return { result, bridge, record, view: page.frameLocator('#sandbox').frameLocator('#view') };
+  const frame = page.frameLocator('#sandbox').frameLocator('#view');
+  if (!sendResult) return { result, bridge, record, view: frame };
+  await bridge.sendToolResult(alter ? alter(structuredClone(result)) : result);
+  return { result, bridge, record, view: frame };
 }

@@ -340,6 +340,71 @@ test('a failed search shows the server\'s error text', { timeout: TEST_TIMEOUT_M
   });
 });
 
+// A result the view reads but cannot draw (here a ladder step named like
+// one of Object's own properties, which the labels' lookup trips on) must
+// not leave the page blank or at "Searching…": it says so, points to the
+// conversation, and logs the error.
+test('a result the view cannot draw says so and points to the conversation', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
+    const alter = (result) => {
+      result.structuredContent.attempts[0].step = 'toString';
+      return result;
+    };
+    const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
+    const heading = view.getByRole('heading', { name: 'The view could not draw this result' });
+    await visible(heading);
+    const notice = view.locator('section.notice');
+    assert.equal(await notice.getAttribute('role'), 'alert');
+    assert.match(await notice.innerText(), /The full result is in the conversation/);
+    assert.ok(!(await view.locator('main').innerText()).includes('Searching'), 'no longer "Searching…"');
+    assert.equal(await view.locator('main').getAttribute('aria-busy'), null);
+    await waitFor(() => errors.some((e) => /could not draw/.test(e) && /TypeError/.test(e)), 'the error logged to the console');
+  });
+});
+
+// The host passes the call's arguments and then, for a while, nothing: the
+// view says it is still waiting and that the answer may come in the
+// conversation instead, and still shows a result that comes late; a
+// cancellation says so, and no later hint replaces it. Playwright's fake
+// clock (the whole context's: the view's frame too) stands in for the 30 s.
+test('no result for 30 s: the view says it is still waiting, a late result still shows; a cancel says so; a result in time stays', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const heading = (view) => view.locator('section.notice h1');
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    await page.clock.install();
+    const { result, bridge, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, sendResult: false });
+    await visible(view.getByRole('heading', { name: 'Searching…' }));
+    await page.clock.fastForward(29_000);
+    assert.equal(await heading(view).innerText(), 'Searching…', 'not yet after 29 s');
+    await page.clock.fastForward(1_000);
+    await visible(view.getByRole('heading', { name: 'Still waiting for the flight search' }));
+    const text = await view.locator('section.notice').innerText();
+    assert.ok(text.includes(`JFK → LHR on ${DATE}`), text);
+    assert.match(text, /may appear in the conversation instead/);
+    await waitFor(async () => /still waiting/i.test(await view.locator('#status').innerText()), 'the live region saying so');
+    await bridge.sendToolResult(result);
+    await assertPicks(view, result.structuredContent);
+  });
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    await page.clock.install();
+    const { bridge, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, sendResult: false });
+    await visible(view.getByRole('heading', { name: 'Searching…' }));
+    await bridge.sendToolCancelled({ reason: 'The user stopped the search.' });
+    await visible(view.getByRole('heading', { name: 'The flight search was cancelled' }));
+    await page.clock.fastForward(60_000);
+    assert.equal(await heading(view).innerText(), 'The flight search was cancelled', 'no waiting hint after a cancel');
+    assert.equal(await view.locator('section.notice .pre').innerText(), 'The user stopped the search.');
+  });
+  // A result in time is not replaced by the hint later.
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
+    await page.clock.install();
+    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    await assertPicks(view, result.structuredContent);
+    await page.clock.fastForward(60_000);
+    assert.equal(await view.locator('section.notice').count(), 0, 'no notice over the result');
+    await assertPicks(view, result.structuredContent);
+  });
+});
+
 test('the view runs under the sandbox\'s CSP: it fetched nothing and can reach nothing', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
     pages.served.length = 0;
@@ -415,6 +480,48 @@ test('at 320 pixels wide nothing sticks out sideways; the date grid scrolls in i
       assert.deepEqual(errors, []);
     });
   }
+});
+
+// At 320 pixels a timeline's labels (the departure, each connection, the
+// arrival) have little room: no two shown may overlap, the first and last
+// are always shown, and a connection's label is shortened to its airport or
+// left out when it would collide (its gap still says it on hover, the
+// description in full). San Francisco-Delhi has connections close enough
+// to collide at that width.
+test('at 320 pixels wide no two labels of a timeline overlap; the first and last stay', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25', width: 320 + 32 }, async ({ session, page, view: source, errors }) => {
+    const { record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { origin: 'SFO', destination: 'DEL', date: DATE } });
+    const opts = await optionsOf(view, record);
+    const rows = await allRows(view);
+    assert.equal(await rows.count(), opts.options.length);
+    const found = await view.locator('html').evaluate(async () => {
+      // What is drawn once the page has settled.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const seen = (el) => el.checkVisibility({ visibilityProperty: true });
+      return [...document.querySelectorAll('main .timeline .ticks')].map((ticks) => {
+        const spans = [...ticks.children];
+        const shown = spans.filter(seen).map((el) => {
+          const r = el.getBoundingClientRect();
+          return { text: el.innerText, full: el.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        });
+        return { count: spans.length, shown, first: seen(spans[0]), last: seen(spans.at(-1)) };
+      });
+    });
+    assert.ok(found.length >= opts.options.length, `a timeline per option at least: ${found.length}`);
+    let fitted = 0;
+    for (const [i, t] of found.entries()) {
+      assert.ok(t.first && t.last, `timeline ${i}: the first and last labels are shown: ${JSON.stringify(t.shown)}`);
+      for (const [j, a] of t.shown.entries()) {
+        for (const b of t.shown.slice(j + 1)) {
+          const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          assert.ok(!overlap, `timeline ${i}: "${a.text}" (${a.left.toFixed(1)}-${a.right.toFixed(1)}) overlaps "${b.text}" (${b.left.toFixed(1)}-${b.right.toFixed(1)})`);
+        }
+      }
+      fitted += t.count - t.shown.length + t.shown.filter((s) => s.text !== s.full).length;
+    }
+    assert.ok(fitted > 0, 'some labels had to be shortened or left out at 320 pixels');
+    assert.deepEqual(errors, []);
+  });
 });
 
 // ui/update-model-context replaces what the view said before, and a day of
@@ -678,7 +785,8 @@ test('the timeline: layovers as labelled gaps, overnight connections marked, the
       const tl = row.locator('.timeline').first();
       assert.equal(await tl.locator('.bar').count(), o.segments.length, `${o.id}: a bar per flight`);
       assert.equal(await tl.locator('.gap').count(), o.segments.length - 1, `${o.id}: a gap per connection`);
-      const stops = await tl.locator('.ticks .stop').allInnerTexts();
+      // Its words (drawn shortened or not at all where they would overlap another label).
+      const stops = await tl.locator('.ticks .stop').allTextContents();
       const label = await tl.getAttribute('aria-label');
       for (const [j, l] of (o.layovers ?? []).entries()) {
         assert.ok(stops[j].startsWith(`${l.airport} ${minutes(l.minutes).replace(' ', '')}`), `${o.id}: the gap says ${l.airport} ${l.minutes} min: ${stops[j]}`);
