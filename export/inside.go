@@ -41,9 +41,10 @@ import (
 //
 // Inside is a check of paths at one moment. If someone can rename
 // directories inside base between Inside and the write, the resolved path
-// may no longer be inside. [Write] still cannot leave the directory it is
-// given (it uses [os.Root]); what Inside adds is that the directory itself
-// was inside base when chosen. Note also that on case-insensitive file
+// may no longer be inside. [Write] cannot leave the directory it is given
+// (it uses [os.Root]), so a caller that must stay inside base whatever
+// happens in between gives Write base itself, and as the name the way down
+// from base to resolved and the file's name (saveItinerary does). Note also that on case-insensitive file
 // systems (macOS, Windows) two spellings of one directory compare unequal,
 // which errs on the side of refusing.
 func Inside(base, dir string) (resolved string, ok bool, err error) {

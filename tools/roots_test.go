@@ -1,12 +1,15 @@
 package tools
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/flightserver/flightserver/export"
 )
 
 // Over HTTP a root must lie inside --export-dir. Every root outside it is
@@ -226,12 +229,45 @@ func TestChooseDir(t *testing.T) {
 		if strings.HasPrefix(tc.arg, "out") && !linked {
 			continue
 		}
-		got, err := chooseDir(tc.arg, bases)
+		at, err := chooseDir(tc.arg, bases)
+		got := at.dir()
 		switch {
 		case tc.err && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("chooseDir(%q) = %q, %v; want an error saying %q", tc.arg, got, err, tc.want)
 		case !tc.err && (err != nil || got != tc.want):
 			t.Errorf("chooseDir(%q) = %q, %v; want %q", tc.arg, got, err, tc.want)
 		}
+	}
+}
+
+// The directory chooseDir found is held inside its base until the file is
+// written: swapped afterwards for a link that leads out (by someone who can
+// rename in the base), the save is refused and nothing is written out
+// there, nor a temporary file left.
+func TestSaveDirStaysInsideItsBase(t *testing.T) {
+	top := t.TempDir()
+	base, secret := filepath.Join(top, "base"), filepath.Join(top, "secret")
+	trips := filepath.Join(base, "trips")
+	mkdir(t, trips)
+	mkdir(t, secret)
+	at, err := chooseDir("trips", []usableRoot{{uri: fileURI(base), dir: base}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(trips, filepath.Join(base, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, trips); err != nil {
+		t.Skipf("cannot create symbolic links here: %v", err)
+	}
+	if err := at.replaceable("trip.ics"); err != nil {
+		t.Errorf("replaceable through the swapped link: %v, want nil (nothing is read out there)", err)
+	}
+	path, _, err := at.write("trip.ics", []byte("BEGIN:VCALENDAR\r\n"), false)
+	if err == nil || !errors.Is(err, export.ErrOutside) {
+		t.Errorf("write through a link that leads out = %q, %v; want it refused as leading outside", path, err)
+	}
+	if left, _ := os.ReadDir(secret); len(left) != 0 {
+		t.Errorf("written outside the base: %v", left)
 	}
 }

@@ -171,7 +171,7 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 			quota = t.exportQuota
 		}
 	}
-	dir, err := chooseDir(args.Directory, bases)
+	at, err := chooseDir(args.Directory, bases)
 	if err != nil {
 		return invalidArguments(c, flights.Problems{{Field: "directory", Problem: err.Error(), Accepted: "a directory inside " + baseList(bases) + ", or none"}})
 	}
@@ -189,14 +189,14 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	// name (a README.md in the folder the host shares). Checked without
 	// overwrite too, so that the refusal does not tell the model to pass
 	// overwrite, which would not replace that file either.
-	if err := replaceable(dir, name); err != nil {
+	if err := at.replaceable(name); err != nil {
 		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v. Pass another filename, or ask the user to move or delete that file.", err), nil)
 	}
 	if err := quota.Take(int64(len(data))); err != nil {
 		c.Log().Warn().Err(err).Msg("export directory full")
 		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
 	}
-	path, size, err := export.Write(dir, name, data, args.Overwrite)
+	path, size, err := at.write(name, data, args.Overwrite)
 	if err != nil {
 		quota.Give(int64(len(data)))
 		c.Log().Warn().Err(err).Msg("write failed")
@@ -316,26 +316,46 @@ func baseList(bases []usableRoot) string {
 // itinerary is a few kilobytes, so a larger file is not one.
 const maxReplaceable = 1 << 20
 
-// replaceable says why the file name in dir must not be replaced by an
-// itinerary, or nil: nothing is there, a directory is (export.Write says
+// saveDir is where a file is written: the directory sub inside the allowed
+// base (a client's root or the export directory, with its links followed),
+// as chooseDir found it. Every read and write goes through an os.Root on
+// base, so the directory stays inside base whatever happens to the names
+// on the way after chooseDir looked: if sub is swapped for a link that
+// leads out, the write is refused, not made out there.
+type saveDir struct {
+	base, sub string // sub: "." or a local path
+}
+
+// dir is the directory the file goes in.
+func (p saveDir) dir() string { return filepath.Join(p.base, p.sub) }
+
+// write is export.Write of name in the place.
+func (p saveDir) write(name string, data []byte, overwrite bool) (string, int64, error) {
+	return export.Write(p.base, filepath.Join(p.sub, name), data, overwrite)
+}
+
+// replaceable says why the file name in the place must not be replaced by
+// an itinerary, or nil: nothing is there, a directory is (export.Write says
 // so), or the file is an itinerary this server wrote (itinerary.Rendered).
 // A link, a device or any other file is the user's. It reads through an
 // os.Root, without following a link at the name and without blocking on a
 // named pipe.
-func replaceable(dir, name string) error {
-	root, err := os.OpenRoot(dir)
+func (p saveDir) replaceable(name string) error {
+	dir := p.dir()
+	root, err := os.OpenRoot(p.base)
 	if err != nil {
-		return nil // export.Write says what is wrong with dir
+		return nil // export.Write says what is wrong with the directory
 	}
 	defer root.Close()
-	fi, err := root.Lstat(name)
+	at := filepath.Join(p.sub, name)
+	fi, err := root.Lstat(at)
 	switch {
 	case err != nil || fi.IsDir():
 		return nil
 	case !fi.Mode().IsRegular() || fi.Size() > maxReplaceable:
 		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir)
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(at, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return fmt.Errorf("%s in %s cannot be read to check that it is an itinerary this server wrote: %v", name, dir, errors.Unwrap(err))
 	}
@@ -361,18 +381,18 @@ func statIn(dir, name string) (fs.FileInfo, error) {
 // chooseDir resolves the directory argument against the allowed bases: an
 // absolute one must lie inside one of them, a relative one is taken from
 // the first base it exists under; none means the first base itself.
-func chooseDir(arg string, bases []usableRoot) (string, error) {
+func chooseDir(arg string, bases []usableRoot) (saveDir, error) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" {
-		return bases[0].dir, nil
+		return saveDir{base: bases[0].dir, sub: "."}, nil
 	}
 	if strings.ContainsRune(arg, 0) {
-		return "", errors.New("the directory argument contains a NUL character")
+		return saveDir{}, errors.New("the directory argument contains a NUL character")
 	}
 	if len(arg) >= len("file://") && strings.EqualFold(arg[:len("file://")], "file://") {
 		p, err := localPath(arg)
 		if err != nil {
-			return "", fmt.Errorf("the directory %s is a file:// URI this server cannot use: %v", flights.Quote(arg), err)
+			return saveDir{}, fmt.Errorf("the directory %s is a file:// URI this server cannot use: %v", flights.Quote(arg), err)
 		}
 		arg = p
 	}
@@ -398,7 +418,7 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 			missing = missing && errors.Is(err, fs.ErrNotExist)
 		}
 		if missing {
-			return "", fmt.Errorf("the directory %s does not exist in %s: create it first, or pass a directory that exists (or none, for %s)",
+			return saveDir{}, fmt.Errorf("the directory %s does not exist in %s: create it first, or pass a directory that exists (or none, for %s)",
 				flights.Quote(arg), baseList(bases), bases[0].dir)
 		}
 	}
@@ -408,10 +428,19 @@ func chooseDir(arg string, bases []usableRoot) (string, error) {
 				continue
 			}
 			resolved, ok, err := export.Inside(b.dir, c)
-			if err == nil && ok {
-				return resolved, nil
+			if err != nil || !ok {
+				continue
+			}
+			// The place is kept as the base and the way down from it, so
+			// that the write is held inside the base again when it is made.
+			base, err := filepath.EvalSymlinks(b.dir)
+			if err != nil {
+				continue
+			}
+			if sub, err := filepath.Rel(base, resolved); err == nil && (sub == "." || filepath.IsLocal(sub)) {
+				return saveDir{base: base, sub: sub}, nil
 			}
 		}
 	}
-	return "", fmt.Errorf("the directory %s is not inside an allowed directory (%s)", flights.Quote(arg), baseList(bases))
+	return saveDir{}, fmt.Errorf("the directory %s is not inside an allowed directory (%s)", flights.Quote(arg), baseList(bases))
 }
