@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -175,4 +176,20 @@ func EndChat(span trace.Span, responseModel string, inputTokens, outputTokens in
 		span.SetStatus(codes.Error, failure)
 	}
 	span.End()
+}
+
+// TraceHeaders passes each request on with the trace its HTTP headers
+// carry (W3C traceparent, tracestate, baggage, as an ingress, a gateway or
+// a plain HTTP client sends them) as its context's parent: a tools/call
+// span is then a child of that trace, unless the call's params._meta
+// names one of its own, which wins (StartToolCall). A request without a
+// traceparent header is passed on as it is. With tracing off the global
+// propagator reads nothing.
+func TraceHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("traceparent") != "" {
+			r = r.WithContext(otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header)))
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -223,7 +223,7 @@ func newHandler(mcpHTTP http.Handler, cfg config, sess *httpguard.Sessions, stre
 	// sampled, so a client sending bad requests cannot decide how much the
 	// server logs.
 	log = httpguard.RefusalLog(log)
-	h := sess.Handler(log, streams.Handler(httpguard.AcknowledgedFirst(withAckSignal, mcpHTTP)))
+	h := sess.Handler(log, streams.Handler(httpguard.AcknowledgedFirst(withAckSignal, telemetry.TraceHeaders(mcpHTTP))))
 	h = calls.Wrap(log, h)
 	h = httpguard.ReadBody(cfg.maxBodyBytes, cfg.readBody, log, h)
 	if cfg.authToken != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -24,9 +25,10 @@ import (
 // decodes every export request and keeps the spans' names and parents, and
 // every word the spans carry.
 type otlpReceiver struct {
-	mu    sync.Mutex
-	spans map[string][]byte // name -> parent span id
-	ids   map[string][]byte // name -> span id
+	mu     sync.Mutex
+	spans  map[string][]byte   // name -> parent span id
+	ids    map[string][]byte   // name -> span id
+	traces map[string][][]byte // name -> the trace id of each span of that name
 	// text holds each span's name, status message, and its attributes' and
 	// events' keys and values, one a line.
 	text []string
@@ -35,7 +37,7 @@ type otlpReceiver struct {
 }
 
 func newOTLPReceiver() *otlpReceiver {
-	return &otlpReceiver{spans: map[string][]byte{}, ids: map[string][]byte{}, attrs: map[string][]string{}}
+	return &otlpReceiver{spans: map[string][]byte{}, ids: map[string][]byte{}, traces: map[string][][]byte{}, attrs: map[string][]string{}}
 }
 
 // keep notes what a span says; o.mu is held.
@@ -71,6 +73,7 @@ func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			for _, s := range ss.Spans {
 				o.spans[s.Name] = s.ParentSpanId
 				o.ids[s.Name] = s.SpanId
+				o.traces[s.Name] = append(o.traces[s.Name], s.TraceId)
 				o.keep(s)
 			}
 		}
@@ -107,6 +110,43 @@ func TestTracesReachAnOTLPReceiver(t *testing.T) {
 		if parent, ok := rec.spans[child]; !ok || !slices.Equal(parent, call) {
 			t.Errorf("%s: arrived %v, child of the call %v", child, ok, slices.Equal(parent, call))
 		}
+	}
+}
+
+// A call over HTTP continues the trace its request's traceparent header
+// names (an ingress or a gateway sends one), unless its params._meta names
+// its own, which wins: the MCP client knows its trace better than a proxy.
+func TestTracesContinueTheHTTPTraceparent(t *testing.T) {
+	rec := newOTLPReceiver()
+	collector := httptest.NewServer(rec)
+	defer collector.Close()
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + collector.URL, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_SERVICE_NAME=flightserver-test",
+	}, "--rate-limit", "0")
+	const fromHeader, fromMeta = "4bf92f3577b34da6a3ce929d0e0e4736", "0af7651916cd43dd8448eb211c80319c"
+	args := map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}
+	for _, meta := range []map[string]any{{}, {"traceparent": "00-" + fromMeta + "-b7ad6b7169203331-01"}} {
+		meta["io.modelcontextprotocol/protocolVersion"] = "2026-07-28"
+		meta["io.modelcontextprotocol/clientCapabilities"] = map[string]any{}
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+			"params": map[string]any{"name": "findBestFlight", "arguments": args, "_meta": meta}})
+		r := send(t, "http://"+addr+"/mcp", map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "findBestFlight",
+			"traceparent": "00-" + fromHeader + "-00f067aa0ba902b7-01"}, string(body))
+		if r.status != http.StatusOK {
+			t.Fatalf("call: %d %s", r.status, r.body)
+		}
+	}
+	_ = proc.Cmd.Process.Signal(syscall.SIGTERM)
+	exits(t, proc, logs, 20*time.Second, "SIGTERM")
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var got []string
+	for _, id := range rec.traces["tools/call findBestFlight"] {
+		got = append(got, hex.EncodeToString(id))
+	}
+	slices.Sort(got)
+	if want := []string{fromMeta, fromHeader}; !slices.Equal(got, want) {
+		t.Errorf("the two calls' spans are in traces %v, want %v (the header's, then _meta's over the header's)", got, want)
 	}
 }
 
