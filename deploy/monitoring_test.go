@@ -38,6 +38,8 @@ var metrics = map[string]family{
 	"flightserver_rung_attempts_total": {"counter", map[string][]string{"tool": tools, "rung": rungs, "outcome": outcomes}},
 	"flightserver_call_duration_seconds": {"histogram", map[string][]string{"tool": tools, "era": {"legacy", "modern"},
 		"transport": {"stdio", "http"}, "outcome": {"ok", "error", "input_required"}}},
+	"flightserver_call_server_seconds": {"histogram", map[string][]string{"tool": tools, "era": {"legacy", "modern"},
+		"transport": {"stdio", "http"}, "outcome": {"ok", "error", "input_required"}}},
 	"flightserver_llm_request_duration_seconds": {"histogram", map[string][]string{"outcome": nil}},
 	"flightserver_llm_tokens_total":             {"counter", map[string][]string{"kind": {"prompt", "completion"}}},
 	"flightserver_inflight_calls":               {"gauge", map[string][]string{}},

@@ -294,6 +294,11 @@ func formOutcome(res *mcp.ElicitationResult, elapsed time.Duration) Asked {
 func (c *Call) askNow(ctx context.Context, q Question) Asked {
 	start := time.Now()
 	kind := q.kind()
+	if kind == AskForm {
+		// The user's time, answered or not: the metrics tell it apart
+		// from the server's own (telemetry.Metrics.CallStarted).
+		defer func() { c.userWait += time.Since(start) }()
+	}
 	session := server.ClientSessionFromContext(ctx)
 	// Roots are kept for the session only when its client will say they
 	// changed: one that did not declare roots.listChanged never will.

@@ -46,7 +46,7 @@ func Serve[S any](e *Engine, spec Spec[S]) server.ToolHandlerFunc {
 			res = spec.Handle(ctx, c, &st)
 		}
 		outcome := c.finish(res)
-		ended(string(c.client.Era), e.transport, outcome)
+		ended(string(c.client.Era), e.transport, outcome, c.userWait)
 		telemetry.EndToolCall(c.span, outcome, c.errorCode)
 		return res, nil
 	}
@@ -81,6 +81,9 @@ type Call struct {
 	// span is the call's trace span; errorCode the code of its isError.
 	span      trace.Span
 	errorCode string
+	// userWait is how long this round waited on forms the user had open
+	// (a legacy call asks while it waits; a modern one between rounds).
+	userWait time.Duration
 }
 
 // Tool is the name of the tool called.

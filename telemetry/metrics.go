@@ -41,6 +41,7 @@ type Metrics struct {
 	reg         *prometheus.Registry
 	attempts    *prometheus.CounterVec
 	calls       *prometheus.HistogramVec
+	serverTime  *prometheus.HistogramVec // calls less the user's time
 	llmDuration *prometheus.HistogramVec
 	llmTokens   *prometheus.CounterVec
 	inflight    prometheus.Gauge
@@ -66,6 +67,11 @@ func NewMetrics() *Metrics {
 			Help:    "Tool calls by tool, era (legacy, modern), transport (stdio, http) and outcome (ok, error, input_required).",
 			Buckets: callBuckets,
 		}, []string{"tool", "era", "transport", "outcome"}),
+		serverTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "flightserver_call_server_seconds",
+			Help:    "Tool calls' time less what they spent waiting on the user to answer a form, by tool, era, transport and outcome.",
+			Buckets: callBuckets,
+		}, []string{"tool", "era", "transport", "outcome"}),
 		llmDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "flightserver_llm_request_duration_seconds",
 			Help:    "Requests to the server-side LLM endpoint by outcome (ok, or the failure kind).",
@@ -84,7 +90,7 @@ func NewMetrics() *Metrics {
 			Help: "HTTP requests refused before reaching MCP, by reason (auth, origin, rate, inflight, body_size, sessions, streams).",
 		}, []string{"reason"}),
 	}
-	m.reg.MustRegister(m.attempts, m.calls, m.llmDuration, m.llmTokens, m.inflight, m.refusals,
+	m.reg.MustRegister(m.attempts, m.calls, m.serverTime, m.llmDuration, m.llmTokens, m.inflight, m.refusals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -103,16 +109,21 @@ func (m *Metrics) Attempt(tool, rung, outcome string) {
 }
 
 // CallStarted counts a call in flight; the returned function ends it with
-// its era, transport and outcome.
-func (m *Metrics) CallStarted(tool string) func(era, transport, outcome string) {
+// its era, transport and outcome, and how much of it was spent waiting on
+// the user (a form they had open): flightserver_call_duration_seconds
+// counts the whole call, flightserver_call_server_seconds the rest, so
+// that a user slow to answer a form does not look like a slow server.
+func (m *Metrics) CallStarted(tool string) func(era, transport, outcome string, userWait time.Duration) {
 	if m == nil {
-		return func(string, string, string) {}
+		return func(string, string, string, time.Duration) {}
 	}
 	start := time.Now()
 	m.inflight.Inc()
-	return func(era, transport, outcome string) {
+	return func(era, transport, outcome string, userWait time.Duration) {
 		m.inflight.Dec()
-		m.calls.WithLabelValues(tool, era, transport, outcome).Observe(time.Since(start).Seconds())
+		took := time.Since(start)
+		m.calls.WithLabelValues(tool, era, transport, outcome).Observe(took.Seconds())
+		m.serverTime.WithLabelValues(tool, era, transport, outcome).Observe(max(0, took-userWait).Seconds())
 	}
 }
 

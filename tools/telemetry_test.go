@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -213,5 +214,43 @@ func TestTraceAttributesAreBounded(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Fatalf("%d tools/call spans, want 1", calls)
+	}
+}
+
+// A legacy call that waits on the user's form counts that wait in
+// flightserver_call_duration_seconds and not in
+// flightserver_call_server_seconds: the alert on the server's own time
+// does not fire for users slow to answer. A call that asks nothing has
+// the same time in both.
+func TestMetricsTellTheUsersTimeFromTheServers(t *testing.T) {
+	const typing = 300 * time.Millisecond
+	m := telemetry.NewMetrics()
+	s := newServer(t, func(c *Config) { c.Metrics = m })
+	form := &fakeclient.Form{Behaviour: fakeclient.Accepts, Content: goodForm, Delay: typing}
+	c := connect(t, s, "inprocess", mcp.ProtocolVersion20251125, client.WithElicitationHandler(form))
+	if res := callTool(t, c, BookFlightName, map[string]any{"flightId": aFlight(t)}); res.IsError {
+		t.Fatalf("bookFlight: %s", text(res))
+	}
+	callTool(t, c, FindBestFlightName, jfkLHR)
+	got := scrape(t, m)
+	sum := func(metric, tool string) float64 {
+		t.Helper()
+		re := regexp.MustCompile(metric + `_sum\{era="legacy",outcome="ok",tool="` + tool + `",transport="stdio"\} (\S+)`)
+		match := re.FindStringSubmatch(got)
+		if match == nil {
+			t.Fatalf("no %s_sum for %s:\n%s", metric, tool, got)
+		}
+		v, err := strconv.ParseFloat(match[1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	whole, server := sum("flightserver_call_duration_seconds", "bookFlight"), sum("flightserver_call_server_seconds", "bookFlight")
+	if server < 0 || whole-server < typing.Seconds() {
+		t.Errorf("bookFlight took %.3fs, %.3fs of it the server's: the user's %s at the form is not set apart", whole, server, typing)
+	}
+	if whole, server := sum("flightserver_call_duration_seconds", "findBestFlight"), sum("flightserver_call_server_seconds", "findBestFlight"); whole != server {
+		t.Errorf("findBestFlight asked no form, but took %vs in all and %vs of the server's", whole, server)
 	}
 }
