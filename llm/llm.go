@@ -128,6 +128,7 @@ type Client struct {
 	timeout    time.Duration
 	configured bool
 	badURL     bool
+	endpoint   Endpoint
 	// leaks is the key guard (key.go). It is a function rather than a
 	// field holding the key so that printing a Client (%+v) cannot show it.
 	leaks func(fields ...string) bool
@@ -169,7 +170,9 @@ func New(cfg Config) *Client {
 		option.WithMaxRetries(0),
 		option.WithMiddleware(capReply),
 	}
-	if base := strings.TrimSpace(cfg.BaseURL); base != "" {
+	base := strings.TrimSpace(cfg.BaseURL)
+	c.endpoint = endpointOf(base)
+	if base != "" {
 		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			c.badURL = true
 		} else {

@@ -34,6 +34,8 @@ const (
 	keyInputTokens     = attribute.Key("gen_ai.usage.input_tokens")
 	keyOutputTokens    = attribute.Key("gen_ai.usage.output_tokens")
 	keyErrorType       = attribute.Key("error.type")
+	keyServerAddress   = attribute.Key("server.address")
+	keyServerPort      = attribute.Key("server.port")
 	keyStep            = attribute.Key("flightserver.step")
 	keyOutcome         = attribute.Key("flightserver.outcome")
 	keyWhy             = attribute.Key("flightserver.why")
@@ -156,10 +158,16 @@ func EndAsk(span trace.Span, why string) {
 }
 
 // StartChat starts the GenAI client span of one request to the server-side
-// LLM endpoint.
-func StartChat(ctx context.Context, model string) (context.Context, trace.Span) {
-	return tracer().Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
-		keyOperation.String("chat"), keyProvider.String("openai"), keyRequestModel.String(model)))
+// LLM endpoint: model at provider, on host and port (none when 0).
+func StartChat(ctx context.Context, model, provider, host string, port int) (context.Context, trace.Span) {
+	attrs := []attribute.KeyValue{keyOperation.String("chat"), keyProvider.String(provider), keyRequestModel.String(model)}
+	if host != "" {
+		attrs = append(attrs, keyServerAddress.String(host))
+	}
+	if port > 0 {
+		attrs = append(attrs, keyServerPort.Int(port))
+	}
+	return tracer().Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 }
 
 // EndChat ends it with the model that answered and the tokens used, or the

@@ -291,7 +291,8 @@ func (t *Toolset) askServerModel(ctx context.Context, c *fallback.Call, p rankin
 	start := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, fallback.Waitable(ctx, time.Hour))
 	defer cancel()
-	lctx, span := telemetry.StartChat(lctx, t.llm.Model())
+	at := t.llm.Endpoint()
+	lctx, span := telemetry.StartChat(lctx, t.llm.Model(), at.Provider, at.Host, at.Port)
 	reply, err := t.llm.Complete(lctx, llm.Request{System: p.System, User: p.User, Schema: answerFormat})
 	outcome, failure := "ok", ""
 	if err != nil {

@@ -169,6 +169,15 @@ func TestTracesFollowTheConventions(t *testing.T) {
 		if tokens != 900 { // what the stand-in endpoint reports
 			t.Errorf("chat span input tokens %d, want 900: %v", tokens, chat.Attributes())
 		}
+		// The stand-in listens on 127.0.0.1: a host no provider owns, so
+		// the provider is the API it speaks, and the address says where.
+		got := map[attribute.Key]string{}
+		for _, kv := range chat.Attributes() {
+			got[kv.Key] = kv.Value.Emit()
+		}
+		if got["gen_ai.provider.name"] != "openai" || got["server.address"] != "127.0.0.1" || got["server.port"] == "" || got["server.port"] == "0" {
+			t.Errorf("chat span names provider %q at %q port %q; want openai at 127.0.0.1 and its port", got["gen_ai.provider.name"], got["server.address"], got["server.port"])
+		}
 	}
 }
 
