@@ -18,12 +18,20 @@ import (
 // returns: its forwarder takes the notification off the session's queue,
 // then waits for the response writer, and finds the response already
 // written (the mcp-go conformance baseline lists the scenarios this makes
-// flaky). So each notification is given notifySettle to be written before
-// the call goes on; a call sends a handful, so the cost is a few
-// milliseconds a call that reports.
+// flaky). A notification still on the queue when the handler returns is
+// safe (mcp-go drains the queue onto the response before writing it); one
+// the forwarder has taken but not yet written is the one lost. So after
+// each notification the call waits until the queue is empty (a reader has
+// taken it, however long a loaded machine took to run that reader; at
+// most notifyTaken), then gives the write notifySettle. A call sends a
+// handful, so the cost is a few milliseconds a call that reports.
 
-// notifySettle is how long a notification is given to reach the response
-// stream before the call goes on.
+// notifyTaken bounds the wait for a reader to take a notification off the
+// session's queue (a legacy session whose streams are all gone has none).
+const notifyTaken = 500 * time.Millisecond
+
+// notifySettle is how long a notification a reader has taken is given to
+// reach its stream before the call goes on.
 const notifySettle = 15 * time.Millisecond
 
 // Progress reports progress on the call (done of total, with a message for
@@ -61,6 +69,12 @@ func sendSettled(ctx context.Context, send func(*server.MCPServer) error) {
 	}
 	if send(srv) != nil {
 		return
+	}
+	if session := server.ClientSessionFromContext(ctx); session != nil {
+		queue := session.NotificationChannel()
+		for deadline := time.Now().Add(notifyTaken); len(queue) > 0 && ctx.Err() == nil && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
 	}
 	t := time.NewTimer(notifySettle)
 	defer t.Stop()
