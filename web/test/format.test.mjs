@@ -227,6 +227,33 @@ test('the timeline puts each flight and connection on one axis, and the night wh
   assert.deepEqual(day.nights, [], 'a daytime flight has no night');
 });
 
+// A result may say anything: a flight that lands years after it leaves (or
+// a connection years long) would have the night hours walked five minutes
+// at a time for all those years. Such a leg is refused at once, as a
+// RangeError (the view then says it could not draw the result); the longest
+// a real one lasts is still drawn.
+test('a timeline refuses a flight over 48 h or a leg over a week, and draws the longest real ones', () => {
+  const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  const t0 = Date.parse('2026-12-15T20:00:00Z');
+  const h = 3_600_000;
+  const flight = (from, to, dep, arr) => seg('SQ', from, to, iso(t0 + dep * h), iso(t0 + arr * h));
+  for (const [what, segments] of [
+    ['a flight of 49 h', [flight('SIN', 'EWR', 0, 49)]],
+    ['a flight landing ten years later', [flight('SIN', 'EWR', 0, 10 * 8766)]],
+    ['a flight landing in 9999', [seg('SQ', 'SIN', 'EWR', iso(t0), '9999-12-31T23:59:00Z')]],
+    ['flights a year apart', [flight('SIN', 'FRA', 0, 13), flight('FRA', 'EWR', 8766, 8775)]],
+    ['a leg of a week and an hour', [flight('SIN', 'FRA', 0, 13), flight('FRA', 'EWR', 160, 169)]],
+  ]) {
+    assert.throws(() => timeline({ segments }), RangeError, what);
+  }
+  // 48 h in the air, and a week from the first departure to the last
+  // arrival, are drawn.
+  assert.equal(timeline({ segments: [flight('SIN', 'EWR', 0, 48)] }).pieces.length, 1);
+  const week = timeline({ segments: [flight('SIN', 'FRA', 0, 13), flight('FRA', 'EWR', 159, 168)] });
+  assert.deepEqual(week.pieces.map((p) => p.kind), ['flight', 'layover', 'flight']);
+  assert.ok(week.nights.length >= 6, `a week has its nights: ${week.nights.length}`);
+});
+
 test('a timeline\'s labels: first and last always, the others in full, shortened or left out so none touches', () => {
   const box = (left, right, short) => ({ left, right, short: short && { left: short[0], right: short[1] } });
   // 0-50 the departure, 250-300 the arrival, 4 pixels kept between labels.

@@ -340,27 +340,48 @@ test('a failed search shows the server\'s error text', { timeout: TEST_TIMEOUT_M
   });
 });
 
-// A result the view reads but cannot draw (here a ladder step named like
-// one of Object's own properties, which the labels' lookup trips on) must
-// not leave the page blank or at "Searching…": it says so, points to the
-// conversation, and logs the error.
-test('a result the view cannot draw says so and points to the conversation', { timeout: TEST_TIMEOUT_MS }, async () => {
-  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
-    const alter = (result) => {
-      result.structuredContent.attempts[0].step = 'toString';
-      return result;
-    };
-    const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
-    const heading = view.getByRole('heading', { name: 'The view could not draw this result' });
-    await visible(heading);
-    const notice = view.locator('section.notice');
-    assert.equal(await notice.getAttribute('role'), 'alert');
-    assert.match(await notice.innerText(), /The full result is in the conversation/);
-    assert.ok(!(await view.locator('main').innerText()).includes('Searching'), 'no longer "Searching…"');
-    assert.equal(await view.locator('main').getAttribute('aria-busy'), null);
-    await waitFor(() => errors.some((e) => /could not draw/.test(e) && /TypeError/.test(e)), 'the error logged to the console');
+// A result the view reads but cannot draw must not leave the page blank or
+// at "Searching…": it says so, points to the conversation, and logs the
+// error. Two such results: a ladder step named like one of Object's own
+// properties, which the labels' lookup trips on; a flight that lands fifty
+// years after it leaves, whose timeline the view refuses to walk (seconds
+// of work for each timeline, minutes for a landing in the year 9999).
+const UNDRAWABLE = [
+  {
+    what: 'a ladder step named toString',
+    error: /TypeError/,
+    alter: (sc) => {
+      sc.attempts[0].step = 'toString';
+    },
+  },
+  {
+    what: 'a flight landing fifty years after it leaves',
+    error: /RangeError: flight \S+ lasts \d+ h, longer than any flight \(48 h\)/,
+    alter: (sc) => {
+      const s = sc.flights[0].segments[0];
+      s.arrive = `${Number(s.arrive.slice(0, 4)) + 50}${s.arrive.slice(4)}`;
+    },
+  },
+];
+for (const tc of UNDRAWABLE) {
+  test(`a result the view cannot draw (${tc.what}) says so and points to the conversation`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
+      const alter = (result) => {
+        tc.alter(result.structuredContent);
+        return result;
+      };
+      const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
+      const heading = view.getByRole('heading', { name: 'The view could not draw this result' });
+      await visible(heading);
+      const notice = view.locator('section.notice');
+      assert.equal(await notice.getAttribute('role'), 'alert');
+      assert.match(await notice.innerText(), /The full result is in the conversation/);
+      assert.ok(!(await view.locator('main').innerText()).includes('Searching'), 'no longer "Searching…"');
+      assert.equal(await view.locator('main').getAttribute('aria-busy'), null);
+      await waitFor(() => errors.some((e) => /could not draw/.test(e) && tc.error.test(e)), 'the error logged to the console');
+    });
   });
-});
+}
 
 // The host passes the call's arguments and then, for a while, nothing: the
 // view says it is still waiting and that the answer may come in the
