@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { HELD_IN_CONTEXT, addHold, checkPassengerName, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, usd, viewLocale, withHolds, withoutFilter } from '../src/format.js';
+import { HELD_IN_CONTEXT, addHold, checkPassengerName, cityOf, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stepLabel, stopsText, tripArgs, usd, viewLocale, withHolds, withoutFilter } from '../src/format.js';
 import { airlinesOf, fareRange, heatLevel, matches, noFilter, sortOptions, timeOfDay } from '../src/options.js';
 import { fitLabels, offsetMinutes, timeline } from '../src/timeline.js';
 
@@ -278,6 +278,20 @@ test('the ladder in one line', () => {
   assert.equal(ladderLine({ ...base, method: 'candidates', ranked: false }), 'Not ranked: a shortlist for you and your assistant to choose from');
   const empty = { ...base, candidates: 0, flights: [], method: 'deterministic' };
   assert.equal(ladderLine(empty), "Nothing to rank: none of the 47 flights found fits the trip's limits");
+});
+
+// Steps, methods and airport codes come from the result: one named like
+// a property every object inherits is a name like any other.
+test('a step or airport named like an inherited property is looked up as itself', () => {
+  assert.equal(stepLabel('deterministic'), 'deterministic score');
+  for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    assert.equal(stepLabel(name), name);
+    assert.equal(cityOf(name, { LHR: 'Heathrow Airport, London, GB' }), '');
+    const base = { found: 47, candidates: 47, flights: [{}], ranked: true, attempts: [] };
+    assert.equal(ladderLine({ ...base, method: name }), `Ranked by ${name}`);
+  }
+  assert.equal(cityOf('LHR', { LHR: 'Heathrow Airport, London, GB' }), 'London');
+  assert.equal(stepLabel(''), 'unknown step');
 });
 
 test('tripArgs asks again for the trip a result echoes, with a change', () => {

@@ -342,18 +342,10 @@ test('a failed search shows the server\'s error text', { timeout: TEST_TIMEOUT_M
 
 // A result the view reads but cannot draw must not leave the page blank or
 // at "Searching…": it says so, points to the conversation, and logs the
-// error. Two such results: a ladder step named like one of Object's own
-// properties, which the labels' lookup trips on; a flight that lands fifty
-// years after it leaves, whose timeline the view refuses to walk (seconds
-// of work for each timeline, minutes for a landing in the year 9999).
+// error. Here a flight that lands fifty years after it leaves, whose
+// timeline the view refuses to walk (seconds of work for each timeline,
+// minutes for a landing in the year 9999).
 const UNDRAWABLE = [
-  {
-    what: 'a ladder step named toString',
-    error: /TypeError/,
-    alter: (sc) => {
-      sc.attempts[0].step = 'toString';
-    },
-  },
   {
     what: 'a flight landing fifty years after it leaves',
     error: /RangeError: flight \S+ lasts \d+ h, longer than any flight \(48 h\)/,
@@ -382,6 +374,51 @@ for (const tc of UNDRAWABLE) {
     });
   });
 }
+
+// Names in a result are the server's or the model's: a step, a method or
+// an airport named like one of Object's own properties (toString,
+// constructor, __proto__) is shown as the name it is, never as the function
+// or object a plain object's lookup inherits (which crashed the ladder, and
+// put function source in the ladder's line and an airport's tooltip).
+test('a step, method or airport named toString, constructor or __proto__ is shown as plain text', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
+    const alter = (result) => {
+      const sc = result.structuredContent;
+      assert.ok(sc.ranked && sc.attempts.length >= 2, JSON.stringify(sc.attempts));
+      sc.method = 'constructor';
+      sc.attempts[0].step = 'toString';
+      sc.attempts[1].step = '__proto__';
+      sc.flights[0].segments[0].from = 'toString';
+      sc.flights[0].segments.at(-1).to = 'constructor';
+      return result;
+    };
+    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
+    const card = view.locator('li.flight.pick').first();
+    await visible(card);
+    assert.equal(await view.locator('section.notice').count(), 0, 'no "could not draw" notice');
+    const ladder = view.locator('details.ladder');
+    assert.equal(await ladder.locator('summary .line').innerText(), 'Ranked by constructor');
+    await ladder.locator('summary').click();
+    const rungs = ladder.locator('li.attempt');
+    await visible(rungs.first());
+    assert.equal(await rungs.nth(0).locator('.step').textContent(), 'ToString toString');
+    assert.equal(await rungs.nth(1).locator('.step').textContent(), '__proto__ __proto__');
+    assert.ok((await rungs.nth(0).innerText()).includes(result.structuredContent.attempts[0].reason));
+    const places = card.locator('.place');
+    const codes = await places.locator('.code').allInnerTexts();
+    assert.ok(codes.includes('toString') && codes.includes('constructor'), codes.join(' '));
+    // Nothing inherited anywhere: not in the text, nor in a tooltip or a
+    // description.
+    const text = await view.locator('main').innerText();
+    const attributes = await view.locator('main').evaluate((main) => [...main.querySelectorAll('*')].flatMap((el) => [el.title, el.getAttribute('aria-label') ?? '']).join('\n'));
+    for (const inherited of ['native code', 'function', '[object Object]']) {
+      assert.ok(!text.includes(inherited), `the page says "${inherited}": ${text}`);
+      assert.ok(!attributes.includes(inherited), `a title or label says "${inherited}": ${attributes}`);
+    }
+    for (const code of ['toString', 'constructor']) assert.equal(await places.filter({ hasText: code }).first().getAttribute('title'), null, `${code} has no full name to show`);
+    assert.deepEqual(errors, []);
+  });
+});
 
 // The host passes the call's arguments and then, for a while, nothing: the
 // view says it is still waiting and that the answer may come in the
