@@ -690,6 +690,66 @@ test('a hold the server makes after another result arrived is listed, and the vi
   });
 });
 
+// The result that comes while bookFlight (or saveItinerary) is on its way
+// may be one the view cannot draw: the hold, and the file, are the user's
+// all the same, and each context update replaces the last, so the model is
+// told of them again, with every earlier hold, and that nothing is shown.
+test('a hold or a save completed after a result the view could not draw is still in the model\'s context', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    const { result, bridge, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    const undrawable = structuredClone(result);
+    UNDRAWABLE[0].alter(undrawable.structuredContent);
+    const forward = bridge.oncalltool;
+    // The first call of each of these waits until released.
+    const gates = {};
+    for (const name of ['bookFlight', 'saveItinerary']) {
+      let release;
+      gates[name] = { asked: false, opened: new Promise((resolve) => (release = resolve)) };
+      gates[name].release = release;
+    }
+    bridge.oncalltool = async (params, extra) => {
+      const gate = gates[params.name];
+      if (gate && !gate.asked) {
+        gate.asked = true;
+        await gate.opened;
+      }
+      return forward(params, extra);
+    };
+    const notDrawn = view.getByRole('heading', { name: 'The view could not draw this result' });
+    // A hold on its way when the result comes.
+    await chooseAndHold(page, view, 0);
+    await waitFor(() => gates.bookFlight.asked, 'bookFlight asked for');
+    await bridge.sendToolResult(undrawable);
+    await visible(notDrawn);
+    const before = record.contexts.length;
+    gates.bookFlight.release();
+    const first = (await waitFor(() => callsTo(record, 'bookFlight')[0]?.result, 'the hold')).structuredContent;
+    assert.equal(typeof first.reference, 'string', JSON.stringify(first));
+    let told = await waitFor(() => record.contexts.slice(before).find((c) => c.structuredContent?.held), 'the model told of the hold');
+    assert.deepEqual(told.structuredContent.held.map((x) => x.booking.reference), [first.reference]);
+    assert.equal(told.structuredContent.viewing, null, JSON.stringify(told.structuredContent));
+    assert.ok(told.content[0].text.includes(first.reference), told.content[0].text);
+    assert.match(told.content[0].text, /could not draw the latest flight search result/);
+    // A result the view draws, a second hold, and its save on its way when
+    // another result it cannot draw comes: both holds and the file are told.
+    await bridge.sendToolResult(result);
+    await chooseAndHold(page, view, 1);
+    await visible(view.locator('#booked-h'));
+    const second = callsTo(record, 'bookFlight')[1].result.structuredContent;
+    await view.getByRole('button', { name: 'Save to calendar (.ics)' }).click();
+    await waitFor(() => gates.saveItinerary.asked, 'saveItinerary asked for');
+    await bridge.sendToolResult(undrawable);
+    await visible(notDrawn);
+    const later = record.contexts.length;
+    gates.saveItinerary.release();
+    const saved = (await waitFor(() => callsTo(record, 'saveItinerary')[0]?.result, 'the save')).structuredContent;
+    told = await waitFor(() => record.contexts.slice(later).find((c) => c.structuredContent?.held), 'the model told of the save');
+    assert.deepEqual(told.structuredContent.held.map((x) => x.booking.reference), [first.reference, second.reference]);
+    assert.equal(told.structuredContent.held[1].itinerary?.path, saved.path, JSON.stringify(told.structuredContent.held[1]));
+    assert.ok(told.content[0].text.includes(saved.uri ?? saved.path), told.content[0].text);
+  });
+});
+
 // hostContext.locale is BCP 47 by the spec, but a host may pass its system's
 // name on (en_US, C.UTF-8): every Intl formatter throws on such a tag, which
 // left the view on "Searching…" for good. The view mends it or drops it.
