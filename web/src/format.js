@@ -7,9 +7,15 @@
 // newer server added) is shown by its identifier.
 import { STEP_LABELS } from './steps.js';
 
+// own is what `table` holds under `name` itself, never what it inherits: a
+// name from the result (a step, an airport code) may be toString,
+// constructor or __proto__, which a plain object's lookup answers with one
+// of Object's functions.
+export const own = (table, name) => (table && typeof name === 'string' && Object.hasOwn(table, name) ? table[name] : undefined);
+
 // stepLabel names a rung for people; the identifier stays visible beside it.
 export function stepLabel(step) {
-  return STEP_LABELS[step] ?? String(step || 'unknown step');
+  return own(STEP_LABELS, step) ?? String(step || 'unknown step');
 }
 
 // An ISO 8601 time as the server writes it: the airport's local wall time
@@ -356,7 +362,7 @@ export function withHolds(ctx, holds) {
 // cityOf is the city of an airport from the result's airports map
 // ("Heathrow Airport, London, GB" -> "London"); '' when unknown.
 export function cityOf(code, airports) {
-  const parts = String(airports?.[code] ?? '').split(', ');
+  const parts = String(own(airports, code) ?? '').split(', ');
   return parts.length >= 3 ? parts.at(-2) : '';
 }
 

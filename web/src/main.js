@@ -327,13 +327,23 @@ function withEarlierHolds(ctx) {
 }
 
 // tellModelLooking lets the model know what the user now sees, when the
-// host takes context updates (nothing is said in the chat).
+// host takes context updates (nothing is said in the chat). With no result
+// (the latest was one the view could not draw) it says so, and still
+// repeats every hold: a hold that completed after it is the user's all the
+// same, and this update replaces the one that named the earlier holds.
 async function tellModelLooking(r, what) {
-  if (!r || !app.hostCapabilities?.updateModelContext) return; // no result: one the view could not draw
-  const picks = r.flights.map((f) => `#${f.position} ${f.id}`).join(', ');
-  const text = `In the flight results view the user is now looking at ${what.toLowerCase()} (${r.trip.origin} to ${r.trip.destination}): ${picks || 'nothing within the trip\'s limits'}.`;
+  if (!app.hostCapabilities?.updateModelContext) return;
+  let ctx;
+  if (r) {
+    const picks = r.flights.map((f) => `#${f.position} ${f.id}`).join(', ');
+    const text = `In the flight results view the user is now looking at ${what.toLowerCase()} (${r.trip.origin} to ${r.trip.destination}): ${picks || 'nothing within the trip\'s limits'}.`;
+    ctx = withEarlierHolds({ content: [{ type: 'text', text }], structuredContent: { viewing: tripArgs(r.trip), flightIds: r.flights.map((f) => f.id) } });
+  } else {
+    const text = 'The flight results view could not draw the latest flight search result: the user sees no flights from it.';
+    ctx = withHolds({ content: [{ type: 'text', text }], structuredContent: { viewing: null, flightIds: [] } }, state.holds);
+  }
   try {
-    await app.updateModelContext(withEarlierHolds({ content: [{ type: 'text', text }], structuredContent: { viewing: tripArgs(r.trip), flightIds: r.flights.map((f) => f.id) } }), { timeout: CALL_TIMEOUT_MS });
+    await app.updateModelContext(ctx, { timeout: CALL_TIMEOUT_MS });
   } catch {
     // The view still shows the day; the model hears of it when the user chooses.
   }

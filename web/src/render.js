@@ -11,6 +11,7 @@ import {
   formatDate,
   ladderLine,
   localTime,
+  own,
   stepLabel,
   stopsText,
   usd,
@@ -73,7 +74,7 @@ function clock(iso, fromDate) {
 // its full name on hover.
 function place(code, airports) {
   const city = cityOf(code, airports);
-  return h('span', { class: 'place', title: airports?.[code] }, h('span', { class: 'code', text: code }), city && h('span', { class: 'city', text: ` ${city}` }));
+  return h('span', { class: 'place', title: own(airports, code) }, h('span', { class: 'code', text: code }), city && h('span', { class: 'city', text: ` ${city}` }));
 }
 
 const arrow = () => [h('span', { 'aria-hidden': 'true', text: ' → ' }), said(' to ')];

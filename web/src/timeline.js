@@ -16,6 +16,15 @@ export const NIGHT_TO = 6;
 
 const STEP_MS = 5 * 60_000;
 
+// The longest a flight and a leg may last for a timeline to be drawn. No
+// flight is in the air for two days, nor does a journey take a week (the
+// server's longest: three flights and two connections of at most 12 h); a
+// result that says otherwise is broken or hostile, and walking its night
+// hours five minutes at a time would keep the page busy for as long as it
+// claims (a flight landing in the year 9999: minutes).
+export const MAX_FLIGHT_MS = 48 * 3_600_000;
+export const MAX_LEG_MS = 7 * 86_400_000;
+
 // offsetMinutes reads "+05:30" (or "Z") as minutes east of UTC.
 export function offsetMinutes(iso) {
   const t = localTime(iso);
@@ -23,6 +32,8 @@ export function offsetMinutes(iso) {
   const [h, m] = t.offset.slice(1).split(':').map(Number);
   return (t.offset[0] === '-' ? -1 : 1) * (h * 60 + m);
 }
+
+const hours = (ms) => `${Math.round(ms / 3_600_000)} h`;
 
 const isNight = (minutesOfDay) => {
   const hour = minutesOfDay / 60;
@@ -33,12 +44,17 @@ const isNight = (minutesOfDay) => {
 // between them) from `x0` to `x1`, fractions of the axis from 0 at
 // departure to 1 at arrival, and `nights`, the stretches of the axis that
 // fall in night hours where the traveller is. Null when the leg's times
-// cannot be read.
+// cannot be read; a RangeError when a flight lasts over MAX_FLIGHT_MS or
+// the leg over MAX_LEG_MS: not a journey to draw, so the view says it could
+// not draw the result.
 export function timeline(leg) {
   const segs = leg.segments.map((s) => ({ ...s, start: Date.parse(s.depart ?? ''), end: Date.parse(s.arrive ?? ''), from0: offsetMinutes(s.depart), to0: offsetMinutes(s.arrive) }));
   if (!segs.length || segs.some((s) => Number.isNaN(s.start) || Number.isNaN(s.end) || s.end < s.start || s.from0 === undefined || s.to0 === undefined)) return null;
   const start = segs[0].start;
   const end = segs.at(-1).end;
+  const long = segs.find((s) => s.end - s.start > MAX_FLIGHT_MS);
+  if (long) throw new RangeError(`flight ${long.flightNumber || '?'} lasts ${hours(long.end - long.start)}, longer than any flight (${hours(MAX_FLIGHT_MS)})`);
+  if (end - start > MAX_LEG_MS) throw new RangeError(`the leg lasts ${hours(end - start)}, longer than any journey (${hours(MAX_LEG_MS)})`);
   const span = Math.max(end - start, 1);
   const frac = (t) => Math.min(1, Math.max(0, (t - start) / span));
   const pieces = [];
@@ -60,17 +76,17 @@ export function timeline(leg) {
     pieces.push({ kind: 'flight', flightNumber: s.flightNumber, airline: s.airlineName, from: s.from, to: s.to, x0: frac(s.start), x1: frac(s.end) });
   });
 
-  // The traveller's offset at instant t.
+  // The traveller's offset at instant t, for t never decreasing: the
+  // segment it falls in (or before) is found from the last one's, so the
+  // walk below is as long as the leg, not the leg times its flights.
+  let i = 0;
   const offsetAt = (t) => {
-    for (let i = 0; i < segs.length; i++) {
-      const s = segs[i];
-      if (t <= s.end) {
-        if (t < s.start) return segs[i - 1]?.to0 ?? s.from0; // on the ground between flights
-        const k = s.end > s.start ? (t - s.start) / (s.end - s.start) : 0;
-        return s.from0 + (s.to0 - s.from0) * k;
-      }
-    }
-    return segs.at(-1).to0;
+    while (i < segs.length && t > segs[i].end) i++;
+    if (i === segs.length) return segs.at(-1).to0;
+    const s = segs[i];
+    if (t < s.start) return segs[i - 1]?.to0 ?? s.from0; // on the ground between flights
+    const k = s.end > s.start ? (t - s.start) / (s.end - s.start) : 0;
+    return s.from0 + (s.to0 - s.from0) * k;
   };
   const nights = [];
   let open = null;

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { HELD_IN_CONTEXT, addHold, checkPassengerName, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stopsText, tripArgs, usd, viewLocale, withHolds, withoutFilter } from '../src/format.js';
+import { HELD_IN_CONTEXT, addHold, checkPassengerName, cityOf, dayMark, duration, formatDate, ladderLine, localTime, modelContext, readOptions, readResult, stepLabel, stopsText, tripArgs, usd, viewLocale, withHolds, withoutFilter } from '../src/format.js';
 import { airlinesOf, fareRange, heatLevel, matches, noFilter, sortOptions, timeOfDay } from '../src/options.js';
 import { fitLabels, offsetMinutes, timeline } from '../src/timeline.js';
 
@@ -227,6 +227,33 @@ test('the timeline puts each flight and connection on one axis, and the night wh
   assert.deepEqual(day.nights, [], 'a daytime flight has no night');
 });
 
+// A result may say anything: a flight that lands years after it leaves (or
+// a connection years long) would have the night hours walked five minutes
+// at a time for all those years. Such a leg is refused at once, as a
+// RangeError (the view then says it could not draw the result); the longest
+// a real one lasts is still drawn.
+test('a timeline refuses a flight over 48 h or a leg over a week, and draws the longest real ones', () => {
+  const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  const t0 = Date.parse('2026-12-15T20:00:00Z');
+  const h = 3_600_000;
+  const flight = (from, to, dep, arr) => seg('SQ', from, to, iso(t0 + dep * h), iso(t0 + arr * h));
+  for (const [what, segments] of [
+    ['a flight of 49 h', [flight('SIN', 'EWR', 0, 49)]],
+    ['a flight landing ten years later', [flight('SIN', 'EWR', 0, 10 * 8766)]],
+    ['a flight landing in 9999', [seg('SQ', 'SIN', 'EWR', iso(t0), '9999-12-31T23:59:00Z')]],
+    ['flights a year apart', [flight('SIN', 'FRA', 0, 13), flight('FRA', 'EWR', 8766, 8775)]],
+    ['a leg of a week and an hour', [flight('SIN', 'FRA', 0, 13), flight('FRA', 'EWR', 160, 169)]],
+  ]) {
+    assert.throws(() => timeline({ segments }), RangeError, what);
+  }
+  // 48 h in the air, and a week from the first departure to the last
+  // arrival, are drawn.
+  assert.equal(timeline({ segments: [flight('SIN', 'EWR', 0, 48)] }).pieces.length, 1);
+  const week = timeline({ segments: [flight('SIN', 'FRA', 0, 13), flight('FRA', 'EWR', 159, 168)] });
+  assert.deepEqual(week.pieces.map((p) => p.kind), ['flight', 'layover', 'flight']);
+  assert.ok(week.nights.length >= 6, `a week has its nights: ${week.nights.length}`);
+});
+
 test('a timeline\'s labels: first and last always, the others in full, shortened or left out so none touches', () => {
   const box = (left, right, short) => ({ left, right, short: short && { left: short[0], right: short[1] } });
   // 0-50 the departure, 250-300 the arrival, 4 pixels kept between labels.
@@ -251,6 +278,20 @@ test('the ladder in one line', () => {
   assert.equal(ladderLine({ ...base, method: 'candidates', ranked: false }), 'Not ranked: a shortlist for you and your assistant to choose from');
   const empty = { ...base, candidates: 0, flights: [], method: 'deterministic' };
   assert.equal(ladderLine(empty), "Nothing to rank: none of the 47 flights found fits the trip's limits");
+});
+
+// Steps, methods and airport codes come from the result: one named like
+// a property every object inherits is a name like any other.
+test('a step or airport named like an inherited property is looked up as itself', () => {
+  assert.equal(stepLabel('deterministic'), 'deterministic score');
+  for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    assert.equal(stepLabel(name), name);
+    assert.equal(cityOf(name, { LHR: 'Heathrow Airport, London, GB' }), '');
+    const base = { found: 47, candidates: 47, flights: [{}], ranked: true, attempts: [] };
+    assert.equal(ladderLine({ ...base, method: name }), `Ranked by ${name}`);
+  }
+  assert.equal(cityOf('LHR', { LHR: 'Heathrow Airport, London, GB' }), 'London');
+  assert.equal(stepLabel(''), 'unknown step');
 });
 
 test('tripArgs asks again for the trip a result echoes, with a change', () => {

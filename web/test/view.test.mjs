@@ -340,25 +340,83 @@ test('a failed search shows the server\'s error text', { timeout: TEST_TIMEOUT_M
   });
 });
 
-// A result the view reads but cannot draw (here a ladder step named like
-// one of Object's own properties, which the labels' lookup trips on) must
-// not leave the page blank or at "Searching…": it says so, points to the
-// conversation, and logs the error.
-test('a result the view cannot draw says so and points to the conversation', { timeout: TEST_TIMEOUT_MS }, async () => {
+// A result the view reads but cannot draw must not leave the page blank or
+// at "Searching…": it says so, points to the conversation, and logs the
+// error. Here a flight that lands fifty years after it leaves, whose
+// timeline the view refuses to walk (seconds of work for each timeline,
+// minutes for a landing in the year 9999).
+const UNDRAWABLE = [
+  {
+    what: 'a flight landing fifty years after it leaves',
+    error: /RangeError: flight \S+ lasts \d+ h, longer than any flight \(48 h\)/,
+    alter: (sc) => {
+      const s = sc.flights[0].segments[0];
+      s.arrive = `${Number(s.arrive.slice(0, 4)) + 50}${s.arrive.slice(4)}`;
+    },
+  },
+];
+for (const tc of UNDRAWABLE) {
+  test(`a result the view cannot draw (${tc.what}) says so and points to the conversation`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
+      const alter = (result) => {
+        tc.alter(result.structuredContent);
+        return result;
+      };
+      const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
+      const heading = view.getByRole('heading', { name: 'The view could not draw this result' });
+      await visible(heading);
+      const notice = view.locator('section.notice');
+      assert.equal(await notice.getAttribute('role'), 'alert');
+      assert.match(await notice.innerText(), /The full result is in the conversation/);
+      assert.ok(!(await view.locator('main').innerText()).includes('Searching'), 'no longer "Searching…"');
+      assert.equal(await view.locator('main').getAttribute('aria-busy'), null);
+      await waitFor(() => errors.some((e) => /could not draw/.test(e) && tc.error.test(e)), 'the error logged to the console');
+    });
+  });
+}
+
+// Names in a result are the server's or the model's: a step, a method or
+// an airport named like one of Object's own properties (toString,
+// constructor, __proto__) is shown as the name it is, never as the function
+// or object a plain object's lookup inherits (which crashed the ladder, and
+// put function source in the ladder's line and an airport's tooltip).
+test('a step, method or airport named toString, constructor or __proto__ is shown as plain text', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
     const alter = (result) => {
-      result.structuredContent.attempts[0].step = 'toString';
+      const sc = result.structuredContent;
+      assert.ok(sc.ranked && sc.attempts.length >= 2, JSON.stringify(sc.attempts));
+      sc.method = 'constructor';
+      sc.attempts[0].step = 'toString';
+      sc.attempts[1].step = '__proto__';
+      sc.flights[0].segments[0].from = 'toString';
+      sc.flights[0].segments.at(-1).to = 'constructor';
       return result;
     };
-    const { view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
-    const heading = view.getByRole('heading', { name: 'The view could not draw this result' });
-    await visible(heading);
-    const notice = view.locator('section.notice');
-    assert.equal(await notice.getAttribute('role'), 'alert');
-    assert.match(await notice.innerText(), /The full result is in the conversation/);
-    assert.ok(!(await view.locator('main').innerText()).includes('Searching'), 'no longer "Searching…"');
-    assert.equal(await view.locator('main').getAttribute('aria-busy'), null);
-    await waitFor(() => errors.some((e) => /could not draw/.test(e) && /TypeError/.test(e)), 'the error logged to the console');
+    const { result, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alter });
+    const card = view.locator('li.flight.pick').first();
+    await visible(card);
+    assert.equal(await view.locator('section.notice').count(), 0, 'no "could not draw" notice');
+    const ladder = view.locator('details.ladder');
+    assert.equal(await ladder.locator('summary .line').innerText(), 'Ranked by constructor');
+    await ladder.locator('summary').click();
+    const rungs = ladder.locator('li.attempt');
+    await visible(rungs.first());
+    assert.equal(await rungs.nth(0).locator('.step').textContent(), 'ToString toString');
+    assert.equal(await rungs.nth(1).locator('.step').textContent(), '__proto__ __proto__');
+    assert.ok((await rungs.nth(0).innerText()).includes(result.structuredContent.attempts[0].reason));
+    const places = card.locator('.place');
+    const codes = await places.locator('.code').allInnerTexts();
+    assert.ok(codes.includes('toString') && codes.includes('constructor'), codes.join(' '));
+    // Nothing inherited anywhere: not in the text, nor in a tooltip or a
+    // description.
+    const text = await view.locator('main').innerText();
+    const attributes = await view.locator('main').evaluate((main) => [...main.querySelectorAll('*')].flatMap((el) => [el.title, el.getAttribute('aria-label') ?? '']).join('\n'));
+    for (const inherited of ['native code', 'function', '[object Object]']) {
+      assert.ok(!text.includes(inherited), `the page says "${inherited}": ${text}`);
+      assert.ok(!attributes.includes(inherited), `a title or label says "${inherited}": ${attributes}`);
+    }
+    for (const code of ['toString', 'constructor']) assert.equal(await places.filter({ hasText: code }).first().getAttribute('title'), null, `${code} has no full name to show`);
+    assert.deepEqual(errors, []);
   });
 });
 
@@ -629,6 +687,66 @@ test('a hold the server makes after another result arrived is listed, and the vi
     const text = await banner.innerText();
     assert.ok(text.includes(held.reference) && text.includes(second.reference), text);
     assert.deepEqual(errors, []);
+  });
+});
+
+// The result that comes while bookFlight (or saveItinerary) is on its way
+// may be one the view cannot draw: the hold, and the file, are the user's
+// all the same, and each context update replaces the last, so the model is
+// told of them again, with every earlier hold, and that nothing is shown.
+test('a hold or a save completed after a result the view could not draw is still in the model\'s context', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    const { result, bridge, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    const undrawable = structuredClone(result);
+    UNDRAWABLE[0].alter(undrawable.structuredContent);
+    const forward = bridge.oncalltool;
+    // The first call of each of these waits until released.
+    const gates = {};
+    for (const name of ['bookFlight', 'saveItinerary']) {
+      let release;
+      gates[name] = { asked: false, opened: new Promise((resolve) => (release = resolve)) };
+      gates[name].release = release;
+    }
+    bridge.oncalltool = async (params, extra) => {
+      const gate = gates[params.name];
+      if (gate && !gate.asked) {
+        gate.asked = true;
+        await gate.opened;
+      }
+      return forward(params, extra);
+    };
+    const notDrawn = view.getByRole('heading', { name: 'The view could not draw this result' });
+    // A hold on its way when the result comes.
+    await chooseAndHold(page, view, 0);
+    await waitFor(() => gates.bookFlight.asked, 'bookFlight asked for');
+    await bridge.sendToolResult(undrawable);
+    await visible(notDrawn);
+    const before = record.contexts.length;
+    gates.bookFlight.release();
+    const first = (await waitFor(() => callsTo(record, 'bookFlight')[0]?.result, 'the hold')).structuredContent;
+    assert.equal(typeof first.reference, 'string', JSON.stringify(first));
+    let told = await waitFor(() => record.contexts.slice(before).find((c) => c.structuredContent?.held), 'the model told of the hold');
+    assert.deepEqual(told.structuredContent.held.map((x) => x.booking.reference), [first.reference]);
+    assert.equal(told.structuredContent.viewing, null, JSON.stringify(told.structuredContent));
+    assert.ok(told.content[0].text.includes(first.reference), told.content[0].text);
+    assert.match(told.content[0].text, /could not draw the latest flight search result/);
+    // A result the view draws, a second hold, and its save on its way when
+    // another result it cannot draw comes: both holds and the file are told.
+    await bridge.sendToolResult(result);
+    await chooseAndHold(page, view, 1);
+    await visible(view.locator('#booked-h'));
+    const second = callsTo(record, 'bookFlight')[1].result.structuredContent;
+    await view.getByRole('button', { name: 'Save to calendar (.ics)' }).click();
+    await waitFor(() => gates.saveItinerary.asked, 'saveItinerary asked for');
+    await bridge.sendToolResult(undrawable);
+    await visible(notDrawn);
+    const later = record.contexts.length;
+    gates.saveItinerary.release();
+    const saved = (await waitFor(() => callsTo(record, 'saveItinerary')[0]?.result, 'the save')).structuredContent;
+    told = await waitFor(() => record.contexts.slice(later).find((c) => c.structuredContent?.held), 'the model told of the save');
+    assert.deepEqual(told.structuredContent.held.map((x) => x.booking.reference), [first.reference, second.reference]);
+    assert.equal(told.structuredContent.held[1].itinerary?.path, saved.path, JSON.stringify(told.structuredContent.held[1]));
+    assert.ok(told.content[0].text.includes(saved.uri ?? saved.path), told.content[0].text);
   });
 });
 
