@@ -441,7 +441,9 @@ func (c *Call) progressWhileWaiting(ctx context.Context, message string) func() 
 	if message == "" {
 		message = "waiting for the client"
 	}
-	done := make(chan struct{})
+	// Stopping cancels ctx too, so that a notification still settling
+	// (sendSettled) does not hold up the answer that stopped it.
+	ctx, stop := context.WithCancel(ctx)
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -449,8 +451,6 @@ func (c *Call) progressWhileWaiting(ctx context.Context, message string) func() 
 		defer tick.Stop()
 		for n := 1; ; n++ {
 			select {
-			case <-done:
-				return
 			case <-ctx.Done():
 				return
 			case <-tick.C:
@@ -458,5 +458,5 @@ func (c *Call) progressWhileWaiting(ctx context.Context, message string) func() 
 			}
 		}
 	}()
-	return func() { close(done); <-stopped }
+	return func() { stop(); <-stopped }
 }
