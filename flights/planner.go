@@ -456,7 +456,7 @@ func (s *Synthetic) write(p *planner, c candidate, seen map[string]bool) (itiner
 		it.fares[ci] = base * cabinFactor(cabin, p.direct, region)
 		for i := range int(c.n) {
 			r := &n.routes[c.legs[i]]
-			it.cabins[ci][i] = uint8(slices.Index(Cabins, cabinOn(&n.c.airlines[r.airline], cabin, r.km)))
+			it.cabins[ci][i] = uint8(slices.Index(Cabins, cabinOn(&n.c.airlines[r.airline], cabin, r.km, n.flagship(r))))
 		}
 		it.sold[ci] = Cabins[it.cabins[ci][it.mainLeg]] == cabin
 	}

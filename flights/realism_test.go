@@ -316,6 +316,78 @@ func TestAirlinesAndTheirCabins(t *testing.T) {
 	}
 }
 
+// First class is a flagship product: an airline that sells it flies it
+// between major airports and from its main hub to them (Heathrow to New
+// York, Sydney to Los Angeles), not on every long leg (Perth to London is
+// a 787 without it, Singapore to Perth a regional widebody). A search in
+// first on a route without it finds nothing of it: no flight at all when
+// no connection has first on its longest leg, and the nonstop found in
+// economy is not found in first.
+func TestFirstClassOnFlagshipRoutesOnly(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	for _, tc := range []struct {
+		airline, o, d string
+		first         bool
+	}{
+		{"BA", "LHR", "JFK", true}, {"AA", "JFK", "LHR", true}, {"QF", "SYD", "LAX", true},
+		{"SQ", "SIN", "LHR", true}, {"EK", "DXB", "LHR", true}, {"CX", "HKG", "LHR", true},
+		{"QF", "PER", "LHR", false}, {"SQ", "SIN", "PER", false}, {"QF", "MEL", "DFW", false},
+		{"CX", "HKG", "BOS", false},
+	} {
+		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
+			found := false
+			for _, id := range n.routesBetween(n.index[pair[0]], n.index[pair[1]]) {
+				if r := &n.routes[id]; c.airlines[r.airline].Code == tc.airline {
+					found = true
+					if got := cabinOn(&c.airlines[r.airline], First, r.km, n.flagship(r)) == First; got != tc.first {
+						t.Errorf("%s %s-%s (%.0f km): first %v, want %v", tc.airline, pair[0], pair[1], r.km, got, tc.first)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s flies no %s-%s", tc.airline, pair[0], pair[1])
+			}
+		}
+	}
+	long, first := 0, 0
+	for i := range n.routes {
+		r := &n.routes[i]
+		if al := &c.airlines[r.airline]; al.Sells(First) && r.km >= longCabinKm {
+			long++
+			if cabinOn(al, First, r.km, n.flagship(r)) == First {
+				first++
+			}
+		}
+	}
+	t.Logf("first class on %d of %d long legs of airlines that sell it", first, long)
+	if first*4 < long || first*5 > long*3 {
+		t.Errorf("first class on %d of %d long legs of airlines that sell it, want a quarter to three fifths", first, long)
+	}
+
+	p := NewSynthetic(c, now, 0)
+	ctx := context.Background()
+	trip := tripFor(t, c, "SIN", "PER", "2027-01-20")
+	economy, err := p.Search(ctx, trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonstop := slices.IndexFunc(economy, func(f Flight) bool { return f.Stops() == 0 && f.Segments[0].Airline == "SQ" })
+	if nonstop < 0 {
+		t.Fatalf("SIN-PER: no Singapore Airlines nonstop among %d flights", len(economy))
+	}
+	trip.Cabin = First
+	if fs, err := p.Search(ctx, trip); err != nil || len(fs) != 0 {
+		t.Errorf("SIN-PER in first: %d flights (%v), want none", len(fs), err)
+	}
+	if _, ok, err := p.Find(ctx, trip, economy[nonstop].ID); ok || err != nil {
+		t.Errorf("%s in first: found %v, %v; want not found, no error", economy[nonstop].ID, ok, err)
+	}
+	if _, ok, err := p.Find(ctx, func() Trip { t := trip; t.Cabin = Business; return t }(), economy[nonstop].ID); !ok || err != nil {
+		t.Errorf("%s in business: found %v, %v; want found", economy[nonstop].ID, ok, err)
+	}
+}
+
 // Schedules repeat: the same flight numbers at the same local times every
 // day of a season, bar a busy route's Saturday gap; the same itineraries
 // every week; a route flown a few times a week flies the same weekdays
@@ -736,7 +808,7 @@ func TestCabinFares(t *testing.T) {
 		}
 	}
 	ba := &Airline{Code: "BA", Cabins: []Cabin{Economy, PremiumEconomy, Business, First}}
-	if cabinOn(ba, First, 900) != Business || cabinOn(ba, PremiumEconomy, 900) != Economy || cabinOn(ba, First, 5500) != First {
+	if cabinOn(ba, First, 900, true) != Business || cabinOn(ba, PremiumEconomy, 900, true) != Economy || cabinOn(ba, First, 5500, true) != First || cabinOn(ba, First, 5500, false) != Business {
 		t.Error("premium economy and first on a short leg, or not on a long one")
 	}
 }
