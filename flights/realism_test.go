@@ -654,33 +654,43 @@ func TestFewItinerariesLandInTheSmallHours(t *testing.T) {
 	}
 }
 
-// No scheduled departure or arrival falls in an airport's curfew, on the
-// days the season's timetable is planned around.
+// No scheduled departure or arrival falls in an airport's curfew, on any
+// day of a year, at the local times of that day: the weeks when one end of
+// a route has changed its clocks for daylight saving and the other has not
+// (March and November across the Atlantic, April and October to Sydney)
+// move a landing by an hour: 861 landings in 2027 fell in a curfew
+// (Sydney's, Narita's, Zurich's, Orly's...) when only the offsets of the
+// season's mid-point were checked.
 func TestCurfewsHonoured(t *testing.T) {
 	c := mustCatalog(t)
 	n := c.network()
-	checked := 0
-	for _, date := range []time.Time{time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC), time.Date(2027, 7, 14, 0, 0, 0, 0, time.UTC)} {
+	checked, bad := 0, 0
+	for date := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC); date.Year() == 2027; date = date.AddDate(0, 0, 1) {
 		tt := c.timetable(seasonOf(date))
 		for id := range tt.routes() {
-			deps := tt.of(int32(id))
 			r := &n.routes[id]
 			from, to := n.airports[r.from], n.airports[r.to]
 			if from.limits.curfew == nil && to.limits.curfew == nil {
 				continue
 			}
-			for _, d := range deps {
+			for _, d := range tt.of(int32(id)) {
+				if !d.on(date.Weekday()) {
+					continue
+				}
 				leave := time.Date(date.Year(), date.Month(), date.Day(), int(d.minute)/60, int(d.minute)%60, 0, 0, from.Location())
 				land := leave.Add(time.Duration(r.block) * time.Minute).In(to.Location())
 				checked++
 				if from.limits.curfew.contains(leave.Hour()*60+leave.Minute()) || to.limits.curfew.contains(land.Hour()*60+land.Minute()) {
-					t.Errorf("%s %s-%s: leaves %s, lands %s, in a curfew (%s; %s)", c.airlines[r.airline].Code, from.Code, to.Code, leave.Format("15:04"), land.Format("15:04"), from.Restriction(), to.Restriction())
+					if bad++; bad <= 10 {
+						t.Errorf("%s %s%d %s-%s: leaves %s, lands %s, in a curfew (%s; %s)", date.Format(DateLayout), c.airlines[r.airline].Code, d.number, from.Code, to.Code,
+							leave.Format("15:04 MST"), land.Format("15:04 MST"), from.Restriction(), to.Restriction())
+					}
 				}
 			}
 		}
 	}
-	if checked < 500 {
-		t.Errorf("%d departures at airports with curfews checked: the curfews did not load", checked)
+	if checked < 1_000_000 || bad > 0 {
+		t.Errorf("%d of %d departures at airports with curfews in 2027 leave or land in a curfew (want none, of at least a million)", bad, checked)
 	}
 }
 
