@@ -23,9 +23,10 @@ const DefaultMaxResults = 47
 // local times every week): the nonstops that operate that day, one-stop
 // connections at a hub or focus city of either airline, on one airline or
 // two partners, and two-stop connections. No connection goes further than
-// MaxCircuity times the direct distance, in whole or in part, nor waits
-// more than maxLayover, so a busy long-haul pair gets about
-// DefaultMaxResults options, a short hop its nonstops and the few
+// Circuity times the direct distance (MaxCircuity on a short hop, less on
+// a long haul), in whole or in part, nor waits more than maxLayover, so a
+// busy long-haul pair gets about DefaultMaxResults options, a short hop
+// its nonstops and the few
 // connections that are nearly straight, and a pair no airline connects
 // (an airport with domestic flights only, to abroad; two remote airports
 // no hub is on the way between) none at all. A traveller's search does not
