@@ -96,6 +96,9 @@ const (
 	// minPerWeekLong a route over 3,000 km.
 	minPerWeek     = 2
 	minPerWeekLong = 3
+	// hubTrunkKm is the longest route between two hubs that is flown
+	// daily whatever its demand (see hubTrunk).
+	hubTrunkKm = 3000
 )
 
 func (n *network) size() int { return len(n.airports) }
@@ -333,6 +336,9 @@ func buildNetwork(c *Catalog) *network {
 			there, back = blockMinutesBothWays(a, b, km)
 		}
 		perWeek := int(math.Round(sh.perWeek))
+		if n.hubTrunk(sh.airline, sh.pair[0], sh.pair[1], km) {
+			perWeek = max(perWeek, 7)
+		}
 		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek)
 		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek)
 	}
@@ -340,6 +346,18 @@ func buildNetwork(c *Catalog) *network {
 	n.outConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(x, h)) > 0 })
 	n.inConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(h, x)) > 0 })
 	return n
+}
+
+// hubTrunk reports whether airline ai's route between airports a and b,
+// km apart, joins one of its hubs to another network airline's hub within
+// a few hours: such a route feeds both hubs' banks, so it is flown daily
+// however small the hubs (RwandAir from Kigali to Johannesburg, Nairobi
+// and Addis Ababa), and a thin hub's passengers can connect on any day.
+func (n *network) hubTrunk(ai, a, b int, km float64) bool {
+	if km > hubTrunkKm || n.c.airlines[ai].Kind == LowCost {
+		return false
+	}
+	return (n.station[ai][a] == hub && n.anyHub[b]) || (n.station[ai][b] == hub && n.anyHub[a])
 }
 
 // connectRows are, for each airport x, the connecting airports h for which

@@ -441,6 +441,44 @@ func TestLongHaulConnectionsAreNearlyStraight(t *testing.T) {
 	}
 }
 
+// A route between an airline's hub and another hub within a few hours is
+// flown daily, however small the hubs, so a traveller through a thin hub
+// connects on any day: Cape Town to Kigali (through Johannesburg, on
+// RwandAir or South African Airways) had no flights on 252 days of the
+// year, Kigali's routes flown two or three days a week.
+func TestThinHubsConnectEveryDay(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	trunks := 0
+	for _, r := range n.routes {
+		al := &c.airlines[r.airline]
+		if r.km > hubTrunkKm || al.Kind == LowCost || !((n.station[r.airline][r.from] == hub && n.anyHub[r.to]) || (n.station[r.airline][r.to] == hub && n.anyHub[r.from])) {
+			continue
+		}
+		trunks++
+		if r.perWeek < 7 {
+			t.Errorf("%s %s-%s (%.0f km), from its hub to another: %d a week, want daily", al.Code, n.airports[r.from].Code, n.airports[r.to].Code, r.km, r.perWeek)
+		}
+	}
+	if trunks < 1000 {
+		t.Errorf("%d routes between hubs: too few to judge", trunks)
+	}
+	p := NewSynthetic(c, now, 0)
+	for _, pair := range []string{"CPT-KGL", "KGL-CPT", "JNB-KGL", "KGL-ADD"} {
+		o, d, _ := strings.Cut(pair, "-")
+		for day := range 7 {
+			date := time.Date(2027, 7, 12+day, 0, 0, 0, 0, time.UTC).Format(DateLayout)
+			fs, err := p.Search(context.Background(), tripFor(t, c, o, d, date))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				t.Errorf("%s on %s: no flights", pair, date)
+			}
+		}
+	}
+}
+
 // Schedules repeat: the same flight numbers at the same local times every
 // day of a season, bar a busy route's Saturday gap; the same itineraries
 // every week; a route flown a few times a week flies the same weekdays
