@@ -24,6 +24,9 @@ import (
 //   - a leg over ultraLongKm goes to one of its own stations, or from a
 //     hub to a gateway its markets name (daily): no airline flies 13,000
 //     km on spec;
+//   - a leg over longRouteKm joins two international gateways (see
+//     longHaulEnd): Saudia flies Jeddah to Washington, not to Salt Lake
+//     City or Charlotte, whichever hubs they are;
 //   - neither airport's limits forbid it (perimeter rules, domestic-only
 //     fields, short runways) and the two countries are not a pair without
 //     service;
@@ -92,6 +95,9 @@ const (
 	// ultraLongKm is the leg beyond which an airline flies only to its own
 	// stations and the gateways its markets name.
 	ultraLongKm = 12500
+	// longRouteKm is the leg beyond which both ends are international
+	// gateways (see longHaulEnd).
+	longRouteKm = 11000
 	// minPerWeek is the fewest departures a week that make a route, and
 	// minPerWeekLong a route over 3,000 km.
 	minPerWeek     = 2
@@ -418,6 +424,8 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
 		return 0, false
 	case km > ultraLongKm && !ownStation && (!n.gateway[ai][x] || n.station[ai][s] != hub):
 		return 0, false
+	case km > longRouteKm && (!n.longHaulEnd(ai, s) || !n.longHaulEnd(ai, x)):
+		return 0, false
 	case !c.limitsAllow(from, to, al, km) || !c.limitsAllow(to, from, al, km):
 		return 0, false
 	case c.noService[sortedPair(from.Country, to.Country)] != "":
@@ -431,6 +439,16 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
 		w *= 0.8
 	}
 	return w, true
+}
+
+// longHaulEnd reports whether airport x may be an end of airline ai's leg
+// of over longRouteKm: a leg that long fills its seats at an international
+// gateway (IntlTier 3 or more) or at one its markets name (Qantas' Perth,
+// Emirates' Seattle). A domestic hub (Salt Lake City, Charlotte, Denver)
+// draws too few international passengers for one, though its own airline
+// feeds it.
+func (n *network) longHaulEnd(ai, x int) bool {
+	return n.airports[x].IntlTier >= 3 || n.gateway[ai][x]
 }
 
 func stationWeight(k stationKind) float64 {

@@ -57,6 +57,12 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "DEL", d: "ISB"}, {o: "BOM", d: "KHI"},
 		{o: "LGA", d: "LHR"}, {o: "DCA", d: "LHR"}, {o: "LCY", d: "JFK"}, {o: "YTZ", d: "LHR"},
 		{o: "RKV", d: "LHR"}, {o: "CGH", d: "LIS"}, {o: "SDU", d: "MIA"},
+		// The long hauls of over 11,000 km join international gateways:
+		// the real ones are flown, and none from a domestic hub.
+		{o: "DXB", d: "SEA", want: []string{"EK"}}, {o: "DXB", d: "MCO", want: []string{"EK"}},
+		{o: "AKL", d: "JFK", want: []string{"NZ"}}, {o: "IAH", d: "SYD", want: []string{"UA"}},
+		{o: "JED", d: "SLC"}, {o: "DOH", d: "SLC"}, {o: "RUH", d: "DEN"}, {o: "DXB", d: "CLT"},
+		{o: "MNL", d: "PHX"}, {o: "HKG", d: "PHX"}, {o: "DEL", d: "SLC"}, {o: "DEN", d: "SYD"},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
@@ -101,6 +107,37 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		if !seen[al] {
 			t.Errorf("JFK-LHR on 2027-01-20: no %s nonstop among %d flights", al, len(fs))
 		}
+	}
+}
+
+// The longest nonstops are the real ones: none longer than Singapore to
+// New York (15,339 km), the longest flown; and every leg of over
+// longRouteKm joins two international gateways or ones the airline's
+// markets name (of the 415 airlines' pairs that long, 114 were from a
+// domestic hub such as Salt Lake City or Charlotte).
+func TestLongestNonstopsAreRealOnes(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	long := 0
+	for _, r := range n.routes {
+		al := c.airlines[r.airline].Code
+		if r.km > 15400 {
+			t.Errorf("%s %s-%s: %.0f km, longer than any flight flown", al, n.airports[r.from].Code, n.airports[r.to].Code, r.km)
+		}
+		if r.km > longRouteKm {
+			if r.from < r.to {
+				long++ // each airline's pair once
+			}
+			for _, x := range []int16{r.from, r.to} {
+				if !n.longHaulEnd(int(r.airline), int(x)) {
+					t.Errorf("%s %s-%s (%.0f km): %s is no international gateway (IntlTier %d) and not in its markets", al, n.airports[r.from].Code, n.airports[r.to].Code, r.km, n.airports[x].Code, n.airports[x].IntlTier)
+				}
+			}
+		}
+	}
+	t.Logf("%d airlines' pairs over %d km", long, longRouteKm)
+	if long < 250 || long > 350 {
+		t.Errorf("%d airlines' pairs over %d km, want 250 to 350", long, longRouteKm)
 	}
 }
 
