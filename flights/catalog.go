@@ -126,7 +126,8 @@ const (
 )
 
 // Sells reports whether the airline sells cabin on some of its flights.
-// Premium economy and first are sold only on long legs (see cabinOn).
+// Premium economy is sold only on long legs, first only on its flagship
+// routes among them (see cabinOn).
 func (a *Airline) Sells(cabin Cabin) bool { return slices.Contains(a.Cabins, cabin) }
 
 // Catalog is the validated, indexed reference data. It is immutable after

@@ -13,9 +13,10 @@ import (
 // booking for more. A cabin's fare is a multiple of economy's that depends
 // on the distance and the market: business on a short hop in Europe is a
 // modest premium, on a long haul about five times economy, and first
-// (sold on long hauls only) more again. A round trip on one airline costs
-// less than two one-ways, more so on a long haul; on two airlines of one
-// alliance, half as much less; on a low-cost airline, nothing less.
+// (sold on flagship long hauls only) more again. A round trip on one
+// airline costs less than two one-ways, more so on a long haul; on two
+// airlines of one alliance, half as much less; on a low-cost airline,
+// nothing less.
 
 // Fare is how a flight's fare was built, for pricing it with another flight
 // as a round trip (see NewRoundTrip).

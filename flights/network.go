@@ -24,6 +24,9 @@ import (
 //   - a leg over ultraLongKm goes to one of its own stations, or from a
 //     hub to a gateway its markets name (daily): no airline flies 13,000
 //     km on spec;
+//   - a leg over longRouteKm joins two international gateways (see
+//     longHaulEnd): Saudia flies Jeddah to Washington, not to Salt Lake
+//     City or Charlotte, whichever hubs they are;
 //   - neither airport's limits forbid it (perimeter rules, domestic-only
 //     fields, short runways) and the two countries are not a pair without
 //     service;
@@ -92,10 +95,16 @@ const (
 	// ultraLongKm is the leg beyond which an airline flies only to its own
 	// stations and the gateways its markets name.
 	ultraLongKm = 12500
+	// longRouteKm is the leg beyond which both ends are international
+	// gateways (see longHaulEnd).
+	longRouteKm = 11000
 	// minPerWeek is the fewest departures a week that make a route, and
 	// minPerWeekLong a route over 3,000 km.
 	minPerWeek     = 2
 	minPerWeekLong = 3
+	// hubTrunkKm is the longest route between two hubs that is flown
+	// daily whatever its demand (see hubTrunk).
+	hubTrunkKm = 3000
 )
 
 func (n *network) size() int { return len(n.airports) }
@@ -333,6 +342,9 @@ func buildNetwork(c *Catalog) *network {
 			there, back = blockMinutesBothWays(a, b, km)
 		}
 		perWeek := int(math.Round(sh.perWeek))
+		if n.hubTrunk(sh.airline, sh.pair[0], sh.pair[1], km) {
+			perWeek = max(perWeek, 7)
+		}
 		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek)
 		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek)
 	}
@@ -340,6 +352,18 @@ func buildNetwork(c *Catalog) *network {
 	n.outConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(x, h)) > 0 })
 	n.inConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(h, x)) > 0 })
 	return n
+}
+
+// hubTrunk reports whether airline ai's route between airports a and b,
+// km apart, joins one of its hubs to another network airline's hub within
+// a few hours: such a route feeds both hubs' banks, so it is flown daily
+// however small the hubs (RwandAir from Kigali to Johannesburg, Nairobi
+// and Addis Ababa), and a thin hub's passengers can connect on any day.
+func (n *network) hubTrunk(ai, a, b int, km float64) bool {
+	if km > hubTrunkKm || n.c.airlines[ai].Kind == LowCost {
+		return false
+	}
+	return (n.station[ai][a] == hub && n.anyHub[b]) || (n.station[ai][b] == hub && n.anyHub[a])
 }
 
 // connectRows are, for each airport x, the connecting airports h for which
@@ -400,6 +424,8 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
 		return 0, false
 	case km > ultraLongKm && !ownStation && (!n.gateway[ai][x] || n.station[ai][s] != hub):
 		return 0, false
+	case km > longRouteKm && (!n.longHaulEnd(ai, s) || !n.longHaulEnd(ai, x)):
+		return 0, false
 	case !c.limitsAllow(from, to, al, km) || !c.limitsAllow(to, from, al, km):
 		return 0, false
 	case c.noService[sortedPair(from.Country, to.Country)] != "":
@@ -413,6 +439,16 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
 		w *= 0.8
 	}
 	return w, true
+}
+
+// longHaulEnd reports whether airport x may be an end of airline ai's leg
+// of over longRouteKm: a leg that long fills its seats at an international
+// gateway (IntlTier 3 or more) or at one its markets name (Qantas' Perth,
+// Emirates' Seattle). A domestic hub (Salt Lake City, Charlotte, Denver)
+// draws too few international passengers for one, though its own airline
+// feeds it.
+func (n *network) longHaulEnd(ai, x int) bool {
+	return n.airports[x].IntlTier >= 3 || n.gateway[ai][x]
 }
 
 func stationWeight(k stationKind) float64 {

@@ -163,18 +163,18 @@ func TestUnfilteredSearchIsWhatItWas(t *testing.T) {
 // page's admitted flights before, the search's flights now):
 //
 //	JFK-LHR airlines DL             2 -> 8   (14 DL-only options in all; choose's 3 a routing keeps the rest)
-//	NYC-LON airlines DL             3 -> 47
+//	NYC-LON airlines DL             3 -> 33  (2027-01-20: long hauls bounded by Circuity)
 //	JFK-LHR departAfter 20:00      10 -> 31
 //	NYC-LON departAfter 20:00      16 -> 47
 //	NYC-LON nonstop, 17:00-22:00   21 -> 21  (every such nonstop was on the merged page already)
 //	JFK-LHR departBefore 09:00      8 -> 43
-//	SFO-NRT arriving 06:00-09:00    0 -> 13
+//	SFO-NRT arriving 06:00-09:00    0 -> 7   (2027-01-20: long hauls bounded by Circuity)
 //	SFO-NRT departAfter 20:00       5 -> 28
 //	FRA-SIN airlines BA             1 -> 6
 //	FRA-SIN maxPrice 450            1 -> 5
 //	EWR-LHR airlines UA             6 -> 9
-//	SYD-LAX departAfter 20:00       7 -> 23
-//	JFK-LHR first                  15 -> 47
+//	SYD-LAX departAfter 20:00      11 -> 12  (2027-01-20: long hauls bounded by Circuity, none through Denver)
+//	JFK-LHR first                  10 -> 26  (2027-01-20: first only on the flagship legs, so fewer to fill from)
 //	LHR-JFK the same day, at noon  14 -> 47
 func TestFiltersFillThePage(t *testing.T) {
 	c := mustCatalog(t)
@@ -192,17 +192,17 @@ func TestFiltersFillThePage(t *testing.T) {
 		least      int // what it must return at least now
 	}{
 		{"an airline", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.Airlines = []string{"DL"} }, 8},
-		{"an airline over a metro's pairs", "NYC", "LON", "2027-01-20", func(t *Trip) { t.Airlines = []string{"DL"} }, 40},
+		{"an airline over a metro's pairs", "NYC", "LON", "2027-01-20", func(t *Trip) { t.Airlines = []string{"DL"} }, 30},
 		{"an evening departure", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.DepartAfter = clock("20:00") }, 25},
 		{"an evening departure over a metro's pairs", "NYC", "LON", "2027-01-20", func(t *Trip) { t.DepartAfter = clock("20:00") }, 40},
 		{"a morning departure", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.DepartBefore = clock("09:00") }, 30},
-		{"an arrival window no page flight meets", "SFO", "NRT", "2027-01-20", func(t *Trip) { t.ArriveAfter, t.ArriveBefore = clock("06:00"), clock("09:00") }, 10},
+		{"an arrival window no page flight meets", "SFO", "NRT", "2027-01-20", func(t *Trip) { t.ArriveAfter, t.ArriveBefore = clock("06:00"), clock("09:00") }, 5},
 		{"a late departure", "SFO", "NRT", "2027-01-20", func(t *Trip) { t.DepartAfter = clock("20:00") }, 20},
 		{"an airline with few options", "FRA", "SIN", "2027-01-20", func(t *Trip) { t.Airlines = []string{"BA"} }, 5},
 		{"a price cap", "FRA", "SIN", "2027-01-20", func(t *Trip) { t.MaxPriceUSD = 480 }, 4},
 		{"a partner's airline", "EWR", "LHR", "2027-01-20", func(t *Trip) { t.Airlines = []string{"UA"} }, 8},
-		{"a late departure, long haul", "SYD", "LAX", "2027-01-20", func(t *Trip) { t.DepartAfter = clock("20:00") }, 20},
-		{"first class", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.Cabin = First }, 40},
+		{"a late departure, long haul", "SYD", "LAX", "2027-01-20", func(t *Trip) { t.DepartAfter = clock("20:00") }, 12},
+		{"first class", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.Cabin = First }, 20},
 		{"business in the evening", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.Cabin, t.DepartAfter = Business, clock("18:00") }, 40},
 		{"one stop at most, after 17:00", "JFK", "LHR", "2027-01-20", func(t *Trip) { t.MaxStops, t.DepartAfter = 1, clock("17:00") }, 40},
 		{"the same day, at noon", "LHR", "JFK", "2026-11-30", func(*Trip) {}, 40},

@@ -11,14 +11,28 @@ import (
 
 // MaxCircuity bounds every connection: its legs add up to at most this many
 // times the great-circle distance, and so do the legs between any two of its
-// airports, so no routing doubles back, not even in part. A pair that no
-// connection within it serves (two airports far from any hub on the way
-// between, such as Accra and Sao Paulo) gets the connections within
-// RemoteCircuity instead, as a traveller would still fly them.
+// airports, so no routing doubles back, not even in part. A long haul is
+// bounded tighter, as travellers and planners bound it (see Circuity): no
+// one flies Auckland to Honolulu through Sydney (1.46 times as far), nor
+// Los Angeles to Perth through Rome. A pair
+// that no connection within its bound serves gets those within MaxCircuity;
+// and one that none within MaxCircuity serves (two airports far from any
+// hub on the way between, such as Accra and Sao Paulo) those within
+// RemoteCircuity, as a traveller would still fly them.
 const (
-	MaxCircuity    = 1.6
-	RemoteCircuity = 2.4
+	MaxCircuity      = 1.6
+	LongHaulCircuity = 1.4
+	RemoteCircuity   = 2.4
 )
+
+// Circuity is the bound on the connections of a pair km apart, where some
+// within it serve the pair: MaxCircuity up to 3,500 km (a short or
+// medium haul's connection through a hub off to the side costs an hour or
+// two), falling to LongHaulCircuity from 8,000 km (where half as far again
+// is most of a day).
+func Circuity(km float64) float64 {
+	return MaxCircuity - (MaxCircuity-LongHaulCircuity)*smoothstep(2000, 7000, km)
+}
 
 // Routing limits. A leg longer than the longest flights scheduled today is
 // not plausible; nor is one shorter than a short hop. No connection waits
@@ -51,8 +65,8 @@ type planner struct {
 	seed    uint64
 	cands   []candidate
 	routing int32
-	// circuity bounds the connections: MaxCircuity, or RemoteCircuity for
-	// a pair with nothing within it.
+	// circuity bounds the connections: Circuity of the direct distance,
+	// or a wider bound for a pair with nothing within it (see MaxCircuity).
 	circuity float64
 }
 
@@ -120,7 +134,7 @@ func (s *Synthetic) planner(o, d *Airport, date time.Time, limit int) *planner {
 	n := s.catalog.network()
 	ss := seasonOf(date)
 	p := &planner{n: n, tt: s.catalog.timetable(ss), date: date, o: n.index[o.Code], d: n.index[d.Code],
-		direct: DistanceKm(o, d), offset: make([]int32, n.size()), seed: hash64(o.Code, d.Code, ss.String()), circuity: MaxCircuity,
+		direct: DistanceKm(o, d), offset: make([]int32, n.size()), seed: hash64(o.Code, d.Code, ss.String()), circuity: Circuity(DistanceKm(o, d)),
 		cands: make([]candidate, 0, 6*limit)}
 	for i := range p.offset {
 		p.offset[i] = unknownOffset
@@ -134,11 +148,16 @@ func (s *Synthetic) schedule(o, d *Airport, date time.Time, limit int) *pairSche
 	p := s.planner(o, d, date, limit)
 	p.nonstops()
 	p.connections(limit)
-	if len(p.cands) == 0 {
-		// Nothing within MaxCircuity: a remote pair gets the connections a
-		// traveller would still take.
-		p.circuity = RemoteCircuity
-		p.connections(limit)
+	// Nothing within the pair's bound: a pair off the hubs' paths gets the
+	// connections a traveller would still take.
+	for _, wider := range []float64{MaxCircuity, RemoteCircuity} {
+		if len(p.cands) > 0 {
+			break
+		}
+		if wider > p.circuity {
+			p.circuity = wider
+			p.connections(limit)
+		}
 	}
 	slices.SortFunc(p.cands, func(a, b candidate) int {
 		return cmp.Or(cmp.Compare(a.quality, b.quality), cmp.Compare(a.routing, b.routing), cmp.Compare(a.dep[0], b.dep[0]))
@@ -456,7 +475,7 @@ func (s *Synthetic) write(p *planner, c candidate, seen map[string]bool) (itiner
 		it.fares[ci] = base * cabinFactor(cabin, p.direct, region)
 		for i := range int(c.n) {
 			r := &n.routes[c.legs[i]]
-			it.cabins[ci][i] = uint8(slices.Index(Cabins, cabinOn(&n.c.airlines[r.airline], cabin, r.km)))
+			it.cabins[ci][i] = uint8(slices.Index(Cabins, cabinOn(&n.c.airlines[r.airline], cabin, r.km, n.flagship(r))))
 		}
 		it.sold[ci] = Cabins[it.cabins[ci][it.mainLeg]] == cabin
 	}

@@ -3,6 +3,7 @@ package flights
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -56,6 +57,12 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "DEL", d: "ISB"}, {o: "BOM", d: "KHI"},
 		{o: "LGA", d: "LHR"}, {o: "DCA", d: "LHR"}, {o: "LCY", d: "JFK"}, {o: "YTZ", d: "LHR"},
 		{o: "RKV", d: "LHR"}, {o: "CGH", d: "LIS"}, {o: "SDU", d: "MIA"},
+		// The long hauls of over 11,000 km join international gateways:
+		// the real ones are flown, and none from a domestic hub.
+		{o: "DXB", d: "SEA", want: []string{"EK"}}, {o: "DXB", d: "MCO", want: []string{"EK"}},
+		{o: "AKL", d: "JFK", want: []string{"NZ"}}, {o: "IAH", d: "SYD", want: []string{"UA"}},
+		{o: "JED", d: "SLC"}, {o: "DOH", d: "SLC"}, {o: "RUH", d: "DEN"}, {o: "DXB", d: "CLT"},
+		{o: "MNL", d: "PHX"}, {o: "HKG", d: "PHX"}, {o: "DEL", d: "SLC"}, {o: "DEN", d: "SYD"},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
@@ -100,6 +107,37 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		if !seen[al] {
 			t.Errorf("JFK-LHR on 2027-01-20: no %s nonstop among %d flights", al, len(fs))
 		}
+	}
+}
+
+// The longest nonstops are the real ones: none longer than Singapore to
+// New York (15,339 km), the longest flown; and every leg of over
+// longRouteKm joins two international gateways or ones the airline's
+// markets name (of the 415 airlines' pairs that long, 114 were from a
+// domestic hub such as Salt Lake City or Charlotte).
+func TestLongestNonstopsAreRealOnes(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	long := 0
+	for _, r := range n.routes {
+		al := c.airlines[r.airline].Code
+		if r.km > 15400 {
+			t.Errorf("%s %s-%s: %.0f km, longer than any flight flown", al, n.airports[r.from].Code, n.airports[r.to].Code, r.km)
+		}
+		if r.km > longRouteKm {
+			if r.from < r.to {
+				long++ // each airline's pair once
+			}
+			for _, x := range []int16{r.from, r.to} {
+				if !n.longHaulEnd(int(r.airline), int(x)) {
+					t.Errorf("%s %s-%s (%.0f km): %s is no international gateway (IntlTier %d) and not in its markets", al, n.airports[r.from].Code, n.airports[r.to].Code, r.km, n.airports[x].Code, n.airports[x].IntlTier)
+				}
+			}
+		}
+	}
+	t.Logf("%d airlines' pairs over %d km", long, longRouteKm)
+	if long < 250 || long > 350 {
+		t.Errorf("%d airlines' pairs over %d km, want 250 to 350", long, longRouteKm)
 	}
 }
 
@@ -313,6 +351,168 @@ func TestAirlinesAndTheirCabins(t *testing.T) {
 	}
 	if economy := search("JFK", "LHR", Economy); !slices.ContainsFunc(economy, func(f Flight) bool { return !inFirst[f.ID] }) {
 		t.Errorf("JFK-LHR: every one of the %d economy flights is sold in first too", len(economy))
+	}
+}
+
+// First class is a flagship product: an airline that sells it flies it
+// between major airports and from its main hub to them (Heathrow to New
+// York, Sydney to Los Angeles), not on every long leg (Perth to London is
+// a 787 without it, Singapore to Perth a regional widebody). A search in
+// first on a route without it finds nothing of it: no flight at all when
+// no connection has first on its longest leg, and the nonstop found in
+// economy is not found in first.
+func TestFirstClassOnFlagshipRoutesOnly(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	for _, tc := range []struct {
+		airline, o, d string
+		first         bool
+	}{
+		{"BA", "LHR", "JFK", true}, {"AA", "JFK", "LHR", true}, {"QF", "SYD", "LAX", true},
+		{"SQ", "SIN", "LHR", true}, {"EK", "DXB", "LHR", true}, {"CX", "HKG", "LHR", true},
+		{"QF", "PER", "LHR", false}, {"SQ", "SIN", "PER", false}, {"QF", "MEL", "DFW", false},
+		{"CX", "HKG", "BOS", false},
+	} {
+		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
+			found := false
+			for _, id := range n.routesBetween(n.index[pair[0]], n.index[pair[1]]) {
+				if r := &n.routes[id]; c.airlines[r.airline].Code == tc.airline {
+					found = true
+					if got := cabinOn(&c.airlines[r.airline], First, r.km, n.flagship(r)) == First; got != tc.first {
+						t.Errorf("%s %s-%s (%.0f km): first %v, want %v", tc.airline, pair[0], pair[1], r.km, got, tc.first)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s flies no %s-%s", tc.airline, pair[0], pair[1])
+			}
+		}
+	}
+	long, first := 0, 0
+	for i := range n.routes {
+		r := &n.routes[i]
+		if al := &c.airlines[r.airline]; al.Sells(First) && r.km >= longCabinKm {
+			long++
+			if cabinOn(al, First, r.km, n.flagship(r)) == First {
+				first++
+			}
+		}
+	}
+	t.Logf("first class on %d of %d long legs of airlines that sell it", first, long)
+	if first*4 < long || first*5 > long*3 {
+		t.Errorf("first class on %d of %d long legs of airlines that sell it, want a quarter to three fifths", first, long)
+	}
+
+	p := NewSynthetic(c, now, 0)
+	ctx := context.Background()
+	trip := tripFor(t, c, "SIN", "PER", "2027-01-20")
+	economy, err := p.Search(ctx, trip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonstop := slices.IndexFunc(economy, func(f Flight) bool { return f.Stops() == 0 && f.Segments[0].Airline == "SQ" })
+	if nonstop < 0 {
+		t.Fatalf("SIN-PER: no Singapore Airlines nonstop among %d flights", len(economy))
+	}
+	trip.Cabin = First
+	if fs, err := p.Search(ctx, trip); err != nil || len(fs) != 0 {
+		t.Errorf("SIN-PER in first: %d flights (%v), want none", len(fs), err)
+	}
+	if _, ok, err := p.Find(ctx, trip, economy[nonstop].ID); ok || err != nil {
+		t.Errorf("%s in first: found %v, %v; want not found, no error", economy[nonstop].ID, ok, err)
+	}
+	if _, ok, err := p.Find(ctx, func() Trip { t := trip; t.Cabin = Business; return t }(), economy[nonstop].ID); !ok || err != nil {
+		t.Errorf("%s in business: found %v, %v; want found", economy[nonstop].ID, ok, err)
+	}
+}
+
+// A long haul's connections are nearly straight: within Circuity of the
+// direct distance (under 1.43 times it at 6,000 km, 1.4 from 7,000), where
+// a traveller has such options, as these pairs all do; they were sold
+// through a far hub (Auckland to Honolulu through Sydney, 1.46 times as
+// far; Sydney to Los Angeles through Hong Kong, 1.58; Los Angeles to Perth
+// through Rome). A pair with nothing within it (Auckland to Johannesburg)
+// still gets the connections within MaxCircuity.
+func TestLongHaulConnectionsAreNearlyStraight(t *testing.T) {
+	c := mustCatalog(t)
+	p := NewSynthetic(c, now, 0)
+	for _, tc := range []struct {
+		pair  string
+		least int // flights on the page at least
+	}{
+		{"AKL-HNL", 1}, {"SYD-LAX", 20}, {"LAX-PER", 10}, {"GRU-JFK", 20}, {"LHR-GRU", 20}, {"AKL-LAX", 5}, {"SIN-SYD", 20},
+	} {
+		o, d, _ := strings.Cut(tc.pair, "-")
+		const bound = 1.43 // every pair here is 6,000 km or more apart
+		if km := DistanceKm(c.Airport(o), c.Airport(d)); km < 6000 {
+			t.Fatalf("%s: %.0f km apart, not a long haul", tc.pair, km)
+		}
+		for _, date := range []string{"2027-01-20", "2027-07-14"} {
+			trip := tripFor(t, c, o, d, date)
+			fs, err := p.Search(context.Background(), trip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) < tc.least {
+				t.Errorf("%s on %s: %d flights, want %d at least", tc.pair, date, len(fs), tc.least)
+			}
+			for _, f := range fs {
+				if got := maxSpan(c, f); got > bound+1e-9 {
+					t.Errorf("%s on %s: %s via %v flies %.2f times the direct distance, more than %.2f", tc.pair, date, f.ID, f.Via(), got, bound)
+				}
+			}
+		}
+	}
+	if b := Circuity(7000); math.Abs(b-LongHaulCircuity) > 1e-9 || Circuity(1000) != MaxCircuity || !(Circuity(4000) < MaxCircuity && Circuity(4000) > LongHaulCircuity) || Circuity(6000) > 1.43 {
+		t.Errorf("Circuity: %.2f at 1,000 km, %.2f at 4,000, %.2f at 6,000, %.2f at 7,000", Circuity(1000), Circuity(4000), Circuity(6000), b)
+	}
+	fs, err := p.Search(context.Background(), tripFor(t, c, "AKL", "JNB", "2027-01-20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) == 0 {
+		t.Error("AKL-JNB: no flights, though connections within MaxCircuity serve it")
+	}
+	for _, f := range fs {
+		checkCircuity(t, c, "AKL-JNB "+f.ID, f, MaxCircuity)
+	}
+}
+
+// A route between an airline's hub and another hub within a few hours is
+// flown daily, however small the hubs, so a traveller through a thin hub
+// connects on any day: Cape Town to Kigali (through Johannesburg, on
+// RwandAir or South African Airways) had no flights on 252 days of the
+// year, Kigali's routes flown two or three days a week.
+func TestThinHubsConnectEveryDay(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	trunks := 0
+	for _, r := range n.routes {
+		al := &c.airlines[r.airline]
+		if r.km > hubTrunkKm || al.Kind == LowCost || !((n.station[r.airline][r.from] == hub && n.anyHub[r.to]) || (n.station[r.airline][r.to] == hub && n.anyHub[r.from])) {
+			continue
+		}
+		trunks++
+		if r.perWeek < 7 {
+			t.Errorf("%s %s-%s (%.0f km), from its hub to another: %d a week, want daily", al.Code, n.airports[r.from].Code, n.airports[r.to].Code, r.km, r.perWeek)
+		}
+	}
+	if trunks < 1000 {
+		t.Errorf("%d routes between hubs: too few to judge", trunks)
+	}
+	p := NewSynthetic(c, now, 0)
+	for _, pair := range []string{"CPT-KGL", "KGL-CPT", "JNB-KGL", "KGL-ADD"} {
+		o, d, _ := strings.Cut(pair, "-")
+		for day := range 7 {
+			date := time.Date(2027, 7, 12+day, 0, 0, 0, 0, time.UTC).Format(DateLayout)
+			fs, err := p.Search(context.Background(), tripFor(t, c, o, d, date))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				t.Errorf("%s on %s: no flights", pair, date)
+			}
+		}
 	}
 }
 
@@ -576,39 +776,49 @@ func TestFewItinerariesLandInTheSmallHours(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d itineraries land 00:00-05:00", m.name, small, total)
-		if total < 100 || small*100 > total*15 {
+		if total < 80 || small*100 > total*15 {
 			t.Errorf("%s: %d of %d itineraries land between midnight and 05:00, want under 15%%", m.name, small, total)
 		}
 	}
 }
 
-// No scheduled departure or arrival falls in an airport's curfew, on the
-// days the season's timetable is planned around.
+// No scheduled departure or arrival falls in an airport's curfew, on any
+// day of a year, at the local times of that day: the weeks when one end of
+// a route has changed its clocks for daylight saving and the other has not
+// (March and November across the Atlantic, April and October to Sydney)
+// move a landing by an hour: 861 landings in 2027 fell in a curfew
+// (Sydney's, Narita's, Zurich's, Orly's...) when only the offsets of the
+// season's mid-point were checked.
 func TestCurfewsHonoured(t *testing.T) {
 	c := mustCatalog(t)
 	n := c.network()
-	checked := 0
-	for _, date := range []time.Time{time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC), time.Date(2027, 7, 14, 0, 0, 0, 0, time.UTC)} {
+	checked, bad := 0, 0
+	for date := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC); date.Year() == 2027; date = date.AddDate(0, 0, 1) {
 		tt := c.timetable(seasonOf(date))
 		for id := range tt.routes() {
-			deps := tt.of(int32(id))
 			r := &n.routes[id]
 			from, to := n.airports[r.from], n.airports[r.to]
 			if from.limits.curfew == nil && to.limits.curfew == nil {
 				continue
 			}
-			for _, d := range deps {
+			for _, d := range tt.of(int32(id)) {
+				if !d.on(date.Weekday()) {
+					continue
+				}
 				leave := time.Date(date.Year(), date.Month(), date.Day(), int(d.minute)/60, int(d.minute)%60, 0, 0, from.Location())
 				land := leave.Add(time.Duration(r.block) * time.Minute).In(to.Location())
 				checked++
 				if from.limits.curfew.contains(leave.Hour()*60+leave.Minute()) || to.limits.curfew.contains(land.Hour()*60+land.Minute()) {
-					t.Errorf("%s %s-%s: leaves %s, lands %s, in a curfew (%s; %s)", c.airlines[r.airline].Code, from.Code, to.Code, leave.Format("15:04"), land.Format("15:04"), from.Restriction(), to.Restriction())
+					if bad++; bad <= 10 {
+						t.Errorf("%s %s%d %s-%s: leaves %s, lands %s, in a curfew (%s; %s)", date.Format(DateLayout), c.airlines[r.airline].Code, d.number, from.Code, to.Code,
+							leave.Format("15:04 MST"), land.Format("15:04 MST"), from.Restriction(), to.Restriction())
+					}
 				}
 			}
 		}
 	}
-	if checked < 500 {
-		t.Errorf("%d departures at airports with curfews checked: the curfews did not load", checked)
+	if checked < 1_000_000 || bad > 0 {
+		t.Errorf("%d of %d departures at airports with curfews in 2027 leave or land in a curfew (want none, of at least a million)", bad, checked)
 	}
 }
 
@@ -736,7 +946,7 @@ func TestCabinFares(t *testing.T) {
 		}
 	}
 	ba := &Airline{Code: "BA", Cabins: []Cabin{Economy, PremiumEconomy, Business, First}}
-	if cabinOn(ba, First, 900) != Business || cabinOn(ba, PremiumEconomy, 900) != Economy || cabinOn(ba, First, 5500) != First {
+	if cabinOn(ba, First, 900, true) != Business || cabinOn(ba, PremiumEconomy, 900, true) != Economy || cabinOn(ba, First, 5500, true) != First || cabinOn(ba, First, 5500, false) != Business {
 		t.Error("premium economy and first on a short leg, or not on a long one")
 	}
 }

@@ -15,7 +15,8 @@ import (
 // every week, and a busy short hop drops its least attractive departure on
 // Saturdays. Departure times are chosen as an airline would: in the day's
 // waking hours, long hauls overnight when that lands them in the morning,
-// connecting flights in their hub's banks, never in an airport's curfew.
+// connecting flights in their hub's banks, never in an airport's curfew
+// on any day of the season (see fits).
 
 // season is an IATA scheduling season: summer from the last Sunday of
 // March, winter from the last Sunday of October, named S27, W26.
@@ -46,6 +47,15 @@ func seasonOf(date time.Time) season {
 func lastSunday(year int, month time.Month) time.Time {
 	d := time.Date(year, month+1, 0, 0, 0, 0, 0, time.UTC) // the month's last day
 	return d.AddDate(0, 0, -int(d.Weekday()))
+}
+
+// dates are the season's first local date and the next season's first, as
+// midnight UTC.
+func (s season) dates() (first, next time.Time) {
+	if s.summer {
+		return lastSunday(s.year, time.March), lastSunday(s.year, time.October)
+	}
+	return lastSunday(s.year, time.October), lastSunday(s.year+1, time.March)
 }
 
 // reference is the mid-season day whose UTC offsets the season's timetable
@@ -121,13 +131,42 @@ func (c *Catalog) timetable(s season) *timetable {
 	return e.tt
 }
 
+// clocks are the UTC offsets a season's timetable is planned with: each
+// airport's on the reference day, which place its times of day, and for a
+// route to an airport with a curfew, the offsets its arrival sees on every
+// day of the season (see arrivalShifts), which keep it out of the curfew
+// on each of them.
+type clocks struct {
+	offset []int     // minutes east of UTC on the reference day, by airport
+	shifts [][]shift // by route id; nil unless its destination has a curfew
+}
+
+// shift is how much later local time at a route's destination is than at
+// its origin, for the departures at origin-local minutes [from,
+// from+length) of the day (mod 1440) on some days of the season; a length
+// of 1440 or more covers every minute.
+type shift struct{ from, length, minutes int }
+
 // planSeason plans every route's departures for season s and numbers them.
 func planSeason(n *network, s season) *timetable {
 	ref := s.reference()
-	offset := make([]int, n.size()) // minutes east of UTC on the reference day
+	ck := &clocks{offset: make([]int, n.size()), shifts: make([][]shift, len(n.routes))}
 	for i, a := range n.airports {
 		_, off := ref.In(a.Location()).Zone()
-		offset[i] = off / 60
+		ck.offset[i] = off / 60
+	}
+	first, next := s.dates()
+	var zones [][]zoneSpan // by airport, when first needed
+	for id := range n.routes {
+		if r := &n.routes[id]; n.airports[r.to].limits.curfew != nil {
+			if zones == nil {
+				zones = make([][]zoneSpan, n.size())
+				for i, a := range n.airports {
+					zones[i] = zoneSpans(a.Location(), first.AddDate(0, 0, -2), next.AddDate(0, 0, 3))
+				}
+			}
+			ck.shifts[id] = arrivalShifts(r, n.airports[r.from], zones[r.from], zones[r.to], first, next)
+		}
 	}
 	banks := make([]*bankWindows, n.size())
 	for _, x := range n.connect {
@@ -150,10 +189,10 @@ func planSeason(n *network, s season) *timetable {
 		if t.from != r.from || t.to != r.to || id < 2 {
 			t.from, t.to = r.from, r.to
 			for slot := range slotsPerDay {
-				t.p[slot] = timesPenalty(n, r, slot*slotMinutes, offset)
+				t.p[slot] = timesPenalty(n, id, slot*slotMinutes, ck)
 			}
 		}
-		tt.deps.push(planRoute(n, id, s, offset, banks, &t.p)...)
+		tt.deps.push(planRoute(n, id, s, ck, banks, &t.p)...)
 		tt.deps.end()
 	}
 	numberFlights(n, tt)
@@ -169,7 +208,7 @@ const (
 
 // planRoute chooses a route's departures: the best-scoring slots of the day
 // (see slotPenalty), spaced apart, on the weekdays the route flies.
-func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows, times *[slotsPerDay]float64) []departure {
+func planRoute(n *network, id int, s season, ck *clocks, banks []*bankWindows, times *[slotsPerDay]float64) []departure {
 	r := &n.routes[id]
 	perDay, days := 1, uint8(everyDay)
 	if r.perWeek >= 7 {
@@ -183,7 +222,7 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 	for slot := range slotsPerDay {
 		scores[slot] = times[slot] + 0.6*unit(seed, uint64(slot))
 		if banked {
-			scores[slot] += bankBonus(n, r, slot*slotMinutes, offset, banks)
+			scores[slot] += bankBonus(n, r, slot*slotMinutes, ck.offset, banks)
 		}
 	}
 	spacing := 900 / perDay
@@ -224,7 +263,7 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 			taken[(k+slotsPerDay)%slotsPerDay] = true
 		}
 		minute := best*slotMinutes + 5*int(hashMod(seed, uint64(best), 3))
-		if !r.fits(n, minute, offset) {
+		if !fits(n, id, minute, ck) {
 			minute = best * slotMinutes
 		}
 		out = append(out, departure{minute: int16(minute), days: days})
@@ -244,20 +283,101 @@ func planRoute(n *network, id int, s season, offset []int, banks []*bankWindows,
 // day has room for it.
 const nightPenalty = 5
 
-// fits reports whether a departure at minute (local at the origin) keeps
-// clear of both airports' curfews.
-func (r *route) fits(n *network, minute int, offset []int) bool {
-	arrive := minute + int(r.block) + offset[r.to] - offset[r.from]
-	return !n.airports[r.from].limits.curfew.contains(minute) && !n.airports[r.to].limits.curfew.contains(arrive)
+// fits reports whether a departure of route id at minute (local at the
+// origin) keeps clear of both airports' curfews on every day of the
+// season, at the local times of each: a daylight-saving change at one end
+// and not the other moves the landing by an hour for a few weeks.
+func fits(n *network, id int, minute int, ck *clocks) bool {
+	r := &n.routes[id]
+	if n.airports[r.from].limits.curfew.contains(minute) {
+		return false
+	}
+	curfew := n.airports[r.to].limits.curfew
+	for _, sh := range ck.shifts[id] {
+		if (sh.length >= 1440 || ((minute-sh.from)%1440+1440)%1440 < sh.length) && curfew.contains(minute+int(r.block)+sh.minutes) {
+			return false
+		}
+	}
+	return true
+}
+
+// zoneSpan is a span of time with one UTC offset: from start (Unix
+// seconds) to the next span's.
+type zoneSpan struct {
+	start  int64
+	offset int // minutes east of UTC
+}
+
+// zoneSpans are loc's offsets from one time to another, each from when it
+// takes effect (the first from the start).
+func zoneSpans(loc *time.Location, from, to time.Time) []zoneSpan {
+	var out []zoneSpan
+	for t := from; t.Before(to); {
+		_, off := t.In(loc).Zone()
+		out = append(out, zoneSpan{t.Unix(), off / 60})
+		_, end := t.In(loc).ZoneBounds()
+		if end.IsZero() || !end.After(t) {
+			break
+		}
+		t = end
+	}
+	return out
+}
+
+// offsetAt is the offset of the span that holds Unix time t.
+func offsetAt(spans []zoneSpan, t int64) int {
+	k := 0
+	for k+1 < len(spans) && spans[k+1].start <= t {
+		k++
+	}
+	return spans[k].offset
+}
+
+// arrivalShifts are route r's shifts (see shift) over the local dates of
+// the season at its origin, [first, next): the offsets there when it
+// leaves and at its destination when it lands change only when a clock
+// does, at either end, so each span between those changes has one.
+func arrivalShifts(r *route, from *Airport, fromZone, toZone []zoneSpan, first, next time.Time) []shift {
+	start := time.Date(first.Year(), first.Month(), first.Day(), 0, 0, 0, 0, from.Location()).Unix()
+	end := time.Date(next.Year(), next.Month(), next.Day(), 0, 0, 0, 0, from.Location()).Unix()
+	block := int64(r.block) * 60
+	breaks := []int64{start, end}
+	for _, z := range fromZone {
+		if z.start > start && z.start < end {
+			breaks = append(breaks, z.start)
+		}
+	}
+	for _, z := range toZone {
+		if t := z.start - block; t > start && t < end {
+			breaks = append(breaks, t)
+		}
+	}
+	slices.Sort(breaks)
+	breaks = slices.Compact(breaks)
+	var out []shift
+	for i := 0; i+1 < len(breaks); i++ {
+		t := breaks[i]
+		off := offsetAt(fromZone, t)
+		sh := shift{from: int(((t/60+int64(off))%1440 + 1440) % 1440), length: int((breaks[i+1] - t) / 60), minutes: offsetAt(toZone, t+block) - off}
+		if k := slices.IndexFunc(out, func(o shift) bool { return o.minutes == sh.minutes && o.length >= 1440 }); k >= 0 {
+			continue // every minute already has this shift
+		}
+		if sh.length >= 1440 {
+			out = slices.DeleteFunc(out, func(o shift) bool { return o.minutes == sh.minutes })
+		}
+		out = append(out, sh)
+	}
+	return out
 }
 
 // timesPenalty is how unattractive a departure at minute (local at the
-// origin) is for route r, whatever the airline: +Inf inside a curfew;
+// origin) is for route id, whatever the airline: +Inf inside a curfew;
 // otherwise the penalties of its departure and arrival times of day, less
 // a bonus for an overnight long haul that lands in the morning and for a
 // short hop at the business peaks.
-func timesPenalty(n *network, r *route, minute int, offset []int) float64 {
-	if !r.fits(n, minute, offset) {
+func timesPenalty(n *network, id int, minute int, ck *clocks) float64 {
+	r, offset := &n.routes[id], ck.offset
+	if !fits(n, id, minute, ck) {
 		return math.Inf(1)
 	}
 	arrive := minute + int(r.block) + offset[r.to] - offset[r.from]

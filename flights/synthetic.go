@@ -23,9 +23,10 @@ const DefaultMaxResults = 47
 // local times every week): the nonstops that operate that day, one-stop
 // connections at a hub or focus city of either airline, on one airline or
 // two partners, and two-stop connections. No connection goes further than
-// MaxCircuity times the direct distance, in whole or in part, nor waits
-// more than maxLayover, so a busy long-haul pair gets about
-// DefaultMaxResults options, a short hop its nonstops and the few
+// Circuity times the direct distance (MaxCircuity on a short hop, less on
+// a long haul), in whole or in part, nor waits more than maxLayover, so a
+// busy long-haul pair gets about DefaultMaxResults options, a short hop
+// its nonstops and the few
 // connections that are nearly straight, and a pair no airline connects
 // (an airport with domestic flights only, to abroad; two remote airports
 // no hub is on the way between) none at all. A traveller's search does not
@@ -99,8 +100,9 @@ func NewSynthetic(catalog *Catalog, now func() time.Time, maxResults int) *Synth
 //
 // A flight is offered in the trip's cabin only if the airline of its
 // longest leg sells that cabin there (see cabinOn): a first-class search
-// finds no IndiGo flights and no short hops at all. Its other legs fly the
-// best cabin they have up to the trip's, which each Segment.Cabin says.
+// finds no IndiGo flights, no short hops and no Perth to London nonstop
+// (see flagship). Its other legs fly the best cabin they have up to the
+// trip's, which each Segment.Cabin says.
 //
 // Filters come before the cut, as Provider asks. A flight is admitted if it
 // is offered and trip.Admits it. A search that admits every flight of a
@@ -268,14 +270,36 @@ func (q *quote) find(its []itinerary, id string) (Flight, bool) {
 const longCabinKm = 3000
 
 // cabinOn is the best cabin up to want that airline al sells on a leg of
-// km: premium economy and first only on legs of at least longCabinKm.
-func cabinOn(al *Airline, want Cabin, km float64) Cabin {
+// km: premium economy only on legs of at least longCabinKm, and first only
+// on those of them that are flagship routes (see flagship).
+func cabinOn(al *Airline, want Cabin, km float64, flagship bool) Cabin {
 	for i := slices.Index(Cabins, want); i > 0; i-- {
-		if c := Cabins[i]; al.Sells(c) && (km >= longCabinKm || (c != PremiumEconomy && c != First)) {
+		c := Cabins[i]
+		switch {
+		case !al.Sells(c):
+		case c == First && (km < longCabinKm || !flagship):
+		case c == PremiumEconomy && km < longCabinKm:
+		default:
 			return c
 		}
 	}
 	return Economy
+}
+
+// flagship reports whether route r is one its airline flies its first
+// class on: an airline that sells first fits it to only part of its fleet
+// (British Airways' and American's 777s, Singapore Airlines' A380s), which
+// it flies between major airports (of IntlTier 4 or more, or Tier 5 with
+// IntlTier 3: a world city's) or from its main hub to one, as its first
+// class is sold: Heathrow, Frankfurt, New York and Sydney to Los Angeles
+// have it; Perth, Orlando and Denver do not.
+func (n *network) flagship(r *route) bool {
+	al := &n.c.airlines[r.airline]
+	major := func(x int16) bool {
+		a := n.airports[x]
+		return a.IntlTier >= 4 || (a.Tier >= 5 && a.IntlTier >= 3) || a.Code == al.Hubs[0]
+	}
+	return major(r.from) && major(r.to)
 }
 
 // pairSchedule is one pair's schedule on one date, as the cache keeps it:

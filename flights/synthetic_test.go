@@ -298,11 +298,17 @@ func TestSyntheticInvariantsOverManyPairs(t *testing.T) {
 }
 
 // A typical well-served pair gets about 47 options with nonstops, one-stop
-// and two-stop itineraries, like a real search page.
+// and two-stop itineraries, like a real search page. Dubai to Bangkok gets
+// fewer: its other connections (through Singapore, Hong Kong) are detours
+// a long haul is not sold (see Circuity).
 func TestSyntheticTypicalPairs(t *testing.T) {
 	c := mustCatalog(t)
 	p := NewSynthetic(c, now, 0)
 	for _, pair := range [][2]string{{"JFK", "LHR"}, {"LHR", "JFK"}, {"FRA", "SIN"}, {"ORD", "CDG"}, {"DXB", "BKK"}} {
+		least := 40
+		if pair == [2]string{"DXB", "BKK"} {
+			least = 25
+		}
 		trip := tripFor(t, c, pair[0], pair[1], "2027-01-20")
 		fs, err := p.Search(context.Background(), trip)
 		if err != nil {
@@ -312,8 +318,8 @@ func TestSyntheticTypicalPairs(t *testing.T) {
 		for _, f := range fs {
 			stops[f.Stops()]++
 		}
-		if len(fs) < 40 || stops[0] == 0 || stops[1] == 0 || stops[2] == 0 {
-			t.Errorf("%v: %d flights, by stops %v; want about 47 with nonstop, 1- and 2-stop", pair, len(fs), stops)
+		if len(fs) < least || stops[0] == 0 || stops[1] == 0 || stops[2] == 0 {
+			t.Errorf("%v: %d flights, by stops %v; want %d or more with nonstop, 1- and 2-stop", pair, len(fs), stops, least)
 		}
 		// Eastbound across the Atlantic is faster than westbound (jet stream).
 		if pair == [2]string{"JFK", "LHR"} {
