@@ -298,3 +298,20 @@ func TestFindAirportsSuggests(t *testing.T) {
 		}
 	}
 }
+
+// Premium cabins are sold on some routes only: a search that finds none in
+// one says so and points to another cabin, where the route has flights;
+// an economy search that finds nothing says only that.
+func TestNoFlightsInACabinPointsToAnother(t *testing.T) {
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20260728)
+	trip := map[string]any{"origin": "SIN", "destination": "PER", "date": "2027-01-20"}
+	var first, business FindResult
+	decode(t, callTool(t, c, FindBestFlightName, with(trip, "cabin", "first")), &first)
+	decode(t, callTool(t, c, FindBestFlightName, with(trip, "cabin", "business")), &business)
+	if first.Found != 0 || !strings.Contains(first.Summary, "No flights found in the first cabin from SIN to PER on 2027-01-20: not every route sells it; search again in another cabin.") {
+		t.Errorf("first class SIN-PER: %d found; summary %q", first.Found, first.Summary)
+	}
+	if business.Found == 0 {
+		t.Errorf("business SIN-PER found nothing: the advice to try another cabin would be wrong here")
+	}
+}

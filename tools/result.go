@@ -373,6 +373,12 @@ func summary(r *FindResult) string {
 	source := sourceNote(flights.ProviderInfo{Name: r.Provider.Name, Synthetic: r.Provider.Synthetic})
 	switch {
 	case r.Found == 0:
+		if c := flights.Cabin(r.Trip.Cabin); c != "" && c != flights.Economy {
+			// Premium cabins are sold on some routes only: the route may
+			// well have flights in another.
+			return fmt.Sprintf("No flights found in the %s cabin from %s to %s on %s: not every route sells it; search again in another cabin. %s",
+				c.Words(), r.Trip.Origin, r.Trip.Destination, r.Trip.Date, source)
+		}
 		return fmt.Sprintf("No flights found from %s to %s on %s. %s", r.Trip.Origin, r.Trip.Destination, r.Trip.Date, source)
 	case r.Candidates == 0:
 		var relax []string
