@@ -249,14 +249,22 @@ async function loadOptions(r, seq) {
     renderOptions();
     return;
   }
-  Object.assign(state.options, { status: 'loaded', list: read.options.options });
-  Object.assign(state.result.airports, read.options.airports);
-  refilter();
-  if (state.calendar && state.calendar.trip === r.trip && read.options.calendar.some((d) => d.returns.length)) {
-    state.calendar = calendarOf(r, read.options.calendar);
-    renderCalendar();
+  try {
+    Object.assign(state.options, { status: 'loaded', list: read.options.options });
+    Object.assign(state.result.airports, read.options.airports);
+    refilter();
+    if (state.calendar && state.calendar.trip === r.trip && read.options.calendar.some((d) => d.returns.length)) {
+      state.calendar = calendarOf(r, read.options.calendar);
+      renderCalendar();
+    }
+    renderOptions();
+  } catch (err) {
+    // A list the view cannot draw costs the list, not the picks above it.
+    console.error('flightserver-results: could not draw the full list:', err);
+    Object.assign(state.options, { status: 'failed', list: [], visible: [], error: 'The view could not draw them: the picks above are complete.' });
+    renderOptions();
+    return;
   }
-  renderOptions();
   say(`${state.showing ? `${state.showing}: ` : ''}${picksWords(state.result)}; ${countWords(state.options)}`);
 }
 

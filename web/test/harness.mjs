@@ -217,9 +217,10 @@ function within(promise, ms, what) {
 // `messageResult` is what the host answers the view's ui/message with
 // ({ isError: true }: the host refused it). `alter` rewrites (a copy of)
 // the server's result before the view gets it: a result the view cannot
-// draw. With `sendResult` false the view gets the call's arguments and
+// draw; `alterCall(name, result)` does the same to the answers of the
+// view's own tool calls. With `sendResult` false the view gets the call's arguments and
 // nothing more; the test sends what it will through the returned `bridge`.
-export async function showToolCall({ page, pages, session, view, name, args, hostCapabilities = DEFAULT_CAPABILITIES, hostContext = {}, messageResult = {}, alter, sendResult = true }) {
+export async function showToolCall({ page, pages, session, view, name, args, hostCapabilities = DEFAULT_CAPABILITIES, hostContext = {}, messageResult = {}, alter, alterCall, sendResult = true }) {
   const { client, tools } = session;
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw new Error(`the server lists no ${name}`);
@@ -237,7 +238,7 @@ export async function showToolCall({ page, pages, session, view, name, args, hos
     const entry = { name: params.name, arguments: params.arguments };
     record.calls.push(entry);
     entry.result = await client.callTool({ name: params.name, arguments: params.arguments }, { timeout: REQUEST_TIMEOUT_MS });
-    return entry.result;
+    return alterCall ? alterCall(params.name, structuredClone(entry.result)) : entry.result;
   };
   bridge.onupdatemodelcontext = async (params) => {
     record.contexts.push(params);

@@ -375,6 +375,29 @@ for (const tc of UNDRAWABLE) {
   });
 }
 
+// A full list the view cannot draw (its options landing fifty years after
+// they leave) costs the list, not the picks: they stay on the page, and the
+// list's place says it could not be drawn.
+test('a full list the view cannot draw leaves the picks on the page', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2025-11-25' }, async ({ page, session, view: source, errors }) => {
+    const alterCall = (name, result) => {
+      if (name === 'listFlightOptions') {
+        for (const o of result.structuredContent.options) {
+          const s = o.segments[0];
+          s.arrive = `${Number(s.arrive.slice(0, 4)) + 50}${s.arrive.slice(4)}`;
+        }
+      }
+      return result;
+    };
+    const { view, result } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP, alterCall });
+    await visible(view.getByText('The other options could not be shown. The view could not draw them: the picks above are complete.'));
+    assert.equal(await view.getByRole('heading', { name: 'The view could not draw this result' }).count(), 0, 'the whole page was replaced');
+    const text = await view.locator('main').innerText();
+    for (const f of result.structuredContent.flights) assert.ok(text.includes(f.segments[0].flightNumber), `pick ${f.id} is no longer shown`);
+    await waitFor(() => errors.some((e) => /could not draw the full list/.test(e) && /RangeError/.test(e)), 'the error logged to the console');
+  });
+});
+
 // Names in a result are the server's or the model's: a step, a method or
 // an airport named like one of Object's own properties (toString,
 // constructor, __proto__) is shown as the name it is, never as the function
@@ -885,12 +908,13 @@ test('a round trip with independent dates: a depart x return grid, and a pair of
 
 // A connecting itinerary: each leg's timeline has a gap per connection,
 // labelled with its airport and length, overnight connections marked, and
-// a night band where the flight is in night hours. San Francisco-Delhi
+// a night band where the flight is in night hours. Los Angeles-Delhi
 // has both on every day 20 to 59 days ahead in the synthetic timetable
-// (checked when the network grew real schedules; SFO-SIN no longer does).
+// (checked when connections were bounded tighter, which took San
+// Francisco-Delhi's overnight connections; SFO-SIN lost them earlier).
 test('the timeline: layovers as labelled gaps, overnight connections marked, the night band', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2025-11-25' }, async ({ page, session, view: source }) => {
-    const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { origin: 'SFO', destination: 'DEL', date: DATE } });
+    const { result, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: { origin: 'LAX', destination: 'DEL', date: DATE } });
     const sc = result.structuredContent;
     await assertPicks(view, sc);
     const opts = await optionsOf(view, record);
