@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/flightserver/flightserver/internal/serverbin"
+	"github.com/flightserver/flightserver/internal/serverproc"
 )
 
 // otlpReceiver is an OTLP/HTTP trace receiver, as a collector runs one: it
@@ -84,16 +85,24 @@ func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
+// startTraced starts the binary over HTTP with the standard OTEL_*
+// variables naming an OTLP/HTTP receiver, and returns the receiver.
+func startTraced(t *testing.T) (*otlpReceiver, string, *serverproc.Process, *serverbin.Log) {
+	t.Helper()
+	rec := newOTLPReceiver()
+	collector := httptest.NewServer(rec)
+	t.Cleanup(collector.Close)
+	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + collector.URL, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_SERVICE_NAME=flightserver-test",
+	}, "--rate-limit", "0")
+	return rec, addr, proc, logs
+}
+
 // With the standard OTEL_* variables set, the binary sends its spans to an
 // OTLP/HTTP receiver: the tools/call span with a child per decision, every
 // one flushed by the time the process has exited.
 func TestTracesReachAnOTLPReceiver(t *testing.T) {
-	rec := newOTLPReceiver()
-	collector := httptest.NewServer(rec)
-	defer collector.Close()
-	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{
-		"OTEL_EXPORTER_OTLP_ENDPOINT=" + collector.URL, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_SERVICE_NAME=flightserver-test",
-	}, "--rate-limit", "0")
+	rec, addr, proc, logs := startTraced(t)
 	res := modernCall(t, "http://"+addr+"/mcp", "findBestFlight", map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}, map[string]any{}, "", nil)
 	if res["isError"] == true {
 		t.Fatalf("call: %v", res)
@@ -117,12 +126,7 @@ func TestTracesReachAnOTLPReceiver(t *testing.T) {
 // names (an ingress or a gateway sends one), unless its params._meta names
 // its own, which wins: the MCP client knows its trace better than a proxy.
 func TestTracesContinueTheHTTPTraceparent(t *testing.T) {
-	rec := newOTLPReceiver()
-	collector := httptest.NewServer(rec)
-	defer collector.Close()
-	addr, proc, logs := serverbin.StartHTTP(t, binary, []string{
-		"OTEL_EXPORTER_OTLP_ENDPOINT=" + collector.URL, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_SERVICE_NAME=flightserver-test",
-	}, "--rate-limit", "0")
+	rec, addr, proc, logs := startTraced(t)
 	const fromHeader, fromMeta = "4bf92f3577b34da6a3ce929d0e0e4736", "0af7651916cd43dd8448eb211c80319c"
 	args := map[string]any{"origin": "JFK", "destination": "LHR", "date": travelDate()}
 	for _, meta := range []map[string]any{{}, {"traceparent": "00-" + fromMeta + "-b7ad6b7169203331-01"}} {
