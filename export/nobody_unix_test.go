@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -48,8 +49,12 @@ func asUnprivileged(t *testing.T) bool {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	out, err := cmd.CombinedOutput()
 	t.Logf("as nobody (uid %d):\n%s", nobody, out)
-	if err != nil {
+	switch {
+	case err != nil:
 		t.Errorf("%s failed as nobody: %v", t.Name(), err)
+	case !strings.Contains(string(out), "--- PASS: "+t.Name()+" "):
+		// A copy that ran nothing, or skipped, exits 0 too.
+		t.Errorf("%s did not run and pass as nobody", t.Name())
 	}
 	return true
 }

@@ -109,10 +109,6 @@ func ICSTrip(c *flights.Catalog, legs []flights.Flight, stamp time.Time, booking
 	return w.buf.Bytes()
 }
 
-// description is the plain text of segment i's event: everything a traveller
-// would otherwise look up, with local times, since the event's own times are
-// in UTC and shown in the reader's zone. For a leg of a round trip it also
-// says which leg, and the round trip's id.
 // uid is the UID of segment i of f: its flight id, position and flight
 // number, and when booked "-bk" and the first 12 hex digits of the
 // SHA-256 of the booking reference (the reference itself, which spells
@@ -127,6 +123,10 @@ func uid(f flights.Flight, i int, booking *Booking) string {
 	return id + "@flightserver"
 }
 
+// description is the plain text of segment i's event: everything a traveller
+// would otherwise look up, with local times, since the event's own times are
+// in UTC and shown in the reader's zone. For a leg of a round trip it also
+// says which leg, and the round trip's id.
 func description(c *flights.Catalog, f flights.Flight, i int, l leg, booking *Booking) string {
 	s := f.Segments[i]
 	var lines []string

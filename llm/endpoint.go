@@ -29,7 +29,6 @@ var providers = []struct{ host, name string }{
 	{"api.anthropic.com", "anthropic"},
 	{"generativelanguage.googleapis.com", "gcp.gemini"},
 	{"aiplatform.googleapis.com", "gcp.vertex_ai"},
-	{"amazonaws.com", "aws.bedrock"},
 	{"api.groq.com", "groq"},
 	{"api.mistral.ai", "mistral_ai"},
 	{"api.deepseek.com", "deepseek"},
@@ -63,8 +62,20 @@ func endpointOf(base string) Endpoint {
 	for _, p := range providers {
 		if host == p.host || strings.HasSuffix(host, "."+p.host) {
 			e.Provider = p.name
-			break
+			return e
 		}
+	}
+	// Two providers name their regional hosts another way: Vertex AI's
+	// "us-central1-aiplatform.googleapis.com", and Bedrock's
+	// "bedrock-runtime.us-east-1.amazonaws.com" (any other host under
+	// amazonaws.com, a load balancer in front of a model of one's own, is
+	// not Bedrock).
+	first, _, _ := strings.Cut(host, ".")
+	switch {
+	case strings.HasSuffix(host, "-aiplatform.googleapis.com"):
+		e.Provider = "gcp.vertex_ai"
+	case strings.HasPrefix(first, "bedrock") && strings.HasSuffix(host, ".amazonaws.com"):
+		e.Provider = "aws.bedrock"
 	}
 	return e
 }

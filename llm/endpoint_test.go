@@ -23,6 +23,11 @@ func TestEndpointOf(t *testing.T) {
 		{"https://notapi.groq.com.evil/v1", Endpoint{"notapi.groq.com.evil", 443, "openai"}},
 		{"https://evilapi.groq.com/v1", Endpoint{"evilapi.groq.com", 443, "openai"}},
 		{"::not a url", Endpoint{"", 0, "openai"}},
+		// Regional hosts, and what only looks like them.
+		{"https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/endpoints/openapi", Endpoint{"us-central1-aiplatform.googleapis.com", 443, "gcp.vertex_ai"}},
+		{"https://bedrock-runtime.us-east-1.amazonaws.com/openai/v1", Endpoint{"bedrock-runtime.us-east-1.amazonaws.com", 443, "aws.bedrock"}},
+		{"http://my-vllm-123.us-east-1.elb.amazonaws.com/v1", Endpoint{"my-vllm-123.us-east-1.elb.amazonaws.com", 80, "openai"}},
+		{"https://bedrock.example.com/v1", Endpoint{"bedrock.example.com", 443, "openai"}},
 	} {
 		if got := endpointOf(tt.base); got != tt.want {
 			t.Errorf("endpointOf(%q) = %+v, want %+v", tt.base, got, tt.want)
