@@ -77,6 +77,9 @@ func TestRouterAnswersForASilentPod(t *testing.T) {
 	mutePod(t, mute, port)
 	dns.set("flightserver-7."+podDomain, silent)
 	dns.set("flightserver-8."+podDomain, mute)
+	// Two addresses, the silent one first: nginx moves on from it to the
+	// mute one, and its variables list both attempts.
+	dns.set("flightserver-9."+podDomain, silent, mute)
 	dns.set(serviceName, silent)
 	url := startRouter(t, dns.addr, port,
 		rewrite{"proxy_connect_timeout 5s;", "proxy_connect_timeout 1s;", 1},
@@ -92,6 +95,7 @@ func TestRouterAnswersForASilentPod(t *testing.T) {
 		{"a session's pod takes no connection", "fs-flightserver-7-" + hex, 404, -32001, "flightserver-7, which issued it, is gone"},
 		{"a session's pod takes the request and never answers", "fs-flightserver-8-" + hex, 504, -32603, "took the request but did not answer within 120 s"},
 		{"no session, and the Service's pod takes no connection", "", 502, -32603, "no flightserver replica is reachable"},
+		{"a session's name has two addresses: the first takes no connection, the second the request and never answers", "fs-flightserver-9-" + hex, 504, -32603, "took the request but did not answer within 120 s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
