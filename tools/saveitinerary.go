@@ -321,7 +321,11 @@ const maxReplaceable = 1 << 20
 // as chooseDir found it. Every read and write goes through an os.Root on
 // base, so the directory stays inside base whatever happens to the names
 // on the way after chooseDir looked: if sub is swapped for a link that
-// leads out, the write is refused, not made out there.
+// leads out, the write is refused, not made out there. The price: os.Root
+// opens each folder between base and the directory to go through it, so
+// the server must be able to read each one, where opening the directory
+// by its path needed only to pass through them (a folder it may enter but
+// not list, mode 0711, on the way refuses the save as permission denied).
 type saveDir struct {
 	base, sub string // sub: "." or a local path
 }
