@@ -91,3 +91,56 @@ func TestNotificationsReachTheClient(t *testing.T) {
 		}
 	}
 }
+
+// stuckSession is a 2025-11-25 session whose notifications nobody reads:
+// its streams are gone.
+type stuckSession struct{ queue chan mcp.JSONRPCNotification }
+
+func (stuckSession) Initialize()                                           {}
+func (stuckSession) Initialized() bool                                     { return true }
+func (s stuckSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.queue }
+func (stuckSession) SessionID() string                                     { return "stuck" }
+
+// A notification waits for a reader to take it off the session's queue
+// (which is what keeps mcp-go from losing it), but not for ever: with no
+// reader the call goes on after a bounded wait, and the notification is
+// still on the queue.
+func TestNotificationsWaitForAReaderWithinABound(t *testing.T) {
+	var waited time.Duration
+	engine, err := fallback.New(fallback.Config{Sealer: sealerFor(t, testKey), Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := &server.Hooks{}
+	s := server.NewMCPServer("engine-test", "1", server.WithHooks(hooks))
+	engine.Attach(s, hooks)
+	s.AddTool(mcp.NewTool("report"), fallback.Serve(engine, fallback.Spec[struct{}]{Name: "report",
+		Handle: func(ctx context.Context, c *fallback.Call, _ *struct{}) *mcp.CallToolResult {
+			start := time.Now()
+			c.Progress(ctx, 1, 2, "halfway")
+			waited = time.Since(start)
+			return mcp.NewToolResultText("done")
+		}}))
+	session := stuckSession{queue: make(chan mcp.JSONRPCNotification, 10)}
+	ctx, cancel := context.WithTimeout(s.WithContext(context.Background(), session), 10*time.Second)
+	defer cancel()
+	answered := make(chan mcp.JSONRPCMessage, 1)
+	go func() {
+		answered <- s.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"report","_meta":{"progressToken":"p"}}}`))
+	}()
+	select {
+	case msg := <-answered:
+		if _, ok := msg.(mcp.JSONRPCResponse); !ok {
+			t.Fatalf("the call answered %#v", msg)
+		}
+	case <-ctx.Done():
+		t.Fatal("the call never answered: a notification nobody reads held it")
+	}
+	if len(session.queue) != 1 {
+		t.Errorf("%d notifications on the queue, want the progress notification", len(session.queue))
+	}
+	// At least the bound (nobody took it), and the call went on after it.
+	if waited < 500*time.Millisecond {
+		t.Errorf("the notification was waited on for %s: it went on before any reader took it", waited)
+	}
+}
