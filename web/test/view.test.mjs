@@ -661,28 +661,35 @@ test('a flight held twice (another day, then back) is one hold on the page and i
   });
 });
 
+// gateCalls holds the first call the view makes of each tool in names
+// until the test releases it: gates[name].asked says it came, and
+// gates[name].release() lets it through to the server.
+function gateCalls(bridge, names) {
+  const forward = bridge.oncalltool;
+  const gates = {};
+  for (const name of names) {
+    let release;
+    gates[name] = { asked: false, opened: new Promise((resolve) => (release = resolve)) };
+    gates[name].release = release;
+  }
+  bridge.oncalltool = async (params, extra) => {
+    const gate = gates[params.name];
+    if (gate && !gate.asked) {
+      gate.asked = true;
+      await gate.opened;
+    }
+    return forward(params, extra);
+  };
+  return gates;
+}
+
 // A host may send the view a result while bookFlight is on its way (the
 // model called findBestFlight again): the server holds the flight all the
 // same, so the hold is listed and told, and the view keeps working.
 test('a hold the server makes after another result arrived is listed, and the view keeps working', { timeout: TEST_TIMEOUT_MS }, async () => {
   await withHost({ era: '2026-07-28' }, async ({ page, session, view: source, errors }) => {
     const { result, bridge, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
-    const forward = bridge.oncalltool;
-    // The first call of each of these waits until released.
-    const gates = {};
-    for (const name of ['bookFlight', 'saveItinerary']) {
-      let release;
-      gates[name] = { asked: false, opened: new Promise((resolve) => (release = resolve)) };
-      gates[name].release = release;
-    }
-    bridge.oncalltool = async (params, extra) => {
-      const gate = gates[params.name];
-      if (gate && !gate.asked) {
-        gate.asked = true;
-        await gate.opened;
-      }
-      return forward(params, extra);
-    };
+    const gates = gateCalls(bridge, ['bookFlight', 'saveItinerary']);
     const release = () => gates.bookFlight.release();
     await chooseAndHold(page, view, 0);
     await waitFor(() => gates.bookFlight.asked, 'bookFlight asked for');
@@ -722,22 +729,7 @@ test('a hold or a save completed after a result the view could not draw is still
     const { result, bridge, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
     const undrawable = structuredClone(result);
     UNDRAWABLE[0].alter(undrawable.structuredContent);
-    const forward = bridge.oncalltool;
-    // The first call of each of these waits until released.
-    const gates = {};
-    for (const name of ['bookFlight', 'saveItinerary']) {
-      let release;
-      gates[name] = { asked: false, opened: new Promise((resolve) => (release = resolve)) };
-      gates[name].release = release;
-    }
-    bridge.oncalltool = async (params, extra) => {
-      const gate = gates[params.name];
-      if (gate && !gate.asked) {
-        gate.asked = true;
-        await gate.opened;
-      }
-      return forward(params, extra);
-    };
+    const gates = gateCalls(bridge, ['bookFlight', 'saveItinerary']);
     const notDrawn = view.getByRole('heading', { name: 'The view could not draw this result' });
     // A hold on its way when the result comes.
     await chooseAndHold(page, view, 0);
