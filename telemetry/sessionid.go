@@ -37,7 +37,7 @@ type SessionIDs struct {
 // the empty one included, is left out.
 func NewSessionIDs(replica string) SessionIDs {
 	prefix := sessionIDPrefix
-	if DNSLabel(replica) {
+	if dnsLabel(replica) {
 		prefix += replica + "-"
 	}
 	return SessionIDs{prefix: prefix}
@@ -63,10 +63,10 @@ func RedactSessionIDs(s string) string {
 // RedactSessionIDs(s) is s, without looking further.
 func MayHoldSessionID(s string) bool { return strings.Contains(s, sessionIDPrefix) }
 
-// DNSLabel reports whether name is an RFC 1123 label: 1 to 63 of a-z, 0-9
+// dnsLabel reports whether name is an RFC 1123 label: 1 to 63 of a-z, 0-9
 // and '-', starting and ending with a letter or digit. Checked by hand
 // rather than by a regexp, which every start-up would compile.
-func DNSLabel(name string) bool {
+func dnsLabel(name string) bool {
 	if name == "" || len(name) > 63 || name[0] == '-' || name[len(name)-1] == '-' {
 		return false
 	}

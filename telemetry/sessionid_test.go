@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// rfc1123Label is the label's rule as the regexp that states it; DNSLabel
+// rfc1123Label is the label's rule as the regexp that states it; dnsLabel
 // must agree with it on every name.
 var rfc1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
@@ -33,8 +33,8 @@ func TestDNSLabel(t *testing.T) {
 		{"pod\n", false},
 	}
 	for _, tt := range tests {
-		if got := DNSLabel(tt.name); got != tt.want {
-			t.Errorf("DNSLabel(%q) = %v, want %v", tt.name, got, tt.want)
+		if got := dnsLabel(tt.name); got != tt.want {
+			t.Errorf("dnsLabel(%q) = %v, want %v", tt.name, got, tt.want)
 		}
 		if rule := rfc1123Label.MatchString(tt.name); rule != tt.want {
 			t.Errorf("the table is wrong about %q: the rule says %v", tt.name, rule)
@@ -47,8 +47,8 @@ func FuzzDNSLabel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		if got, want := DNSLabel(name), rfc1123Label.MatchString(name); got != want {
-			t.Errorf("DNSLabel(%q) = %v, the rule says %v", name, got, want)
+		if got, want := dnsLabel(name), rfc1123Label.MatchString(name); got != want {
+			t.Errorf("dnsLabel(%q) = %v, the rule says %v", name, got, want)
 		}
 	})
 }
@@ -59,7 +59,7 @@ func TestRedactSessionIDsFindsEveryIDIssued(t *testing.T) {
 	for _, replica := range []string{"", "pod-a", "flightserver-7d9f8c6b5-x2k4q", strings.Repeat("a", 63), "0", "Not A Label", "-pod", strings.Repeat("a", 64)} {
 		id := NewSessionIDs(replica).New()
 		wantPrefix := "fs-"
-		if DNSLabel(replica) {
+		if dnsLabel(replica) {
 			wantPrefix += replica + "-"
 		}
 		if !strings.HasPrefix(id, wantPrefix) || len(id) != len(wantPrefix)+32 {
