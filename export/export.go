@@ -18,13 +18,16 @@
 //     directories, no hidden files, no device names, a bounded length and
 //     the right extension. A name is data from the client; it is refused
 //     when it tries to be a path and tidied up when it is merely ugly.
-//  3. [Write] does the actual writing through an [os.Root]. An os.Root holds
-//     an open handle on the directory and resolves every name component by
-//     component relative to it (openat on Unix), refusing "..", absolute
-//     names and symbolic links that lead outside. Unlike a string check
-//     followed by os.OpenFile, this cannot be raced: swapping a directory
-//     for a symlink after the check does not redirect the write, because
-//     the check and the use are the same system call.
+//  3. [OpenDir] opens the directory to write in, inside its base, and
+//     [Write] (or [Dir.Write]) writes through that one handle, an
+//     [os.Root] on the directory itself, refusing "..", absolute names and
+//     symbolic links that lead outside. The directory is checked by the
+//     handle, not by its name (on Linux by the path /proc gives for the
+//     open directory, elsewhere by opening it folder by folder through an
+//     os.Root on the base), so unlike a string check followed by
+//     os.OpenFile this cannot be raced: swapping a directory for a symlink
+//     after the check does not redirect the write, because what was
+//     checked is what is written in.
 //
 // Layer 3 is the boundary; layers 1 and 2 give better error messages and
 // saner file names, and they keep working if a future caller forgets one of
@@ -50,7 +53,7 @@ var ErrInvalidName = errors.New("export: invalid file name")
 
 // ErrOutside reports that [Write] refused a name because it leads outside
 // the directory: through "..", as an absolute path, or through a symbolic
-// link that points outside. The refusal comes from [os.Root].
+// link that points outside. [OpenDir] wraps it too.
 var ErrOutside = errors.New("export: the path leads outside the directory")
 
 // existsError is the error for an existing file: its message says what to

@@ -41,12 +41,12 @@ import (
 //
 // Inside is a check of paths at one moment. If someone can rename
 // directories inside base between Inside and the write, the resolved path
-// may no longer be inside. [Write] cannot leave the directory it is given
-// (it uses [os.Root]), so a caller that must stay inside base whatever
-// happens in between gives Write base itself, and as the name the way down
-// from base to resolved and the file's name (saveItinerary does). Note also that on case-insensitive file
-// systems (macOS, Windows) two spellings of one directory compare unequal,
-// which errs on the side of refusing.
+// may no longer be inside. [OpenDir] cannot leave the base it is given, so
+// a caller that must stay inside base whatever happens in between opens
+// the way down from base to resolved with OpenDir(base, ...) and writes
+// through that (saveItinerary does). Note also that on case-insensitive
+// file systems (macOS, Windows) two spellings of one directory compare
+// unequal, which errs on the side of refusing.
 func Inside(base, dir string) (resolved string, ok bool, err error) {
 	if !filepath.IsAbs(base) {
 		return "", false, fmt.Errorf("the base directory %s is not an absolute path", quoteName(base))

@@ -27,10 +27,11 @@ const fileMode = 0o644
 // Write writes data to the file name inside dir and returns the file's
 // absolute path and the number of bytes written.
 //
-// Confinement. Every file operation goes through an [os.Root] opened on
-// dir, so name cannot lead outside dir: "..", absolute names and symbolic
-// links pointing outside are refused (the error wraps [ErrOutside]), and
-// this holds even if name did not come from [Filename]. Names with
+// Confinement. The directory holding name is opened inside dir with
+// [OpenDir], and every file operation goes through that one handle, so
+// name cannot lead outside dir: "..", absolute names and symbolic links
+// pointing outside are refused (the error wraps [ErrOutside]), and this
+// holds even if name did not come from [Filename]. Names with
 // subdirectories that stay inside ("2025/trip.ics") work if the
 // subdirectory exists; Write creates no directories.
 //
@@ -70,43 +71,35 @@ const fileMode = 0o644
 // placeholder is removed only after checking it is still ours (a writer
 // with overwrite=true could replace it between that check and the removal).
 func Write(dir, name string, data []byte, overwrite bool) (path string, size int64, err error) {
-	if dir == "" {
-		return "", 0, errors.New("no directory was given to write in")
-	}
 	if name == "" {
 		return "", 0, fmt.Errorf("no file name was given: %w", ErrInvalidName)
 	}
-	abs, err := filepath.Abs(dir)
+	d, err := openDir(dir, filepath.Dir(name), name)
 	if err != nil {
-		return "", 0, fmt.Errorf("the directory %s: %w", quoteName(dir), err)
+		return "", 0, err
 	}
-	// Stat first, although OpenRoot would find out: OpenRoot opens
-	// whatever is there, and opening a named pipe blocks until a writer
-	// appears, so a FIFO in place of the directory would hang the call.
-	// OpenRoot's own "not a directory" error is also a plain string that
-	// errors.Is cannot recognise.
-	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-		return "", 0, &personError{fmt.Sprintf("%s is not a directory", abs),
-			[]error{&fs.PathError{Op: "open", Path: abs, Err: syscall.ENOTDIR}}}
-	}
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", 0, &personError{fmt.Sprintf("the directory %s does not exist", abs), []error{err}}
-		}
-		return "", 0, describe(err, abs, name)
-	}
-	defer root.Close()
+	defer d.Close()
+	return d.Write(filepath.Base(name), data, overwrite)
+}
 
-	sub := filepath.Dir(name) // relative to the root, like name
-	tmp := filepath.Join(sub, ".export-"+rand.Text()+".tmp")
+// Write writes data to the file name in the directory, as [Write] does
+// (atomically, confined, keeping or replacing an existing file as
+// overwrite says), and returns the file's absolute path and the number of
+// bytes written. name is a plain file name: one with a separator, or "."
+// or "..", is refused and the error wraps [ErrInvalidName].
+func (d *Dir) Write(name string, data []byte, overwrite bool) (path string, size int64, err error) {
+	if name == "" || name == "." || name == ".." || filepath.Base(name) != name || strings.ContainsAny(name, `/\`) {
+		return "", 0, fmt.Errorf("%s is not a plain file name: %w", quoteName(name), ErrInvalidName)
+	}
+	root := d.root
+	tmp := ".export-" + rand.Text() + ".tmp"
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 	if err != nil {
-		return "", 0, describe(err, abs, name)
+		return "", 0, describe(err, d.path, name)
 	}
 	if err := fill(root, f, name, data, overwrite); err != nil {
 		_ = root.Remove(tmp)
-		return "", 0, describe(err, abs, name)
+		return "", 0, describe(err, d.path, name)
 	}
 	if overwrite {
 		err = root.Rename(tmp, name)
@@ -116,12 +109,12 @@ func Write(dir, name string, data []byte, overwrite bool) (path string, size int
 	if err != nil {
 		_ = root.Remove(tmp)
 		if errors.Is(err, fs.ErrExist) || errors.Is(err, syscall.EISDIR) {
-			return "", 0, existing(root, err, abs, name)
+			return "", 0, existing(root, err, d.path, name)
 		}
-		return "", 0, describe(err, abs, name)
+		return "", 0, describe(err, d.path, name)
 	}
-	syncDir(root, sub)
-	return filepath.Join(abs, name), int64(len(data)), nil
+	syncDir(root)
+	return filepath.Join(d.path, name), int64(len(data)), nil
 }
 
 // fill writes data to the temporary file, fsyncs and closes it. The fsync
@@ -195,8 +188,8 @@ func linkUnsupported(err error) bool {
 // link itself is durable. Errors are ignored: the file is already in place
 // and complete, and some platforms (Windows, some network file systems)
 // cannot sync a directory at all.
-func syncDir(root *os.Root, sub string) {
-	d, err := root.Open(sub)
+func syncDir(root *os.Root) {
+	d, err := root.Open(".")
 	if err != nil {
 		return
 	}
@@ -257,7 +250,23 @@ func describe(err error, dir, name string) error {
 	case errors.Is(err, syscall.EIO):
 		msg = fmt.Sprintf("the disk reported an input/output error while writing %s in %s", base, where)
 	default:
-		msg = fmt.Sprintf("writing %s in %s failed: %v", base, where, err)
+		// The cause without its path: a directory opened through /proc
+		// (see openByKernel) has a name that means nothing to a person.
+		msg = fmt.Sprintf("writing %s in %s failed: %v", base, where, cause(err))
 	}
 	return &personError{msg, []error{err}}
+}
+
+// cause is the system's own word for err: the error inside an
+// *fs.PathError or *os.LinkError, or err itself.
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/mcptest"
+	"github.com/flightserver/flightserver/internal/unprivileged"
 )
 
 // rootsClient is a client's roots handler whose roots can change, and that
@@ -830,5 +833,53 @@ func TestSaveIntoTheExportDirIsBounded(t *testing.T) {
 				t.Errorf("a save into the client's own root over stdio: %s (%+v)", text(res), mine)
 			}
 		})
+	}
+}
+
+// A folder on the way to the directory that the server may pass through
+// but not list (a home directory shared as 0711, when the server runs as
+// another user) does not stop a save on Linux: the directory is found,
+// what is there is checked, and the file is written, for a relative
+// directory and an absolute one. Permission bits bind only a user without
+// privileges, so as root this runs as nobody.
+func TestSaveThroughAFolderItMayOnlyEnter(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("folder permission bits do not stop listing on Windows")
+	}
+	if unprivileged.Rerun(t) {
+		return
+	}
+	id := aFlight(t)
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	if err := os.MkdirAll(filepath.Join(home, "trips"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(home, 0o100); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(home, 0o755) })
+	if _, err := os.ReadDir(home); !errors.Is(err, fs.ErrPermission) {
+		t.Fatalf("listing the folder: %v, want permission denied (is this test running with privileges?)", err)
+	}
+	roots := &rootsClient{}
+	roots.set(root)
+	c := connect(t, newServer(t), "inprocess", mcp.ProtocolVersion20251125, client.WithRootsHandler(roots))
+	for _, dir := range []string{filepath.Join("home", "trips"), filepath.Join(home, "trips")} {
+		r, res := save(t, c, map[string]any{"flightId": id, "directory": dir, "filename": "trip", "overwrite": true})
+		if runtime.GOOS != "linux" {
+			if !res.IsError || !strings.Contains(text(res), "permission denied") {
+				t.Errorf("directory %s: %s; want it refused as permission denied", dir, text(res))
+			}
+			continue
+		}
+		if want := filepath.Join(home, "trips", "trip.ics"); res.IsError || r.Path != want {
+			t.Errorf("directory %s: %+v %s; want it saved as %s", dir, r, text(res), want)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		if b, err := os.ReadFile(filepath.Join(home, "trips", "trip.ics")); err != nil || !strings.HasPrefix(string(b), "BEGIN:VCALENDAR\r\n") {
+			t.Errorf("the saved file: %v %.40q", err, b)
+		}
 	}
 }

@@ -189,14 +189,20 @@ func (t *Toolset) saveItinerary(ctx context.Context, c *fallback.Call, _ *struct
 	// name (a README.md in the folder the host shares). Checked without
 	// overwrite too, so that the refusal does not tell the model to pass
 	// overwrite, which would not replace that file either.
-	if err := at.replaceable(name); err != nil {
+	dir, err := at.open()
+	if err != nil {
+		c.Log().Warn().Err(err).Msg("opening the directory failed")
+		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
+	}
+	defer dir.Close()
+	if err := replaceable(dir, name); err != nil {
 		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v. Pass another filename, or ask the user to move or delete that file.", err), nil)
 	}
 	if err := quota.Take(int64(len(data))); err != nil {
 		c.Log().Warn().Err(err).Msg("export directory full")
 		return c.Fail(ErrorNotSaved, fmt.Sprintf("Could not save the itinerary: %v.", err), nil)
 	}
-	path, size, err := at.write(name, data, args.Overwrite)
+	path, size, err := dir.Write(name, data, args.Overwrite)
 	if err != nil {
 		quota.Give(int64(len(data)))
 		c.Log().Warn().Err(err).Msg("write failed")
@@ -318,68 +324,55 @@ const maxReplaceable = 1 << 20
 
 // saveDir is where a file is written: the directory sub inside the allowed
 // base (a client's root or the export directory, with its links followed),
-// as chooseDir found it. Every read and write goes through an os.Root on
-// base, so the directory stays inside base whatever happens to the names
-// on the way after chooseDir looked: if sub is swapped for a link that
-// leads out, the write is refused, not made out there. The price: os.Root
-// opens each folder between base and the directory to go through it, so
-// the server must be able to read each one, where opening the directory
-// by its path needed only to pass through them (a folder it may enter but
-// not list, mode 0711, on the way refuses the save as permission denied).
+// as chooseDir found it. open holds it inside base whatever happens to the
+// names on the way after chooseDir looked: if sub is swapped for a link
+// that leads out, the save is refused, not made out there (export.OpenDir).
 type saveDir struct {
 	base, sub string // sub: "." or a local path
 }
 
-// dir is the directory the file goes in.
-func (p saveDir) dir() string { return filepath.Join(p.base, p.sub) }
+// open opens the directory for one save: the check that it exists, what
+// is there already and the write all go through the one handle.
+func (p saveDir) open() (*export.Dir, error) { return export.OpenDir(p.base, p.sub) }
 
-// write is export.Write of name in the place.
-func (p saveDir) write(name string, data []byte, overwrite bool) (string, int64, error) {
-	return export.Write(p.base, filepath.Join(p.sub, name), data, overwrite)
-}
-
-// replaceable says why the file name in the place must not be replaced by
-// an itinerary, or nil: nothing is there, a directory is (export.Write says
-// so), or the file is an itinerary this server wrote (itinerary.Rendered).
-// A link, a device or any other file is the user's. It reads through an
-// os.Root, without following a link at the name and without blocking on a
+// replaceable says why the file name in dir must not be replaced by an
+// itinerary, or nil: nothing is there, a directory is (the write says so),
+// or the file is an itinerary this server wrote (itinerary.Rendered). A
+// link, a device or any other file is the user's. It reads through dir's
+// handle, without following a link at the name and without blocking on a
 // named pipe.
-func (p saveDir) replaceable(name string) error {
-	dir := p.dir()
-	root, err := os.OpenRoot(p.base)
-	if err != nil {
-		return nil // export.Write says what is wrong with the directory
-	}
-	defer root.Close()
-	at := filepath.Join(p.sub, name)
-	fi, err := root.Lstat(at)
+func replaceable(dir *export.Dir, name string) error {
+	fi, err := dir.Root().Lstat(name)
 	switch {
-	case err != nil || fi.IsDir():
+	case errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir():
 		return nil
+	case err != nil:
+		return fmt.Errorf("%s in %s cannot be looked at to check that it is an itinerary this server wrote: %v", name, dir.Path(), errors.Unwrap(err))
 	case !fi.Mode().IsRegular() || fi.Size() > maxReplaceable:
-		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir)
+		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir.Path())
 	}
-	f, err := root.OpenFile(at, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := dir.Root().OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return fmt.Errorf("%s in %s cannot be read to check that it is an itinerary this server wrote: %v", name, dir, errors.Unwrap(err))
+		return fmt.Errorf("%s in %s cannot be read to check that it is an itinerary this server wrote: %v", name, dir.Path(), errors.Unwrap(err))
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxReplaceable+1))
 	if err != nil || len(b) > maxReplaceable || !itinerary.Rendered(b) {
-		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir)
+		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir.Path())
 	}
 	return nil
 }
 
-// statIn is os.Stat of the relative name inside dir, through an os.Root:
-// it refuses a name that leads outside dir.
-func statIn(dir, name string) (fs.FileInfo, error) {
-	root, err := os.OpenRoot(dir)
+// isDirIn reports whether the relative name is a directory inside dir, and
+// the error that says why not: opened with export.OpenDir, it refuses a
+// name that leads outside dir, and a name missing inside dir wraps
+// fs.ErrNotExist.
+func isDirIn(dir, name string) error {
+	d, err := export.OpenDir(dir, name)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer root.Close()
-	return root.Stat(name)
+	return d.Close()
 }
 
 // chooseDir resolves the directory argument against the allowed bases: an
@@ -408,15 +401,15 @@ func chooseDir(arg string, bases []usableRoot) (saveDir, error) {
 	// another volume (a UNC share) is not looked up at all.
 	candidates := []string{filepath.Clean(arg)}
 	if !filepath.IsAbs(arg) {
-		// Looked up through an os.Root on each base, so nothing outside the
-		// bases is looked at, and a name that leaves them (by "..", or a
-		// link inside that points out) finds nothing; only a directory that
-		// is simply missing is said to be missing.
+		// Opened with export.OpenDir on each base, so a name that leaves
+		// them (by "..", or a link inside that points out) finds nothing,
+		// whatever is out there; only a directory that is simply missing
+		// inside is said to be missing.
 		candidates = nil
 		missing := filepath.IsLocal(arg)
 		for _, b := range bases {
-			fi, err := statIn(b.dir, arg)
-			if err == nil && fi.IsDir() {
+			err := isDirIn(b.dir, arg)
+			if err == nil {
 				candidates = append(candidates, filepath.Join(b.dir, arg))
 			}
 			missing = missing && errors.Is(err, fs.ErrNotExist)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package export
+package unprivileged
 
 import (
 	"io"
@@ -12,15 +12,17 @@ import (
 	"testing"
 )
 
-// nobody is the uid and gid a test runs under instead of root: the
+// Nobody is the uid and gid a test runs under instead of root: the
 // conventional nobody (65534), which needs no entry in /etc/passwd.
-const nobody = 65534
+const Nobody = 65534
 
-// asUnprivileged runs t again in a copy of this test binary as the user
-// nobody when this process is root, which ignores permission bits, and
-// reports whether it did: the caller then returns, its verdict being the
-// copy's. Not root, it reports false and the caller goes on itself.
-func asUnprivileged(t *testing.T) bool {
+// Rerun runs t again in a copy of this test binary as the user nobody when
+// this process is root, and reports whether it did: the caller then
+// returns, its verdict being the copy's (t fails unless the copy ran t and
+// passed). Not root, it reports false and the caller goes on itself. t
+// must be a top-level test, and the copy runs in a folder of its own, so t
+// must not read files relative to its package.
+func Rerun(t *testing.T) bool {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		return false
@@ -46,9 +48,9 @@ func asUnprivileged(t *testing.T) bool {
 	cmd := exec.Command(bin, "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir()}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Nobody, Gid: Nobody}}
 	out, err := cmd.CombinedOutput()
-	t.Logf("as nobody (uid %d):\n%s", nobody, out)
+	t.Logf("as nobody (uid %d):\n%s", Nobody, out)
 	switch {
 	case err != nil:
 		t.Errorf("%s failed as nobody: %v", t.Name(), err)
