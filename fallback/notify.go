@@ -28,7 +28,8 @@ import (
 
 // notifyTaken bounds the wait for a reader to take a notification off the
 // session's queue (a legacy session whose streams are all gone has none).
-const notifyTaken = 500 * time.Millisecond
+// A variable only so that a test can lengthen it.
+var notifyTaken = 500 * time.Millisecond
 
 // notifySettle is how long a notification a reader has taken is given to
 // reach its stream before the call goes on.
