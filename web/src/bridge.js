@@ -26,13 +26,15 @@ export class HostError extends Error {
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 // The notifications the view listens for, by method, and the event each
-// becomes.
-const EVENTS = {
-  'ui/notifications/tool-input': 'toolinput',
-  'ui/notifications/tool-result': 'toolresult',
-  'ui/notifications/tool-cancelled': 'toolcancelled',
-  'ui/notifications/host-context-changed': 'hostcontextchanged',
-};
+// becomes. A Map: the method is the host's, and a method named like a
+// property every object inherits (constructor, toString, __proto__) must
+// find nothing.
+const EVENTS = new Map([
+  ['ui/notifications/tool-input', 'toolinput'],
+  ['ui/notifications/tool-result', 'toolresult'],
+  ['ui/notifications/tool-cancelled', 'toolcancelled'],
+  ['ui/notifications/host-context-changed', 'hostcontextchanged'],
+]);
 
 export class HostBridge {
   // appInfo is { name, version }; host is the window to talk to.
@@ -41,7 +43,7 @@ export class HostBridge {
     this.host = host;
     this.nextId = 1;
     this.pending = new Map(); // id -> { resolve, reject, timer }
-    this.listeners = {}; // event -> [fn]
+    this.listeners = new Map(); // event -> [fn]
     this.hostCapabilities = undefined;
     this.hostContext = {};
     this.onteardown = undefined;
@@ -51,11 +53,12 @@ export class HostBridge {
   // on adds a listener for toolinput, toolresult, toolcancelled or
   // hostcontextchanged; it is called with the notification's params.
   on(event, fn) {
-    (this.listeners[event] ??= []).push(fn);
+    if (!this.listeners.has(event)) this.listeners.set(event, []);
+    this.listeners.get(event).push(fn);
   }
 
   emit(event, params) {
-    for (const fn of this.listeners[event] ?? []) fn(params);
+    for (const fn of this.listeners.get(event) ?? []) fn(params);
   }
 
   // connect does the handshake: ui/initialize, then the initialized
@@ -115,7 +118,7 @@ export class HostBridge {
       return;
     }
     if (m.method === 'ui/notifications/host-context-changed') this.hostContext = { ...this.hostContext, ...params };
-    const name = EVENTS[m.method];
+    const name = EVENTS.get(m.method);
     if (name) this.emit(name, params);
   }
 

@@ -73,8 +73,35 @@ function show(...nodes) {
 }
 
 // notice is a page that states one thing: waiting, an error, a cancel.
+// No result is on the page then, so every flight held in this view is
+// listed under it: a hold's reference must not leave the page with the
+// result it was made on.
 function notice(title, text, kind = 'info') {
-  show(h('section', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : undefined }, h('h1', { text: title }), text && h('p', { class: 'pre', text })));
+  show(h('section', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : undefined }, h('h1', { text: title }), text && h('p', { class: 'pre', text })), heldView(state.holds, state.locale));
+}
+
+// noResult is a notice in place of a result (it failed, could not be read
+// or drawn): nothing of the last result is kept, so nothing redraws it
+// over the notice, and a late answer for it is dropped. `told` is what the
+// model is told the user sees.
+function noResult(title, text, told, kind = 'error') {
+  Object.assign(state, { result: null, noResult: told, selected: null, phase: 'idle', booking: null, saved: null, error: '' });
+  state.seq++;
+  notice(title, text, kind);
+}
+
+// showHolds redraws the list of holds after one was made or saved while
+// the page showed something else: the result (when no panel is open), or
+// the notice in its place.
+function showHolds() {
+  if (state.result) {
+    if (state.phase === 'idle') keepFocus(renderResult);
+    return;
+  }
+  const list = heldView(state.holds, state.locale);
+  const old = root.querySelector('section.held');
+  if (old) old.replaceWith(list);
+  else if (list) root.append(list);
 }
 
 const app = new HostBridge({ name: 'flightserver-results', version: __VIEW_VERSION__ });
@@ -347,7 +374,7 @@ async function tellModelLooking(r, what) {
     const text = `In the flight results view the user is now looking at ${what.toLowerCase()} (${r.trip.origin} to ${r.trip.destination}): ${picks || 'nothing within the trip\'s limits'}.`;
     ctx = withEarlierHolds({ content: [{ type: 'text', text }], structuredContent: { viewing: tripArgs(r.trip), flightIds: r.flights.map((f) => f.id) } });
   } else {
-    const text = 'The flight results view could not draw the latest flight search result: the user sees no flights from it.';
+    const text = state.noResult || 'The flight results view shows no flight search result.';
     ctx = withHolds({ content: [{ type: 'text', text }], structuredContent: { viewing: null, flightIds: [] } }, state.holds);
   }
   try {
@@ -360,12 +387,11 @@ async function tellModelLooking(r, what) {
 // drawFailed is the page when drawing a result threw: rather than a page
 // left blank or at "Searching…", it says so (`where` tells where the result
 // can be read instead) and logs the error for whoever debugs the view.
-// Nothing of the result is kept, so nothing redraws it.
+// Nothing of the result is kept, so nothing redraws it; the holds made in
+// the view stay listed.
 function drawFailed(err, where = 'The full result is in the conversation: the host has it too.') {
   console.error('flightserver-results: could not draw the result:', err);
-  state.result = null;
-  state.seq++;
-  notice('The view could not draw this result', where, 'error');
+  noResult('The view could not draw this result', where, 'The flight results view could not draw the latest flight search result: the user sees no flights from it.');
   say('The view could not draw this result.');
 }
 
@@ -383,14 +409,14 @@ function onToolResult(result) {
 
 function drawToolResult(result) {
   if (result.isError) {
-    notice('The flight search failed', textOf(result) || 'The server reported an error without saying more.', 'error');
+    noResult('The flight search failed', textOf(result) || 'The server reported an error without saying more.', 'The latest flight search failed: the flight results view shows no flights from it.');
     say('The flight search failed.');
     return;
   }
   const { result: r, problem } = readResult(result.structuredContent);
   if (problem) {
     // The text content is complete for every host; show it rather than nothing.
-    notice('Flight results', `${textOf(result) || 'Nothing to show.'}\n\n(The view could not read the result: ${problem}.)`);
+    noResult('Flight results', `${textOf(result) || 'Nothing to show.'}\n\n(The view could not read the result: ${problem}.)`, 'The flight results view could not read the latest flight search result: the user sees no flights from it.', 'info');
     return;
   }
   state.showing = '';
@@ -501,7 +527,7 @@ async function hold(e) {
     // under the header and repeated to the model.
     if (!error && typeof value.reference === 'string') {
       state.holds = addHold(state.holds, { flight, booking: value, saved: null });
-      if (state.result && state.phase === 'idle') keepFocus(renderResult);
+      showHolds();
       say(`Held: reference ${value.reference}.`);
       tellModelLooking(state.result, state.showing || 'the search results');
     }
@@ -533,7 +559,7 @@ async function save(format) {
     const hold = !error && state.holds.find((x) => x.booking.reference === ref);
     if (hold) {
       hold.saved = value;
-      if (state.result && state.phase === 'idle') keepFocus(renderResult);
+      showHolds();
       say(`Saved ${value.path ?? value.uri ?? ''}.`);
       tellModelLooking(state.result, state.showing || 'the search results');
     }
@@ -601,7 +627,7 @@ app.on('toolcancelled', ({ reason }) => {
 app.on('hostcontextchanged', () => {
   applyHostContext();
   try {
-    if (state.result && state.phase === 'idle') keepFocus(renderResult);
+    showHolds();
   } catch (err) {
     drawFailed(err);
   }

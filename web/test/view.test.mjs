@@ -745,6 +745,9 @@ test('a hold or a save completed after a result the view could not draw is still
     assert.equal(told.structuredContent.viewing, null, JSON.stringify(told.structuredContent));
     assert.ok(told.content[0].text.includes(first.reference), told.content[0].text);
     assert.match(told.content[0].text, /could not draw the latest flight search result/);
+    const banner = view.locator('section.held');
+    await waitFor(async () => (await banner.count()) === 1 && (await banner.innerText()).includes(first.reference), 'the hold listed under the notice');
+    await visible(notDrawn);
     // A result the view draws, a second hold, and its save on its way when
     // another result it cannot draw comes: both holds and the file are told.
     await bridge.sendToolResult(result);
@@ -762,6 +765,40 @@ test('a hold or a save completed after a result the view could not draw is still
     assert.deepEqual(told.structuredContent.held.map((x) => x.booking.reference), [first.reference, second.reference]);
     assert.equal(told.structuredContent.held[1].itinerary?.path, saved.path, JSON.stringify(told.structuredContent.held[1]));
     assert.ok(told.content[0].text.includes(saved.uri ?? saved.path), told.content[0].text);
+  });
+});
+
+// A hold made before a result the view cannot draw (or a failed search)
+// is the user's all the same: its reference stays on the page, under the
+// notice that replaced the result, and a change of the host's context
+// does not bring the old result back over the notice.
+test('flights held before a result the view cannot draw, or a failed search, stay listed on the page', { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withHost({ era: '2026-07-28' }, async ({ page, session, view: source }) => {
+    const { result, bridge, record, view } = await showToolCall({ page, pages, session, view: source, name: 'findBestFlight', args: TRIP });
+    await chooseAndHold(page, view, 0);
+    await visible(view.locator('#booked-h'));
+    const held = callsTo(record, 'bookFlight')[0].result.structuredContent;
+    assert.equal(typeof held.reference, 'string', JSON.stringify(held));
+    const undrawable = structuredClone(result);
+    UNDRAWABLE[0].alter(undrawable.structuredContent);
+    await bridge.sendToolResult(undrawable);
+    const notDrawn = view.getByRole('heading', { name: 'The view could not draw this result' });
+    await visible(notDrawn);
+    const banner = view.locator('section.held');
+    await visible(banner);
+    let text = await banner.innerText();
+    assert.ok(text.includes(held.reference) && text.includes(held.passengerName), `the hold under the notice: ${text}`);
+    assert.equal(await view.locator('li.flight').count(), 0, 'no flight of the earlier result on the page');
+
+    await bridge.sendToolResult({ isError: true, content: [{ type: 'text', text: 'the provider is down' }] });
+    await visible(view.getByRole('heading', { name: 'The flight search failed' }));
+    text = await banner.innerText();
+    assert.ok(text.includes(held.reference), `the hold under the failed search: ${text}`);
+    bridge.setHostContext({ theme: 'dark' });
+    await waitFor(async () => (await view.locator('html').getAttribute('data-theme')) === 'dark', 'the theme applied');
+    assert.equal(await view.getByRole('heading', { name: 'The flight search failed' }).count(), 1, 'the notice stays');
+    assert.equal(await view.locator('li.flight').count(), 0, 'the earlier result is not drawn again over the notice');
+    assert.ok((await banner.innerText()).includes(held.reference));
   });
 });
 
