@@ -154,7 +154,11 @@ func (w Weights) Rank(options []Option, n int, all Standouts) Ranking {
 		if all.Fastest != nil {
 			best.duration = min(best.duration, all.Fastest.Duration())
 		}
+	} else {
+		all = Standouts{}
 	}
+	best.priceShared = shared(options, best.price, (*Option).PriceUSD, all.Cheapest)
+	best.durationShared = shared(options, best.duration, (*Option).Duration, all.Fastest)
 	picked := varied(options, n)
 	r.Picks = make([]Pick, len(picked))
 	for k, i := range picked {
@@ -170,6 +174,26 @@ type extremes struct {
 	price    int
 	duration time.Duration
 	score    float64
+	// priceShared and durationShared say that more than one option has
+	// that fare or that duration, so a pick is the joint cheapest or
+	// fastest, not the one.
+	priceShared, durationShared bool
+}
+
+// shared reports whether more than one option has v for key: two of
+// options, or one of them and the standout of all found (when it is
+// another option, or none of options has v).
+func shared[T comparable](options []Option, v T, key func(*Option) T, standout *Pick) bool {
+	n, id := 0, ""
+	for i := range options {
+		if key(&options[i]) == v {
+			if n++; n > 1 {
+				return true
+			}
+			id = options[i].ID()
+		}
+	}
+	return standout != nil && key(&standout.Option) == v && (n == 0 || standout.ID() != id)
 }
 
 // Shortlist is the candidates tier: the first n of options (filtered and
@@ -247,19 +271,25 @@ func (w Weights) reason(k int, o Option, best extremes) string {
 	}
 	if o.Return == nil {
 		cheapest, fastest := o.PriceUSD() == best.price, o.Duration() == best.duration
-		switch {
-		case cheapest && fastest:
-			b = append(b, "; cheapest and fastest of all"...)
-		case cheapest:
-			b = append(b, "; cheapest of all"...)
-		case fastest:
-			b = append(b, "; fastest of all"...)
+		if cheapest {
+			b = append(joint(append(b, "; "...), best.priceShared), "cheapest"...)
+		}
+		if cheapest && fastest {
+			b = append(b, " and "...)
+		} else if fastest {
+			b = append(b, "; "...)
+		}
+		if fastest {
+			b = append(joint(b, best.durationShared), "fastest"...)
+		}
+		if cheapest || fastest {
+			b = append(b, " of all"...)
 		}
 		b = append(w.appendScore(append(b, " ("...), o.Flight), ')')
 		return string(b)
 	}
 	if o.PriceUSD() == best.price {
-		b = append(b, "; cheapest of these"...)
+		b = append(append(joint(append(b, "; "...), best.priceShared), "cheapest"...), " of these"...)
 	}
 	b = appendWhole(append(b, " (score "...), w.ScoreOption(o))
 	b = appendWhole(append(b, ": out "...), w.Score(o.Flight))
@@ -269,6 +299,14 @@ func (w Weights) reason(k int, o Option, best extremes) string {
 		b = append(append(b, "; "...), change...)
 	}
 	return string(b)
+}
+
+// joint appends "joint " when the extreme that follows is shared.
+func joint(b []byte, shared bool) []byte {
+	if shared {
+		return append(b, "joint "...)
+	}
+	return b
 }
 
 // reasonSize is room on the stack for a typical reason, so that building

@@ -281,6 +281,47 @@ func TestReasonShowsTheScore(t *testing.T) {
 	}
 }
 
+// A fare or a duration more than one option has makes each of them the
+// joint cheapest or fastest, among the options or with the standout of
+// all found, and only one option that has it is simply the cheapest or
+// fastest.
+func TestReasonSaysWhenAnExtremeIsShared(t *testing.T) {
+	standout := func(f flights.Flight) *Pick { return &Pick{Option: Option{Flight: f}} }
+	for _, tc := range []struct {
+		name string
+		fs   []flights.Flight
+		all  Standouts
+		want map[string]string // what each pick's reason says of the extremes, by id
+	}{
+		{"one of each",
+			[]flights.Flight{flight("a", "08:00", 6, 0, 400), flight("b", "09:00", 7, 0, 300)},
+			Standouts{}, map[string]string{"a": "; fastest of all (", "b": "; cheapest of all ("}},
+		{"two as fast",
+			[]flights.Flight{flight("a", "08:00", 6, 0, 400), flight("b", "09:00", 6, 0, 450), flight("c", "10:00", 8, 0, 300)},
+			Standouts{}, map[string]string{"a": "; joint fastest of all (", "b": "; joint fastest of all (", "c": "; cheapest of all ("}},
+		{"as cheap and as fast as one not listed",
+			[]flights.Flight{flight("a", "08:00", 6, 0, 400)},
+			Standouts{Cheapest: standout(flight("z", "12:00", 9, 1, 400)), Fastest: standout(flight("y", "13:00", 6, 0, 900))},
+			map[string]string{"a": "; joint cheapest and joint fastest of all ("}},
+		{"the standout itself",
+			[]flights.Flight{flight("a", "08:00", 6, 0, 400)},
+			Standouts{Cheapest: standout(flight("a", "08:00", 6, 0, 400)), Fastest: standout(flight("a", "08:00", 6, 0, 400))},
+			map[string]string{"a": "; cheapest and fastest of all ("}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := DefaultWeights.Rank(OneWay(DefaultWeights.Candidates(flights.Trip{MaxStops: 2}, tc.fs)), len(tc.fs), tc.all)
+			if len(r.Picks) != len(tc.want) {
+				t.Fatalf("%d picks, want %d", len(r.Picks), len(tc.want))
+			}
+			for _, p := range r.Picks {
+				if want := tc.want[p.ID()]; want == "" || !strings.Contains(p.Reason, want) {
+					t.Errorf("pick %s: %q, want it to say %q", p.ID(), p.Reason, want)
+				}
+			}
+		})
+	}
+}
+
 func TestFilterArrivalAndAirlines(t *testing.T) {
 	at := func(f flights.Flight, airlines ...string) flights.Flight {
 		for i := range f.Segments {
