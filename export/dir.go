@@ -25,13 +25,12 @@ type Dir struct {
 // symbolic link, is refused and the error wraps [ErrOutside]; a sub that is
 // missing wraps [fs.ErrNotExist].
 //
-// On Linux the way down is walked by the kernel, like any open by path, so
+// On Linux the way down is walked by the kernel with openat2, resolving
+// beneath base (no step may leave it, and no magic link is followed), so
 // the folders between base and sub need only let this server pass through
-// (execute permission), not list them; the directory reached is then kept
-// only if the handle's own name, as /proc gives it, lies inside base, which
-// no rename on the way can fake. Elsewhere, or where /proc is not mounted,
-// each folder on the way is opened through an [os.Root] on base, so each
-// must be readable. Either way sub itself must be readable, and base is
+// (execute permission), not list them. Elsewhere, on kernels before 5.6,
+// or where /proc is not mounted, each folder on the way is opened through
+// an [os.Root] on base, so each must be readable. Either way sub itself must be readable, and base is
 // named by its path: base is the trusted end of the walk (a root the client
 // declared, the operator's export directory).
 func OpenDir(base, sub string) (*Dir, error) {
@@ -59,10 +58,8 @@ func openDir(base, sub, what string) (*Dir, error) {
 	}
 	path := filepath.Join(abs, sub)
 	if sub == "." || filepath.IsLocal(sub) {
-		if resolved, err := filepath.EvalSymlinks(abs); err == nil {
-			if root := openByKernel(resolved, sub); root != nil {
-				return &Dir{root: root, path: path}, nil
-			}
+		if root := openByKernel(abs, sub); root != nil {
+			return &Dir{root: root, path: path}, nil
 		}
 	}
 	// The portable way, and the one that says why when the kernel's walk
@@ -104,15 +101,10 @@ func (d *Dir) Path() string { return d.path }
 
 // Root is the handle every operation on the directory goes through, for
 // reading what is there (Lstat, OpenFile); names given to it are relative
-// to the directory and cannot lead out of it.
+// to the directory and cannot lead out of it. Its Name is not the
+// directory's path (it may be a /proc name of a closed descriptor): use
+// Path.
 func (d *Dir) Root() *os.Root { return d.root }
 
 // Close closes the directory's handle.
 func (d *Dir) Close() error { return d.root.Close() }
-
-// within reports whether p lies inside base or is base itself; both are
-// clean absolute paths with their links resolved.
-func within(base, p string) bool {
-	rel, err := filepath.Rel(base, p)
-	return err == nil && filepath.IsLocal(rel) // IsLocal accepts ".", rejects ".." and "../x"
-}

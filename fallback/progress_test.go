@@ -33,7 +33,7 @@ func TestStoppingProgressDoesNotWaitForAReader(t *testing.T) {
 		c := &Call{e: &Engine{progressEvery: time.Millisecond}, req: req}
 		stop := c.progressWhileWaiting(ctx, "waiting for the user")
 		// A notification on the queue: the ticker is waiting for its reader.
-		for len(session.queue) == 0 {
+		for len(session.queue) == 0 && ctx.Err() == nil {
 			time.Sleep(time.Millisecond)
 		}
 		close(sent)

@@ -184,16 +184,16 @@ type extremes struct {
 // options, or one of them and the standout of all found (when it is
 // another option, or none of options has v).
 func shared[T comparable](options []Option, v T, key func(*Option) T, standout *Pick) bool {
-	n, id := 0, ""
+	n, at := 0, 0
 	for i := range options {
 		if key(&options[i]) == v {
 			if n++; n > 1 {
 				return true
 			}
-			id = options[i].ID()
+			at = i
 		}
 	}
-	return standout != nil && key(&standout.Option) == v && (n == 0 || standout.ID() != id)
+	return standout != nil && key(&standout.Option) == v && (n == 0 || standout.ID() != options[at].ID())
 }
 
 // Shortlist is the candidates tier: the first n of options (filtered and
