@@ -281,7 +281,8 @@ func buildNetwork(c *Catalog) *network {
 			if bd.gateway && km > ultraLongKm {
 				perWeek = max(perWeek, 7) // the ultra long hauls it is known for
 			}
-			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*maxPerDay(km, c.airlines[bd.airline].Kind)))})
+			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]))
+			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most))})
 		}
 	}
 	// A share makes a route if it fills enough departures; and an airline
@@ -648,22 +649,35 @@ func hubPull(hub, spoke int, km float64) float64 {
 }
 
 // maxPerDay is the most departures a day one airline flies on a leg of km:
-// shuttles on short hops, a few long hauls, one or two ultra long, and no
-// more than two long hauls on a low-cost airline's narrowbodies.
-func maxPerDay(km float64, kind AirlineKind) int {
+// shuttles on short hops, a few long hauls, and over longRouteKm one a
+// day, or two on a trunk (see longTrunk); no more than two long hauls on a
+// low-cost airline's narrowbodies.
+func maxPerDay(km float64, kind AirlineKind, trunk bool) int {
 	switch {
 	case kind == LowCost && km >= 4000:
 		return 2
 	case km < 1500:
 		return 10
-	case km < 4000:
-		return 8
 	case km < 9000:
 		return 8
-	case km < ultraLongKm:
+	case km <= longRouteKm:
 		return 3
+	case trunk:
+		return 2
 	}
-	return 2
+	return 1
+}
+
+// longTrunk reports whether airline ai's leg between airports a and b
+// joins one of its hubs to another airport and both are major
+// international gateways (IntlTier 4 or more): the only legs of over
+// longRouteKm an airline flies twice a day (Cathay Pacific from Hong Kong
+// to New York and Los Angeles).
+func (n *network) longTrunk(ai, a, b int) bool {
+	if n.airports[a].IntlTier < 4 || n.airports[b].IntlTier < 4 {
+		return false
+	}
+	return n.station[ai][a] == hub || n.station[ai][b] == hub
 }
 
 func sortedPair(a, b string) [2]string {

@@ -627,6 +627,37 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 	}
 }
 
+// An airline flies a leg of over longRouteKm at most once a day, twice
+// between two major international gateways from its own hub (Cathay
+// Pacific's Hong Kong to New York): however big the pair's demand, an
+// airline does not fly three 11,000 km legs a day, and the rest of the
+// pair's passengers fly another airline or connect.
+func TestUltraLongHaulsAtMostDailyPerAirline(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	daily, twice := 0, 0
+	for _, r := range n.routes {
+		if r.km <= longRouteKm || r.from > r.to {
+			continue
+		}
+		al := c.airlines[r.airline].Code
+		from, to := n.airports[r.from], n.airports[r.to]
+		name := fmt.Sprintf("%s %s-%s (%.0f km)", al, from.Code, to.Code, r.km)
+		fromHub := n.station[r.airline][r.from] == hub || n.station[r.airline][r.to] == hub
+		switch {
+		case r.perWeek > 14:
+			t.Errorf("%s: %d a week, more than twice a day", name, r.perWeek)
+		case r.perWeek > 7 && (!fromHub || from.IntlTier < 4 || to.IntlTier < 4):
+			t.Errorf("%s: %d a week, more than daily, and not from its hub between major gateways", name, r.perWeek)
+		case r.perWeek > 7:
+			twice++
+		default:
+			daily++
+		}
+	}
+	t.Logf("airlines' pairs over %d km: %d at most daily, %d more often", longRouteKm, daily, twice)
+}
+
 // Block times against typical published ones (airline timetables of
 // 2024-25, gate to gate, as a flight-search site shows them), within ten
 // minutes: short hops, medium hauls and the ultra long. Where a published
