@@ -26,7 +26,10 @@ import (
 //     km on spec;
 //   - a leg over longRouteKm joins two international gateways (see
 //     longHaulEnd): Saudia flies Jeddah to Washington, not to Salt Lake
-//     City or Charlotte, whichever hubs they are;
+//     City or Charlotte, whichever hubs they are; and its other end, unless
+//     a major gateway (IntlTier 4 or more), is in a country or a gateway
+//     its markets name, not only in a region they name: Turkish Airlines'
+//     latinamerica does not take it to Lima (see servesByName);
 //   - neither airport's limits forbid it (perimeter rules, domestic-only
 //     fields, short runways) and the two countries are not a pair without
 //     service;
@@ -427,6 +430,8 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
 		return 0, false
 	case km > longRouteKm && (!n.longHaulEnd(ai, s) || !n.longHaulEnd(ai, x)):
 		return 0, false
+	case km > longRouteKm && !ownStation && to.IntlTier < 4 && !c.servesByName(al, to, n.gateway[ai][x]):
+		return 0, false
 	case !c.limitsAllow(from, to, al, km) || !c.limitsAllow(to, from, al, km):
 		return 0, false
 	case c.noService[sortedPair(from.Country, to.Country)] != "":
@@ -465,16 +470,21 @@ func stationWeight(k stationKind) float64 {
 // serves reports whether airline al sells flights to airport a: in its home
 // country, or in a region, country or gateway its markets name.
 func (c *Catalog) serves(al *Airline, a *Airport, gateway bool) bool {
-	if gateway || a.Country == c.airports[al.Hubs[0]].Country || len(al.Markets) == 0 {
+	if c.servesByName(al, a, gateway) {
 		return true
 	}
 	region := c.regionOf[a.Country]
-	for _, m := range al.Markets {
-		if m == a.Country || (region != "" && m == region) {
-			return true
-		}
-	}
-	return false
+	return region != "" && slices.Contains(al.Markets, region)
+}
+
+// servesByName reports whether airline al serves airport a other than
+// through a region its markets name: in its home country, or in a country
+// or gateway they name. Over longRouteKm a region alone reaches only its
+// major gateways (IntlTier 4 or more; see eligible): Turkish Airlines'
+// latinamerica is São Paulo and Bogotá, not Lima or Buenos Aires, and
+// Lufthansa's northamerica is not Honolulu.
+func (c *Catalog) servesByName(al *Airline, a *Airport, gateway bool) bool {
+	return gateway || a.Country == c.airports[al.Hubs[0]].Country || len(al.Markets) == 0 || slices.Contains(al.Markets, a.Country)
 }
 
 // limitsAllow reports whether airport a's limits let airline al fly a leg
