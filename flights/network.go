@@ -26,7 +26,10 @@ import (
 //     km on spec;
 //   - a leg over longRouteKm joins two international gateways (see
 //     longHaulEnd): Saudia flies Jeddah to Washington, not to Salt Lake
-//     City or Charlotte, whichever hubs they are;
+//     City or Charlotte, whichever hubs they are; and its other end, unless
+//     a major gateway (IntlTier 4 or more), is in a country or a gateway
+//     its markets name, not only in a region they name: Turkish Airlines'
+//     latinamerica does not take it to Lima (see servesByName);
 //   - neither airport's limits forbid it (perimeter rules, domestic-only
 //     fields, short runways) and the two countries are not a pair without
 //     service;
@@ -281,7 +284,8 @@ func buildNetwork(c *Catalog) *network {
 			if bd.gateway && km > ultraLongKm {
 				perWeek = max(perWeek, 7) // the ultra long hauls it is known for
 			}
-			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*maxPerDay(km, c.airlines[bd.airline].Kind)))})
+			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]))
+			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most))})
 		}
 	}
 	// A share makes a route if it fills enough departures; and an airline
@@ -426,6 +430,8 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
 		return 0, false
 	case km > longRouteKm && (!n.longHaulEnd(ai, s) || !n.longHaulEnd(ai, x)):
 		return 0, false
+	case km > longRouteKm && !ownStation && to.IntlTier < 4 && !c.servesByName(al, to, n.gateway[ai][x]):
+		return 0, false
 	case !c.limitsAllow(from, to, al, km) || !c.limitsAllow(to, from, al, km):
 		return 0, false
 	case c.noService[sortedPair(from.Country, to.Country)] != "":
@@ -464,16 +470,21 @@ func stationWeight(k stationKind) float64 {
 // serves reports whether airline al sells flights to airport a: in its home
 // country, or in a region, country or gateway its markets name.
 func (c *Catalog) serves(al *Airline, a *Airport, gateway bool) bool {
-	if gateway || a.Country == c.airports[al.Hubs[0]].Country || len(al.Markets) == 0 {
+	if c.servesByName(al, a, gateway) {
 		return true
 	}
 	region := c.regionOf[a.Country]
-	for _, m := range al.Markets {
-		if m == a.Country || (region != "" && m == region) {
-			return true
-		}
-	}
-	return false
+	return region != "" && slices.Contains(al.Markets, region)
+}
+
+// servesByName reports whether airline al serves airport a other than
+// through a region its markets name: in its home country, or in a country
+// or gateway they name. Over longRouteKm a region alone reaches only its
+// major gateways (IntlTier 4 or more; see eligible): Turkish Airlines'
+// latinamerica is São Paulo and Bogotá, not Lima or Buenos Aires, and
+// Lufthansa's northamerica is not Honolulu.
+func (c *Catalog) servesByName(al *Airline, a *Airport, gateway bool) bool {
+	return gateway || a.Country == c.airports[al.Hubs[0]].Country || len(al.Markets) == 0 || slices.Contains(al.Markets, a.Country)
 }
 
 // limitsAllow reports whether airport a's limits let airline al fly a leg
@@ -648,22 +659,35 @@ func hubPull(hub, spoke int, km float64) float64 {
 }
 
 // maxPerDay is the most departures a day one airline flies on a leg of km:
-// shuttles on short hops, a few long hauls, one or two ultra long, and no
-// more than two long hauls on a low-cost airline's narrowbodies.
-func maxPerDay(km float64, kind AirlineKind) int {
+// shuttles on short hops, a few long hauls, and over longRouteKm one a
+// day, or two on a trunk (see longTrunk); no more than two long hauls on a
+// low-cost airline's narrowbodies.
+func maxPerDay(km float64, kind AirlineKind, trunk bool) int {
 	switch {
 	case kind == LowCost && km >= 4000:
 		return 2
 	case km < 1500:
 		return 10
-	case km < 4000:
-		return 8
 	case km < 9000:
 		return 8
-	case km < ultraLongKm:
+	case km <= longRouteKm:
 		return 3
+	case trunk:
+		return 2
 	}
-	return 2
+	return 1
+}
+
+// longTrunk reports whether airline ai's leg between airports a and b
+// joins one of its hubs to another airport and both are major
+// international gateways (IntlTier 4 or more): the only legs of over
+// longRouteKm an airline flies twice a day (Cathay Pacific from Hong Kong
+// to New York and Los Angeles).
+func (n *network) longTrunk(ai, a, b int) bool {
+	if n.airports[a].IntlTier < 4 || n.airports[b].IntlTier < 4 {
+		return false
+	}
+	return n.station[ai][a] == hub || n.station[ai][b] == hub
 }
 
 func sortedPair(a, b string) [2]string {
