@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/flightserver/flightserver/export"
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/internal/mcptest"
 	"github.com/flightserver/flightserver/internal/unprivileged"
@@ -777,6 +778,46 @@ func TestSaveOverwriteReplacesOnlyItineraries(t *testing.T) {
 		if b, _ := os.ReadFile(again.Path); res.IsError || again.Path != first.Path || !strings.Contains(string(b), "business") {
 			t.Errorf("%s: overwriting an itinerary: %s", format, text(res))
 		}
+	}
+}
+
+// The file overwrite checks is the file it reads: a name that was an
+// ordinary file when looked at and is a link to an itinerary when opened
+// (swapped in between) is refused, and the link is left alone.
+func TestSaveOverwriteChecksTheFileItLookedAt(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	id := aFlight(t)
+	dir := t.TempDir()
+	c := connect(t, newServer(t, func(c *Config) { c.ExportDir = dir }), "inprocess", mcp.ProtocolVersion20251125)
+	if _, res := save(t, c, map[string]any{"flightId": id, "filename": "ours", "format": FormatMarkdown}); res.IsError {
+		t.Fatal(text(res))
+	}
+	swap := filepath.Join(dir, "swap.md")
+	if err := os.WriteFile(swap, []byte("the user's notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	looked := 0
+	replaceableLooked = func(_ *export.Dir, name string) {
+		if name != "swap.md" {
+			return
+		}
+		looked++
+		if err := os.Remove(swap); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink("ours.md", swap); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { replaceableLooked = func(*export.Dir, string) {} })
+	_, res := save(t, c, map[string]any{"flightId": id, "filename": "swap", "format": FormatMarkdown, "overwrite": true})
+	if looked != 1 || !res.IsError || !strings.Contains(text(res), "changed while it was being checked") {
+		t.Errorf("looked %d times: %s", looked, text(res))
+	}
+	if fi, err := os.Lstat(swap); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("swap.md was replaced: %v %v", fi, err)
 	}
 }
 

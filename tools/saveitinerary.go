@@ -340,9 +340,13 @@ func (p saveDir) open() (*export.Dir, error) { return export.OpenDir(p.base, p.s
 // or the file is an itinerary this server wrote (itinerary.Rendered). A
 // link, a device or any other file is the user's. It reads through dir's
 // handle, without following a link at the name and without blocking on a
-// named pipe.
+// named pipe, and only the file it looked at: one swapped in between the
+// look and the read (a link to an itinerary) is refused. What it cannot
+// see is a file the user writes at the name after the check and before the
+// save's rename, a window of a few system calls.
 func replaceable(dir *export.Dir, name string) error {
 	fi, err := dir.Root().Lstat(name)
+	replaceableLooked(dir, name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir():
 		return nil
@@ -356,12 +360,19 @@ func replaceable(dir *export.Dir, name string) error {
 		return fmt.Errorf("%s in %s cannot be read to check that it is an itinerary this server wrote: %v", name, dir.Path(), errors.Unwrap(err))
 	}
 	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) {
+		return fmt.Errorf("%s in %s changed while it was being checked, so overwrite does not replace it; save again", name, dir.Path())
+	}
 	b, err := io.ReadAll(io.LimitReader(f, maxReplaceable+1))
 	if err != nil || len(b) > maxReplaceable || !itinerary.Rendered(b) {
 		return fmt.Errorf("%s in %s is not an itinerary this server wrote, so overwrite does not replace it", name, dir.Path())
 	}
 	return nil
 }
+
+// replaceableLooked is called by replaceable between looking at the name
+// and opening it: a test's way into that window.
+var replaceableLooked = func(dir *export.Dir, name string) {}
 
 // isDirIn reports whether the relative name is a directory inside dir, and
 // the error that says why not: opened with export.OpenDir, it refuses a
