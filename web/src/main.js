@@ -41,6 +41,7 @@ const state = {
   locale: undefined, // the host's, once known; the browser's until then
   strategy: undefined, // the strategy of the call the host showed, if it named one
   result: null, // readResult()'s result: what the picks show
+  noResult: '', // what the model is told the user sees in place of a result (see noResult)
   calendar: null, // the flexible search's calendar, kept while other days are shown
   shown: null, // { date, returnDate }: the day of the calendar the picks are for
   dayBusy: false,
@@ -253,7 +254,7 @@ function calendarOf(r, days) {
 // the calendar it came from.
 function showResult(r, { keepCalendar = false } = {}) {
   const seq = ++state.seq;
-  Object.assign(state, { result: r, selected: null, phase: 'idle', booking: null, saved: null, error: '', told: '', dayError: '' });
+  Object.assign(state, { result: r, selected: null, phase: 'idle', booking: null, saved: null, error: '', noResult: '', told: '', dayError: '' });
   if (!keepCalendar) {
     // A flexible result's picks may leave on any of its days: none is "shown".
     state.calendar = r.calendar.length ? calendarOf(r, r.calendar) : null;
