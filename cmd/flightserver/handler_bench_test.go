@@ -31,7 +31,8 @@ func BenchmarkHandler(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	log := newLogger(cfg, io.Discard)
+	log, closeLog := newLogger(cfg, io.Discard)
+	defer closeLog()
 	srv, err := newMCPServer(cfg, nil, log)
 	if err != nil {
 		b.Fatal(err)

@@ -123,7 +123,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if cfg.transport == "stdio" && isTerminal(stdin) {
 		_, _ = io.WriteString(stderr, terminalNotice)
 	}
-	log := newLogger(cfg, stderr)
+	log, closeLog := newLogger(cfg, stderr)
+	defer closeLog() // last: after the lines of the shutdown
 	if cfg.transport == "http" && cfg.stateKey == nil && !httpguard.Loopback(cfg.addr) {
 		// Over stdio, or on loopback, one process serves the clients of
 		// this machine and every round of a call comes back to it: a key

@@ -15,18 +15,34 @@ import (
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
 	"github.com/flightserver/flightserver/internal/httpguard"
+	"github.com/flightserver/flightserver/internal/logsink"
 	"github.com/flightserver/flightserver/telemetry"
 	"github.com/flightserver/flightserver/tools"
 )
 
 // newLogger logs to stderr only: on stdio, stdout belongs to the protocol.
-func newLogger(cfg config, stderr io.Writer) zerolog.Logger {
-	var w io.Writer = stderr
-	if cfg.logFormat == "console" {
+// Over HTTP, where many clients' calls each log a line, JSON lines go
+// through a logsink.Sink: the lines below warn are written at most
+// logInterval after they are logged, many in one write (a write a call was
+// about 5% of findBestFlight's CPU under load: docs/BENCHMARKS.md), and
+// close flushes it. Over stdio the one host's calls come at a person's
+// pace, and each line is written before the answer it belongs to (a host
+// may close stderr as soon as it has its answer); the console format is
+// for a person at a terminal. Both write line by line.
+func newLogger(cfg config, stderr io.Writer) (log zerolog.Logger, close func()) {
+	w, close := stderr, func() {}
+	switch {
+	case cfg.logFormat == "console":
 		w = zerolog.ConsoleWriter{Out: stderr, NoColor: true}
+	case cfg.transport == "http":
+		sink := logsink.New(stderr, logInterval)
+		w, close = sink, func() { _ = sink.Close() }
 	}
-	return zerolog.New(w).Level(cfg.logLevel).With().Timestamp().Logger()
+	return zerolog.New(w).Level(cfg.logLevel).With().Timestamp().Logger(), close
 }
+
+// logInterval is the longest a log line below warn waits to be written.
+const logInterval = 20 * time.Millisecond
 
 func newMCPServer(cfg config, metrics *telemetry.Metrics, log zerolog.Logger, opts ...server.ServerOption) (*server.MCPServer, error) {
 	srv, err := tools.NewServer(tools.Config{
