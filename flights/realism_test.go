@@ -84,6 +84,19 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "TPE", d: "ORD", want: []string{"BR"}}, {o: "CDG", d: "EZE", want: []string{"AF"}},
 		{o: "CDG", d: "SCL", want: []string{"AF"}}, {o: "FRA", d: "EZE", want: []string{"LH"}},
 		{o: "JED", d: "IAD", want: []string{"SV"}}, {o: "JED", d: "JFK", want: []string{"SV"}},
+		// Air India flies to Hong Kong, Tokyo, Southeast Asia and its
+		// European capitals, not (for now) to mainland China, Seoul,
+		// Taipei, South Africa, Istanbul, Moscow or Iberia.
+		{o: "DEL", d: "HKG", want: []string{"AI"}}, {o: "DEL", d: "HND", want: []string{"AI"}},
+		{o: "BOM", d: "NRT", want: []string{"AI"}}, {o: "DEL", d: "SIN", want: []string{"AI"}},
+		{o: "DEL", d: "CPH", want: []string{"AI"}}, {o: "DEL", d: "LHR", want: []string{"AI"}},
+		{o: "DEL", d: "PEK", not: []string{"AI"}}, {o: "BOM", d: "PVG", not: []string{"AI"}},
+		{o: "DEL", d: "CAN", not: []string{"AI"}}, {o: "DEL", d: "ICN", not: []string{"AI"}},
+		{o: "BOM", d: "ICN", not: []string{"AI"}}, {o: "DEL", d: "TPE", not: []string{"AI"}},
+		{o: "DEL", d: "JNB", not: []string{"AI"}}, {o: "BOM", d: "JNB", not: []string{"AI"}},
+		{o: "DEL", d: "IST", not: []string{"AI"}}, {o: "DEL", d: "SVO", not: []string{"AI"}},
+		{o: "DEL", d: "MAD", not: []string{"AI"}}, {o: "BOM", d: "LIS", not: []string{"AI"}},
+		{o: "DEL", d: "DUB", not: []string{"AI"}}, {o: "BOM", d: "OSL", not: []string{"AI"}},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
