@@ -663,6 +663,17 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"KGL", "NBO", 2, 7 * 3},
 		{"PER", "LHR", 7, 7},
 		{"ACC", "DSS", 0, 0},
+		// Two big hubs in a thin market: what their sizes fill, each
+		// airline daily at least, not the three a day of a trunk in a
+		// dense market (all of these were 21 a week).
+		{"DEL", "CPH", 3, 7 * 2},
+		{"BOM", "CPH", 3, 7 * 2},
+		{"DEL", "MNL", 3, 7},
+		{"BOM", "MNL", 3, 7},
+		{"JED", "IAD", 3, 7},
+		{"RUH", "IAD", 3, 7},
+		{"DEL", "EWR", 7, 7 * 2}, // Air India and United, daily
+		{"HND", "SYD", 7 * 3, 7 * 3},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
 			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
