@@ -97,6 +97,15 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "DEL", d: "IST", not: []string{"AI"}}, {o: "DEL", d: "SVO", not: []string{"AI"}},
 		{o: "DEL", d: "MAD", not: []string{"AI"}}, {o: "BOM", d: "LIS", not: []string{"AI"}},
 		{o: "DEL", d: "DUB", not: []string{"AI"}}, {o: "BOM", d: "OSL", not: []string{"AI"}},
+		// Singapore Airlines and Cathay Pacific fly to the European
+		// airports they name, not all of Europe (nor Moscow); Air Canada
+		// to Dubai and Tel Aviv, not Saudi Arabia.
+		{o: "SIN", d: "LHR", want: []string{"SQ"}}, {o: "SIN", d: "BCN", want: []string{"SQ"}},
+		{o: "HKG", d: "MAD", want: []string{"CX"}}, {o: "HKG", d: "DUB", want: []string{"CX"}},
+		{o: "SIN", d: "DUB", not: []string{"SQ"}}, {o: "SIN", d: "LIS", not: []string{"SQ"}},
+		{o: "SIN", d: "MAD", not: []string{"SQ"}}, {o: "SIN", d: "SVO", not: []string{"SQ"}},
+		{o: "HKG", d: "LIS"}, {o: "HKG", d: "OSL"}, {o: "HKG", d: "SVO", not: []string{"CX"}},
+		{o: "RUH", d: "YUL"}, {o: "JED", d: "YYZ", not: []string{"AC"}},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
