@@ -275,6 +275,7 @@ func buildNetwork(c *Catalog) *network {
 	for _, key := range pairs { // in the order found: deterministic
 		km := n.km(key[0], key[1])
 		perDay := n.demandPerDay(n.airports[key[0]], n.airports[key[1]], km)
+		thin := n.thinHubTrunk(key[0], key[1], km)
 		total := 0.0
 		for _, bd := range bids[key] {
 			total += bd.weight
@@ -283,6 +284,9 @@ func buildNetwork(c *Catalog) *network {
 			perWeek := 7 * perDay * bd.weight / total
 			if bd.gateway && km > ultraLongKm {
 				perWeek = max(perWeek, 7) // the ultra long hauls it is known for
+			}
+			if thin && c.airlines[bd.airline].Kind != LowCost {
+				perWeek = max(perWeek, 7)
 			}
 			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]))
 			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most))})
@@ -368,6 +372,22 @@ func (n *network) hubTrunk(ai, a, b int, km float64) bool {
 		return false
 	}
 	return (n.station[ai][a] == hub && n.anyHub[b]) || (n.station[ai][b] == hub && n.anyHub[a])
+}
+
+// bigHubs reports whether airports x and y are both network airlines'
+// hubs of Tier 4 or more (25 million passengers a year).
+func (n *network) bigHubs(x, y int) bool {
+	return n.anyHub[x] && n.anyHub[y] && n.airports[x].Tier >= 4 && n.airports[y].Tier >= 4
+}
+
+// thinHubTrunk reports whether the route between airports x and y, km
+// apart, joins two big hubs in a thin market (affinity crossRegionAffinity:
+// Delhi to Tokyo, Jeddah to Washington): its demand is the pair's sizes',
+// not the three a day of a dense market's trunk, but each network airline
+// that flies it from its station does so daily at least, so that the
+// hubs' passengers connect on any day.
+func (n *network) thinHubTrunk(x, y int, km float64) bool {
+	return n.bigHubs(x, y) && n.affinity(n.airports[x], n.airports[y], km) <= crossRegionAffinity
 }
 
 // connectRows are, for each airport x, the connecting airports h for which
@@ -552,9 +572,14 @@ func (n *network) demandPerDay(a, b *Airport, km float64) float64 {
 	ha, hb := n.anyHub[x], n.anyHub[y]
 	if ha && hb {
 		// Both ends feed it connecting passengers: a trunk between two
-		// big hubs is flown every day, however far.
+		// big hubs in a dense market (affinity above crossRegionAffinity:
+		// a country, a region, the North Atlantic, the transpacific) is
+		// flown three times a day, however far. In a thin market (India
+		// to Copenhagen or Manila, Jeddah to Washington) it fills what
+		// the hubs' sizes say, and each airline flies it daily at least
+		// (see thinHubTrunk).
 		d *= 1.5
-		if a.Tier >= 4 && b.Tier >= 4 {
+		if n.bigHubs(x, y) && affinity > crossRegionAffinity {
 			d = math.Max(d, 3)
 		}
 	}

@@ -84,6 +84,28 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "TPE", d: "ORD", want: []string{"BR"}}, {o: "CDG", d: "EZE", want: []string{"AF"}},
 		{o: "CDG", d: "SCL", want: []string{"AF"}}, {o: "FRA", d: "EZE", want: []string{"LH"}},
 		{o: "JED", d: "IAD", want: []string{"SV"}}, {o: "JED", d: "JFK", want: []string{"SV"}},
+		// Air India flies to Hong Kong, Tokyo, Southeast Asia and its
+		// European capitals, not (for now) to mainland China, Seoul,
+		// Taipei, South Africa, Istanbul, Moscow or Iberia.
+		{o: "DEL", d: "HKG", want: []string{"AI"}}, {o: "DEL", d: "HND", want: []string{"AI"}},
+		{o: "BOM", d: "NRT", want: []string{"AI"}}, {o: "DEL", d: "SIN", want: []string{"AI"}},
+		{o: "DEL", d: "CPH", want: []string{"AI"}}, {o: "DEL", d: "LHR", want: []string{"AI"}},
+		{o: "DEL", d: "PEK", not: []string{"AI"}}, {o: "BOM", d: "PVG", not: []string{"AI"}},
+		{o: "DEL", d: "CAN", not: []string{"AI"}}, {o: "DEL", d: "ICN", not: []string{"AI"}},
+		{o: "BOM", d: "ICN", not: []string{"AI"}}, {o: "DEL", d: "TPE", not: []string{"AI"}},
+		{o: "DEL", d: "JNB", not: []string{"AI"}}, {o: "BOM", d: "JNB", not: []string{"AI"}},
+		{o: "DEL", d: "IST", not: []string{"AI"}}, {o: "DEL", d: "SVO", not: []string{"AI"}},
+		{o: "DEL", d: "MAD", not: []string{"AI"}}, {o: "BOM", d: "LIS", not: []string{"AI"}},
+		{o: "DEL", d: "DUB", not: []string{"AI"}}, {o: "BOM", d: "OSL", not: []string{"AI"}},
+		// Singapore Airlines and Cathay Pacific fly to the European
+		// airports they name, not all of Europe (nor Moscow); Air Canada
+		// to Dubai and Tel Aviv, not Saudi Arabia.
+		{o: "SIN", d: "LHR", want: []string{"SQ"}}, {o: "SIN", d: "BCN", want: []string{"SQ"}},
+		{o: "HKG", d: "MAD", want: []string{"CX"}}, {o: "HKG", d: "DUB", want: []string{"CX"}},
+		{o: "SIN", d: "DUB", not: []string{"SQ"}}, {o: "SIN", d: "LIS", not: []string{"SQ"}},
+		{o: "SIN", d: "MAD", not: []string{"SQ"}}, {o: "SIN", d: "SVO", not: []string{"SQ"}},
+		{o: "HKG", d: "LIS"}, {o: "HKG", d: "OSL"}, {o: "HKG", d: "SVO", not: []string{"CX"}},
+		{o: "RUH", d: "YUL"}, {o: "JED", d: "YYZ", not: []string{"AC"}},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
@@ -650,6 +672,17 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"KGL", "NBO", 2, 7 * 3},
 		{"PER", "LHR", 7, 7},
 		{"ACC", "DSS", 0, 0},
+		// Two big hubs in a thin market: what their sizes fill, each
+		// airline daily at least, not the three a day of a trunk in a
+		// dense market (all of these were 21 a week).
+		{"DEL", "CPH", 3, 7 * 2},
+		{"BOM", "CPH", 3, 7 * 2},
+		{"DEL", "MNL", 3, 7},
+		{"BOM", "MNL", 3, 7},
+		{"JED", "IAD", 3, 7},
+		{"RUH", "IAD", 3, 7},
+		{"DEL", "EWR", 7, 7 * 2}, // Air India and United, daily
+		{"HND", "SYD", 7 * 3, 7 * 3},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
 			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
