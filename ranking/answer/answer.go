@@ -193,15 +193,15 @@ type parser struct {
 	idx    idIndex
 	budget int // decode attempts left
 
-	structured   bool     // the answer is the answer tool's input, not text
-	echoed       int      // the most candidates a list set aside as an echo named
-	flightsBlock bool     // the answer held a <flights> block, cut out
-	placeholder  string   // a placeholder id from the prompt, if one was set aside
-	turnedDown   []string // the flights prose turned down, when it picked none, or that lead words turned down
+	structured   bool      // the answer is the answer tool's input, not text
+	echoed       int       // the most candidates a list set aside as an echo named
+	flightsBlock bool      // the answer held a <flights> block, cut out
+	placeholder  string    // a placeholder id from the prompt, if one was set aside
+	turnedDown   []string  // the flights prose turned down, when it picked none, or that lead words turned down
 	turned       []reading // what lead words turned down (see turnDown)
 	jsonSpans    [][2]int  // where in the answer's body JSON values were decoded
-	unclosed     string   // the tag of a reasoning block that never ended
-	categories   []string // the labels of entries set aside as categories, not a ranking
+	unclosed     string    // the tag of a reasoning block that never ended
+	categories   []string  // the labels of entries set aside as categories, not a ranking
 }
 
 // onlyProse reports whether body is prose and nothing else was set aside
