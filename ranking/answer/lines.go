@@ -33,6 +33,7 @@ func (p *parser) lineReadings(body string) (ranked []reading, loose reading) {
 	for line := range strings.SplitSeq(body, "\n") {
 		lr.line(line)
 	}
+	lr.loose.kind = listLoose
 	return lr.ranked, lr.loose
 }
 
