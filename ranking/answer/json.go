@@ -280,6 +280,13 @@ func (p *parser) fromObject(m map[string]any, depth int, out *[]reading) {
 // set aside, and an answer with nothing else is refused for it. Other
 // readings (a wrapped {"picks":…}) are taken in the order of the labels'
 // names, which choose's agreement makes immaterial.
+//
+// A label that turns down ("avoid", "not_recommended", "worst": see
+// rejecting) wraps nothing: what it holds is turned down (turnedLabel). A
+// label Parse does not know still wraps: the corpus holds answers wrapped
+// in {"response":{…}}, as APIs and agents write them, and reading an
+// unknown label as a rejection would refuse them for no reason, while one
+// that names categories is caught by the rule on categories above.
 func (p *parser) fromLabels(m, o map[string]any, depth int, out *[]reading) {
 	type labelled struct {
 		label string
