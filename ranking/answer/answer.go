@@ -115,8 +115,14 @@ func parseText(text string, ids []string, rules blockRules) (_ []Pick, unclosed 
 	body, block, _ := cutBlocks(body, dataTags, dataRules)
 	p.flightsBlock = block != ""
 	r, found, err := p.fromJSON(body)
-	if !found && err == nil {
+	switch {
+	case found && err == nil:
+		err = p.listsAgree(r, outside(body, p.jsonSpans))
+	case err == nil:
 		r, found, err = p.fromLists(body)
+	}
+	if found && err == nil {
+		err = p.checkTurned(r)
 	}
 	if !found && err == nil && p.onlyProse(body) {
 		r, found = p.fromSentence(body)
@@ -167,6 +173,9 @@ func ParseInputs(inputs []any, ids []string) ([]Pick, error) {
 		p.fromValue(in, &rs, false)
 	}
 	r, found, err := p.choose(rs)
+	if found && err == nil {
+		err = p.checkTurned(r)
+	}
 	switch {
 	case err != nil:
 		return nil, err
@@ -184,13 +193,15 @@ type parser struct {
 	idx    idIndex
 	budget int // decode attempts left
 
-	structured   bool     // the answer is the answer tool's input, not text
-	echoed       int      // the most candidates a list set aside as an echo named
-	flightsBlock bool     // the answer held a <flights> block, cut out
-	placeholder  string   // a placeholder id from the prompt, if one was set aside
-	turnedDown   []string // the flights prose turned down, when it picked none
-	unclosed     string   // the tag of a reasoning block that never ended
-	categories   []string // the labels of entries set aside as categories, not a ranking
+	structured   bool      // the answer is the answer tool's input, not text
+	echoed       int       // the most candidates a list set aside as an echo named
+	flightsBlock bool      // the answer held a <flights> block, cut out
+	placeholder  string    // a placeholder id from the prompt, if one was set aside
+	turnedDown   []string  // the flights prose turned down, when it picked none, or that lead words turned down
+	turned       []reading // what lead words turned down (see turnDown)
+	jsonSpans    [][2]int  // where in the answer's body JSON values were decoded
+	unclosed     string    // the tag of a reasoning block that never ended
+	categories   []string  // the labels of entries set aside as categories, not a ranking
 }
 
 // onlyProse reports whether body is prose and nothing else was set aside
@@ -246,6 +257,9 @@ func (p *parser) nothing(body string) *Error {
 		return p.placeholderRefusal()
 	case len(p.categories) > 0:
 		return answerErr("answer labels flights by category (%s) without ranking them", listIDs(p.categories))
+	}
+	if len(p.turned) > 0 {
+		return answerErr("answer turns down %s and picks no flight", listIDs(p.turnedDown))
 	}
 	if p.structured {
 		return answerErr(`answer tool's input is not the object asked for ({"picks":[{"id":...,"reason":...}]})`)

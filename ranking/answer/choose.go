@@ -155,3 +155,101 @@ func (p *parser) signature(r reading) []string {
 	}
 	return sig
 }
+
+// turnDown sets aside r, what words of rejection led to (a list item led
+// by "Avoid:", entries under a JSON key such as "not_recommended", a JSON
+// value after "Do not choose"): its flights are no picks. The answer is
+// then read without it, and checkTurned decides whether what is left
+// counts.
+func (p *parser) turnDown(r reading) {
+	if len(p.turned) >= maxEntries {
+		return
+	}
+	r.entries = r.entries[:min(len(r.entries), maxPicksRead)]
+	p.turned = append(p.turned, r)
+	for _, e := range r.entries {
+		if e.hasID && len(p.turnedDown) < maxEntries {
+			p.turnedDown = append(p.turnedDown, e.id)
+		}
+	}
+}
+
+// checkTurned refuses the reading that counts, r, when what was turned down
+// makes it unclear: when r names a flight that was turned down (the answer
+// both picks and rejects it), or when something was turned down in a
+// reading at least as strong as r ("- Avoid: <id>" beside "- Best: <id>",
+// {"avoid":{…},"first":{…}}, "Rejected: [<id>]" above a numbered list).
+// Words of rejection read on a line's lead may also qualify a pick ("Best
+// without a layover: <id>"), so dropping that line and keeping the rest
+// would re-rank the answer on a guess; refusing it never guesses. A weaker
+// remark beside a stronger reading that does not name the flight is
+// consistent with it and does not refuse it ({"picks":[…]} and then "-
+// Avoid: <id>, it has two stops").
+func (p *parser) checkTurned(r reading) error {
+	if len(p.turned) == 0 {
+		return nil
+	}
+	picked := make(map[string]bool)
+	for _, id := range p.signature(r) {
+		picked[id] = true
+	}
+	for _, t := range p.turned {
+		for _, id := range p.signature(t) {
+			if id != "" && picked[id] {
+				return answerErr("answer both picks and turns down %s, so it does not count", untrusted.Quote(id))
+			}
+		}
+	}
+	for _, t := range p.turned {
+		if t.kind <= r.kind {
+			return answerErr("answer turns down %s beside its picks, so the picks are unclear", listIDs(p.turnedDown))
+		}
+	}
+	return nil
+}
+
+// listsAgree refuses a JSON reading, r, when the lists in the text outside
+// the JSON (numbered lists, tables, loose items) name other picks: each must
+// name the same flights in the same order as r, as far as the shorter goes
+// (the list restates the JSON, or gives its top picks). A list that names
+// different flights is another answer, and which the model meant is not
+// for the reader to guess.
+func (p *parser) listsAgree(r reading, text string) error {
+	ranked, loose := p.lineReadings(text)
+	want := p.signature(r)
+	for _, l := range append(ranked, loose) {
+		var kept []reading
+		if p.keep(&kept, l); len(kept) == 0 {
+			continue
+		}
+		got := p.signature(kept[0])
+		if len(got) == 0 {
+			continue
+		}
+		k := 0
+		for k < min(len(want), len(got)) && want[k] == got[k] {
+			k++
+		}
+		if k < min(len(want), len(got)) {
+			return answerErr("answer names different flights in its JSON and in its list (pick %d is %s in one, %s in the other), so neither counts",
+				k+1, sigAt(want, k), sigAt(got, k))
+		}
+	}
+	return nil
+}
+
+// outside is text with the spans blanked out, its line breaks kept.
+func outside(text string, spans [][2]int) string {
+	if len(spans) == 0 {
+		return text
+	}
+	b := []byte(text)
+	for _, sp := range spans {
+		for i := max(0, sp[0]); i < min(len(b), sp[1]); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
+}

@@ -49,7 +49,11 @@
 //   - failing that, the object itself, if it is an entry that names a
 //     flight ({"id":…,"reason":…});
 //   - failing that, each object inside it, as a wrapper
-//     ({"answer":{"picks":…}}); entries directly under several of its
+//     ({"answer":{"picks":…}}, {"response":{…}}: a key Parse does not know
+//     wraps, as real answers' "response", "data" or "output" do), except
+//     under a key that turns down ("avoid", "not_recommended", "rejected",
+//     "worst", "exclude", "skip": see rejecting), whose flights are turned
+//     down (see below); entries directly under several of its
 //     labels count only when every label gives a place ("first",
 //     "second", "1", "option_2", "runner_up"; an id alone under such a
 //     label is an entry too) and are taken in that order, not the order of
@@ -79,6 +83,12 @@
 // the item, are its reason. A numbered item with no id takes the first id
 // in the lines under it.
 //
+// A loose item whose words before its id turn it down ("- Avoid: <id>",
+// "Not recommended: <id>", "- Don't book <id>"), and a bare JSON entry or
+// list that such words lead to in its clause ("Do not choose {…}",
+// "Rejected: […]"), are turned down, not read. The words are sentence.go's
+// rejectWords and badWords, or a "n't".
+//
 // Prose with no JSON and no list at all is read last, as a sentence that
 // names its picks in order ("I'd go with <id>, then <id>, and keep <id> as
 // a backup"), but only when every flight it names is plainly a pick or
@@ -94,8 +104,17 @@
 // below), and JSON is read from the code fences when they hold any, else
 // from the whole text. Then the strongest row of this table that has a
 // reading decides, and the readings of weaker rows count for nothing
-// (choose.go; rows 4 and 5 are read only when rows 1 to 3 have nothing,
-// row 6 only when no row has anything):
+// (choose.go; rows 4 and 5 count only when rows 1 to 3 have nothing,
+// row 6 only when no row has anything), with two exceptions that refuse
+// the answer instead: a list or loose item outside the JSON that names
+// other flights than the JSON reading does (the same flights in the same
+// order, as far as the shorter goes, is a restatement, and the JSON
+// counts), and a flight turned down that the reading names, or that was
+// turned down in a reading at least as strong as it (see checkTurned):
+// lead words are read without the sentence around them, and "Best without
+// a layover:" is a pick, so the reader refuses rather than drop a line and
+// re-rank the rest on a guess; a weaker remark beside a stronger reading
+// ({"picks":[…]} and then "- Avoid: <id>") does not refuse it:
 //
 //	   reading                                   when there are several
 //	1. a keyed JSON list: {"picks":[…]},         they must agree; the longest counts,
@@ -137,7 +156,10 @@
 //     or its reverse, is; echo.go);
 //   - the only readings are entries under labels that name categories
 //     ({"cheapest":{…},"fastest":{…}}), not places;
-//   - two readings disagree (above);
+//   - two readings disagree, or the JSON and a list beside it do (above);
+//   - it turns down a flight it also picks, or turns one down beside picks
+//     of the same or a weaker kind, or turns flights down and picks none
+//     ({"avoid":{…}}, "- Avoid: <id>\n- Best: <id>"; above);
 //   - the list is empty, one of its first 10 entries has no id, or one of
 //     those ids is no candidate's: then the whole answer is refused, not
 //     just that pick, since a model that makes up one id may have garbled

@@ -38,14 +38,15 @@ func (p *parser) fromJSON(body string) (reading, bool, error) {
 
 // jsonIn collects the JSON readings of text, in its code fences if they
 // hold any, else in the whole text; encoded is how many times text was
-// itself a string inside an answer (see jsonReadings).
+// itself a string inside an answer (see jsonReadings). Where the answer's
+// body (encoded 0) held the values decoded is kept in p.jsonSpans.
 func (p *parser) jsonIn(text string, encoded int) []reading {
 	var rs []reading
-	for _, f := range fences(text) {
-		rs = append(rs, p.jsonReadings(f, encoded)...)
+	for _, f := range fenceSpans(text) {
+		rs = append(rs, p.jsonReadings(text[f[0]:f[1]], encoded, f[0])...)
 	}
 	if len(rs) == 0 {
-		rs = p.jsonReadings(text, encoded)
+		rs = p.jsonReadings(text, encoded, 0)
 	}
 	return rs
 }
@@ -63,9 +64,16 @@ func (p *parser) jsonIn(text string, encoded int) []reading {
 // ("{\"picks\":…}": an answer encoded twice, as tool arguments and some
 // APIs return it) is read for what it holds, at most maxEncodings deep, and
 // each counts as a decode attempt.
-func (p *parser) jsonReadings(text string, encoded int) []reading {
+//
+// A bare entry or list that words of rejection lead to in its clause ("Do
+// not choose {…}", "Rejected: […]") is turned down (see turnDown), not
+// read; a keyed list is the answer asked for, whatever comes before it (a
+// "No" there may be the end of a sentence the reading cut short). base is
+// where text starts in the answer's body.
+func (p *parser) jsonReadings(text string, encoded, base int) []reading {
 	var rs []reading
 	broken := 0 // text[:broken] is inside a value that did not decode
+	last := 0   // where the last value decoded ends
 	for i := 0; p.budget > 0; {
 		j := strings.IndexAny(text[i:], "{[\"")
 		if j < 0 {
@@ -88,7 +96,9 @@ func (p *parser) jsonReadings(text string, encoded int) []reading {
 					rs = append(rs, r)
 				}
 			}
+			p.decoded(encoded, base+i, base+i+n)
 			i += n
+			last = i
 			continue
 		}
 		if !couldStart(text[i:]) {
@@ -102,10 +112,35 @@ func (p *parser) jsonReadings(text string, encoded int) []reading {
 			i++
 			continue
 		}
-		p.fromValue(v, &rs, i < broken)
+		var found []reading
+		p.fromValue(v, &found, i < broken)
+		lead, _ := lastPart(text[last:i], ".!?;\n")
+		turned := rejecting(lastClause(lead))
+		for _, r := range found {
+			if turned && r.kind != jsonKeyed {
+				p.turnDown(r)
+			} else {
+				rs = append(rs, r)
+			}
+		}
+		p.decoded(encoded, base+i, base+i+n)
 		i += n
+		last = i
 	}
 	return rs
+}
+
+// lastClause is the clause of s that runs to its end.
+func lastClause(s string) string {
+	c, _ := lastPart(s, ",()—–")
+	return c
+}
+
+// decoded notes where a value of the answer's body (encoded 0) decoded.
+func (p *parser) decoded(encoded, from, to int) {
+	if encoded == 0 && len(p.jsonSpans) < maxDecodeAttempts {
+		p.jsonSpans = append(p.jsonSpans, [2]int{from, to})
+	}
 }
 
 // fromValue collects the readings in a decoded value: an object's (see
@@ -245,6 +280,13 @@ func (p *parser) fromObject(m map[string]any, depth int, out *[]reading) {
 // set aside, and an answer with nothing else is refused for it. Other
 // readings (a wrapped {"picks":…}) are taken in the order of the labels'
 // names, which choose's agreement makes immaterial.
+//
+// A label that turns down ("avoid", "not_recommended", "worst": see
+// rejecting) wraps nothing: what it holds is turned down (turnedLabel). A
+// label Parse does not know still wraps: the corpus holds answers wrapped
+// in {"response":{…}}, as APIs and agents write them, and reading an
+// unknown label as a rejection would refuse them for no reason, while one
+// that names categories is caught by the rule on categories above.
 func (p *parser) fromLabels(m, o map[string]any, depth int, out *[]reading) {
 	type labelled struct {
 		label string
@@ -255,6 +297,10 @@ func (p *parser) fromLabels(m, o map[string]any, depth int, out *[]reading) {
 	ordinal := true
 	for _, k := range slices.Sorted(maps.Keys(o)) {
 		var rs []reading
+		if orig := originalKey(m, k); rejecting(keyWords(orig)) {
+			p.turnedLabel(o[k], depth)
+			continue
+		}
 		switch v := o[k].(type) {
 		case map[string]any:
 			p.fromObject(v, depth+1, &rs)
@@ -291,6 +337,25 @@ func (p *parser) fromLabels(m, o map[string]any, depth int, out *[]reading) {
 	}
 	for _, l := range singles {
 		*out = append(*out, l.r)
+	}
+}
+
+// turnedLabel turns down what a key of rejection holds ({"avoid":{…}},
+// {"not_recommended":[…]}, {"rejected":{"picks":[…]}}): an object read as
+// fromObject reads one, or a list, an id or an entry as listValue reads
+// them.
+func (p *parser) turnedLabel(v any, depth int) {
+	var rs []reading
+	switch v := v.(type) {
+	case map[string]any:
+		p.fromObject(v, depth+1, &rs)
+	default:
+		if es, ok := p.listValue(v, depth); ok && len(es) > 0 {
+			rs = append(rs, reading{kind: jsonSingle, entries: es})
+		}
+	}
+	for _, r := range rs {
+		p.turnDown(r)
 	}
 }
 

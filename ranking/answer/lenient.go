@@ -235,24 +235,25 @@ func (q quote) closes(open quote, rest string) bool {
 	return true
 }
 
-// fences returns the contents of the text's ``` code fences, at most
-// maxFences of them, info strings ("json") included: they hold no '{'. An
-// unclosed fence runs to the end of the text.
-func fences(text string) []string {
-	var out []string
+// fenceSpans returns where the contents of the text's ``` code fences are,
+// at most maxFences of them, info strings ("json") included: they hold no
+// '{'. An unclosed fence runs to the end of the text.
+func fenceSpans(text string) [][2]int {
+	var out [][2]int
+	at := 0
 	for len(out) < maxFences {
-		start := strings.Index(text, "```")
+		start := strings.Index(text[at:], "```")
 		if start < 0 {
 			break
 		}
-		text = text[start+3:]
-		end := strings.Index(text, "```")
+		at += start + 3
+		end := strings.Index(text[at:], "```")
 		if end < 0 {
-			out = append(out, text)
+			out = append(out, [2]int{at, len(text)})
 			break
 		}
-		out = append(out, text[:end])
-		text = text[end+3:]
+		out = append(out, [2]int{at, at + end})
+		at += end + 3
 	}
 	return out
 }

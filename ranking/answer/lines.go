@@ -12,20 +12,29 @@ import (
 // lineReader). Numbered lists and tables are the strong kind and must agree
 // with one another; loose items count only when neither names a flight.
 func (p *parser) fromLists(body string) (reading, bool, error) {
-	lr := &lineReader{p: p, list: -1, table: -1, itemAt: -1}
-	for line := range strings.SplitSeq(body, "\n") {
-		lr.line(line)
-	}
+	ranked, loose := p.lineReadings(body)
 	var rs []reading
-	for _, r := range lr.ranked {
+	for _, r := range ranked {
 		if len(r.entries) > 0 {
 			p.keep(&rs, r)
 		}
 	}
-	if len(rs) == 0 && len(lr.loose.entries) > 0 {
-		p.keep(&rs, lr.loose)
+	if len(rs) == 0 && len(loose.entries) > 0 {
+		p.keep(&rs, loose)
 	}
 	return p.choose(rs)
+}
+
+// lineReadings reads body line by line (see lineReader): its numbered lists
+// and tables, and its loose items. Loose items led by words of rejection
+// are turned down (see turnDown), not read.
+func (p *parser) lineReadings(body string) (ranked []reading, loose reading) {
+	lr := &lineReader{p: p, list: -1, table: -1, itemAt: -1}
+	for line := range strings.SplitSeq(body, "\n") {
+		lr.line(line)
+	}
+	lr.loose.kind = listLoose
+	return lr.ranked, lr.loose
 }
 
 // lineReader finds the lists of picks in an answer, one line at a time:
@@ -41,7 +50,9 @@ func (p *parser) fromLists(body string) (reading, bool, error) {
 //   - loose items: bullets ("- <id>"), labelled lines ("Best overall: <id>",
 //     with a label that says it is a pick), lines that start with an id and
 //     go on with a dash, colon or the like, and runs of ids in those
-//     ("Top picks: <id>, <id> and <id>").
+//     ("Top picks: <id>, <id> and <id>"); a loose item whose words before
+//     its id turn it down ("- Avoid: <id>", "Not recommended: <id>": see
+//     rejecting) is no pick, and is set aside (see turnDown).
 //
 // An item's id is the first word of it that names a candidate or looks
 // like a flight id, if no more than maxHeadWords words come before it; an
@@ -193,7 +204,8 @@ func (lr *lineReader) inlineCuts(s string, want int) []cut {
 // looseItem reads a loose item: its id, and any more ids that run on after
 // it ("<id>, <id> and <id>", "<id> > <id>"), which then have no reasons.
 func (lr *lineReader) looseItem(s string, indent int) {
-	id, _, end, _ := lr.head(s, maxHeadWords)
+	id, start, end, _ := lr.head(s, maxHeadWords)
+	turned := rejecting(s[:start]) // "- Avoid: <id>", "Not recommended: <id>"
 	first := end
 	ids := []string{id}
 	for len(ids) < maxEntries {
@@ -210,6 +222,15 @@ func (lr *lineReader) looseItem(s string, indent int) {
 			break
 		}
 		ids, end = append(ids, next), b
+	}
+	if turned {
+		t := reading{kind: listLoose}
+		for _, id := range ids {
+			t.entries = append(t.entries, entry{id: id, hasID: true})
+		}
+		lr.p.turnDown(t)
+		lr.open = false
+		return
 	}
 	if len(ids) == 1 {
 		lr.startItem(-1, lr.add(-1, entry{id: id, hasID: true, reason: reasonText(s[first:])}), indent, "")

@@ -111,8 +111,10 @@ var (
 		recommendation recommendations suggest suggested suggestion prefer preferred preference opt best top
 		favourite favorite winner bet select selected selection then next followed backup fallback
 		alternative alternatively runner second third`)
-	rejectWords = words(`not no never nor neither avoid skip over instead rather than except excluding exclude
-		without`)
+	// They are also the words that turn down what a line or a JSON key
+	// leads to (see rejecting).
+	rejectWords = words(`not no never nor neither avoid avoided skip skipped over instead rather than except
+		excluding exclude excluded without reject rejected rejects rejecting dismiss dismissed dont`)
 	// passingWords make every mention in their sentence, up to it, one in
 	// passing: contrasts, conditions and considerations.
 	passingWords = words(`although though but however whereas while unless if whether either considered
@@ -139,6 +141,42 @@ var (
 	// reasonWords start a pick's reason.
 	reasonWords = words(`because since for given thanks which`)
 )
+
+// rejecting reports whether the words that lead to a flight turn it down:
+// a list item's words before its id ("- Avoid: <id>", "Not recommended:
+// <id>"), a JSON key ("not_recommended", "worst"), the clause before a JSON
+// value ("Do not choose {…}"). It holds a word of rejectWords or badWords,
+// or a "n't"; a key written as one word ("notrecommended") counts when it
+// is a word of rejectWords and a key of listKeys run together. These lead
+// words are read without the rest of a sentence around them, so they
+// refuse what they lead to rather than re-rank around it (see turnDown).
+func rejecting(lead string) bool {
+	if hasWord(lead, rejectWords) || hasWord(lead, badWords) || negated(lead) {
+		return true
+	}
+	k := normKey(lead)
+	for w := range rejectWords {
+		if rest, ok := strings.CutPrefix(k, w); ok && slices.Contains(listKeys, rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyWords is a JSON key as words: "notRecommended", "not_recommended" and
+// "not-recommended" are all "not recommended".
+func keyWords(k string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range k {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
 
 func words(list string) map[string]bool {
 	m := make(map[string]bool)
