@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/flightserver/flightserver/internal/untrusted"
 )
 
 // The key guard: one check, used wherever a string could carry the API key
@@ -259,16 +261,17 @@ func unescapeAt(s string) (rune, int) {
 var placeholderKeys = []string{"none", "empty", "ollama", "lm-studio", "nokey", "no-key", "local"}
 
 // cleanModel is the model name the endpoint reports, cleaned to one short
-// printable word (at most maxModelRunes runes, no spaces or control
-// characters); "" if nothing is left.
+// word a person can read: only the runes untrusted.Line keeps (no control,
+// format or other invisible characters), no spaces, at most maxModelRunes
+// runes; "" if nothing is left.
 func cleanModel(m string) string {
 	var b strings.Builder
 	k := 0
-	for _, r := range m {
+	for _, r := range untrusted.Line(m) {
 		if k == maxModelRunes {
 			break
 		}
-		if unicode.IsGraphic(r) && !unicode.IsSpace(r) {
+		if r != ' ' {
 			b.WriteRune(r)
 			k++
 		}
