@@ -22,11 +22,14 @@ import (
 const disguisedKey = "sk-Qx7Lm2Vb9Tz4Rk8Wd3Hf6Jn1Pc5Gs0Ya"
 
 // A model that hides the server's LLM key in its answer (escaped, spaced
-// out, split by zero-width characters, divided between the reasons, or as
-// a flight id the reader's error would quote) gets none of it into the
-// result or the log: the key guard reads what the result would show, after
-// the answer reader has decoded it, and the rung fails with
-// unusable_answer while the next one ranks. Through the server's own
+// out, split by zero-width characters, divided between the reasons, as
+// a flight id the reader's error would quote, or in variation selectors)
+// gets none of it into the result or the log: the key guard reads what the
+// result would show, after the answer reader has decoded it, and the rung
+// fails with unusable_answer while the next one ranks. A key in runes no
+// person sees is dropped by the answer reader, so a client's model's
+// answer that hid it there ranks, without it (the server's endpoint's is
+// refused: the guard reads its raw text too). Through the server's own
 // endpoint and through the client's model (whose answer no endpoint-side
 // check sees), as text and as the answer tool's input, in both eras.
 func TestKeyNeverShownInDisguise(t *testing.T) {
@@ -69,7 +72,19 @@ func TestKeyNeverShownInDisguise(t *testing.T) {
 					if via == "client_sampling+tools" && a.Answer != "structured" {
 						t.Errorf("attempt %+v: the answer did not come through the tool", a)
 					}
-					if !ok || a.Outcome != "failed" || a.Why != "unusable_answer" || r.Method == tier {
+					switch {
+					case d.Unseen && via != "server_llm":
+						// Only what the result shows is guarded, and the
+						// answer reader drops the runes that hid the key.
+						if !ok || a.Outcome != "used" || r.Method != tier || len(r.Flights) == 0 {
+							t.Fatalf("%s attempt %+v (found %v), method %s: want the answer used, the hidden key dropped", tier, a, ok, r.Method)
+						}
+						for _, f := range r.Flights {
+							if f.Reason != d.Shown {
+								t.Errorf("reason %+q, want %+q", f.Reason, d.Shown)
+							}
+						}
+					case !ok || a.Outcome != "failed" || a.Why != "unusable_answer" || r.Method == tier:
 						t.Fatalf("%s attempt %+v (found %v), method %s: want it failed with unusable_answer and another rung ranking", tier, a, ok, r.Method)
 					}
 					// The result as JSON: json.Marshal escapes no letter or digit,
