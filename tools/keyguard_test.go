@@ -154,7 +154,7 @@ func TestHiddenTextNeverShown(t *testing.T) {
 			if hidden := fakemodel.Unselect(string(shown)); hidden != "" {
 				t.Errorf("the result holds text in variation selectors: %q", hidden)
 			}
-			for _, r := range []rune(tc.hidden) {
+			for _, r := range tc.hidden {
 				if strings.ContainsRune(string(shown), r) {
 					t.Errorf("the result holds U+%04X", r)
 				}
