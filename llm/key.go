@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/flightserver/flightserver/internal/untrusted"
 )
 
 // The key guard: one check, used wherever a string could carry the API key
@@ -26,6 +28,11 @@ import (
 //     look like Latin ones become those (lookalikes), and everything but
 //     letters and digits is dropped: spaces, punctuation, dashes,
 //     zero-width and other invisible characters;
+//   - text written in runes that show nothing is read out: variation
+//     selectors as the bytes they stand for, tag characters as ASCII
+//     (reveal); the cleaners drop such runes from what a result shows
+//     (untrusted.Line), and an answer that hides the key in them is refused
+//     all the same;
 //   - the fields are joined, in order, with nothing between them, and the
 //     key is normalised the same way.
 //
@@ -102,7 +109,36 @@ func (g *keyGuard) leaks(fields ...string) bool {
 		return true
 	}
 	decoded := unescape(joined)
-	return decoded != joined && g.leaksIn(normalise(decoded))
+	if decoded != joined && g.leaksIn(normalise(decoded)) {
+		return true
+	}
+	revealed := reveal(decoded)
+	return revealed != decoded && g.leaksIn(normalise(revealed))
+}
+
+// reveal is s with the text that invisible runes encode written out: each
+// variation selector as the byte it stands for (U+FE00–U+FE0F 0–15,
+// U+E0100–U+E01EF 16–255) and each tag character as its ASCII character
+// (U+E0020–U+E007E); bytes that make no UTF-8 are dropped. Such runes show
+// nothing, and a program (or the host's model) reads them back easily.
+func reveal(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0xFE00 && r <= 0xFE0F || r >= 0xE0000 }) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		switch {
+		case r >= 0xFE00 && r <= 0xFE0F:
+			b = append(b, byte(r-0xFE00))
+		case r >= 0xE0100 && r <= 0xE01EF:
+			b = append(b, byte(r-0xE0100+16))
+		case r >= 0xE0020 && r <= 0xE007E:
+			b = append(b, byte(r-0xE0000))
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return strings.ToValidUTF8(string(b), "")
 }
 
 // leaksIn reports whether the normalised text t holds the key (a short
@@ -213,14 +249,23 @@ func unescapeAt(s string) (rune, int) {
 	}
 	switch {
 	case strings.HasPrefix(s, `\u`) && len(s) >= 6:
+		// A surrogate is no valid rune on its own, so hex refuses one:
+		// read the pair whole first, as JSON writes a rune above U+FFFF.
+		u16 := func(t string) rune {
+			v, err := strconv.ParseUint(t, 16, 16)
+			if err != nil {
+				return -1
+			}
+			return rune(v)
+		}
+		if hi := u16(s[2:6]); hi >= 0xd800 && hi < 0xdc00 && len(s) >= 12 && strings.HasPrefix(s[6:], `\u`) {
+			if lo := u16(s[8:12]); lo >= 0xdc00 && lo < 0xe000 {
+				return 0x10000 + (hi-0xd800)<<10 + (lo - 0xdc00), 12
+			}
+		}
 		r, ok := hex(s[2:6])
 		if !ok {
 			return 0, 0
-		}
-		if r >= 0xd800 && r < 0xdc00 && len(s) >= 12 && strings.HasPrefix(s[6:], `\u`) {
-			if lo, ok := hex(s[8:12]); ok && lo >= 0xdc00 && lo < 0xe000 {
-				return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12
-			}
 		}
 		return r, 6
 	case (strings.HasPrefix(s, `\x`) || strings.HasPrefix(s, `\X`)) && len(s) >= 4:
@@ -259,16 +304,17 @@ func unescapeAt(s string) (rune, int) {
 var placeholderKeys = []string{"none", "empty", "ollama", "lm-studio", "nokey", "no-key", "local"}
 
 // cleanModel is the model name the endpoint reports, cleaned to one short
-// printable word (at most maxModelRunes runes, no spaces or control
-// characters); "" if nothing is left.
+// word a person can read: only the runes untrusted.Line keeps (no control,
+// format or other invisible characters), no spaces, at most maxModelRunes
+// runes; "" if nothing is left.
 func cleanModel(m string) string {
 	var b strings.Builder
 	k := 0
-	for _, r := range m {
+	for _, r := range untrusted.Line(m) {
 		if k == maxModelRunes {
 			break
 		}
-		if unicode.IsGraphic(r) && !unicode.IsSpace(r) {
+		if r != ' ' {
 			b.WriteRune(r)
 			k++
 		}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
 )
 
 // testKey must never show up, whole or in part, in a reason, a reply or a
@@ -691,6 +692,31 @@ func TestKeyGuard(t *testing.T) {
 		}
 		return out
 	}
+	esc16 := func(s string) string { // every rune a \u escape, as JSON writes it
+		var b strings.Builder
+		for _, r := range utf16.Encode([]rune(s)) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		return b.String()
+	}
+	selectors := func(s string) string { // one variation selector a byte
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			if c < 16 {
+				b.WriteRune(rune(0xFE00 + int(c)))
+			} else {
+				b.WriteRune(rune(0xE0100 + int(c) - 16))
+			}
+		}
+		return b.String()
+	}
+	tags := func(s string) string { // one tag character an ASCII one
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			b.WriteRune(rune(0xE0000 + int(c)))
+		}
+		return b.String()
+	}
 	spaced := strings.Join(strings.Split(key, ""), " ")
 	for _, tc := range []struct {
 		name   string
@@ -711,6 +737,11 @@ func TestKeyGuard(t *testing.T) {
 		{"zero-width split, decoded", []string{decoded(zw(key))}, key, true},
 		{"zero-width split, still escaped", []string{zw(key)}, key, true},
 		{"escaped", []string{esc(key)}, key, true},
+		{"in variation selectors", []string{"cheapest nonstop" + selectors(key)}, key, true},
+		{"in variation selectors, escaped", []string{"cheapest nonstop" + esc16(selectors(key))}, key, true},
+		{"in tag characters", []string{"cheapest" + tags(key)}, key, true},
+		{"in variation selectors, divided between fields", []string{"a" + selectors(key[:14]), "b" + selectors(key[14:])}, key, true},
+		{"emoji with selectors and a tag flag", []string{"❤\ufe0f 1\ufe0f\u20e3 \U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"}, key, false},
 		{"escaped, decoded", []string{decoded(esc(key))}, key, true},
 		{"HTML entities", []string{"&#115;&#107;&#45;&#x70;&#x72;&#x6f;&#x6a;&#45;AbCdEfGh"}, key, true},
 		{"percent-encoded", []string{"%73%6b%2d%70%72%6f%6a%2dAbCd"}, key, true},

@@ -455,6 +455,11 @@ func TestCheckName(t *testing.T) {
 		{"Ada \u0301Byron", ""},  // a mark on a space
 		{"Ada<script>", ""},
 		{"Ada|first", ""},
+		{"Ada\u3164Byron", ""},            // a Hangul filler: a letter that shows nothing
+		{"Ada\ufe0f\U000e0100 Byron", ""}, // variation selectors on a letter
+		{"Ada\u034f Byron", ""},           // the combining grapheme joiner
+		{"Ada\u2800Byron", ""},            // braille blank
+		{"Ada\u200b Byron", ""},           // zero-width space
 		{"A", ""},
 		{strings.Repeat("a", maxNameLen+1), ""},
 	} {

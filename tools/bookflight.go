@@ -16,6 +16,7 @@ import (
 
 	"github.com/flightserver/flightserver/fallback"
 	"github.com/flightserver/flightserver/flights"
+	"github.com/flightserver/flightserver/internal/untrusted"
 )
 
 // BookFlightName is the tool's name as clients call it.
@@ -377,8 +378,11 @@ const maxNameLen = 80
 // (any script), spaces, hyphens, apostrophes and dots, 2 to 80 characters,
 // and returns it in NFC with its spaces tidied. A letter includes the marks
 // that complete it (an accent typed as a combining character, an Indic
-// vowel sign or virama), so each mark must follow a letter or another mark;
-// NFC makes one name typed two ways one name, and so one reference.
+// vowel sign or virama), so each mark must follow a letter or another mark.
+// Letters and marks are only those a person sees (untrusted.Visible and
+// untrusted.Mark): no Hangul filler, variation selector or other invisible
+// rune can hide in a name. NFC makes one name typed two ways one name, and
+// so one reference.
 func checkName(raw string) (string, error) {
 	name := norm.NFC.String(strings.Join(strings.Fields(raw), " "))
 	n := len([]rune(name))
@@ -387,14 +391,18 @@ func checkName(raw string) (string, error) {
 	}
 	afterLetter := false
 	for _, r := range name {
-		mark := unicode.Is(unicode.M, r)
+		// What a person sees, as untrusted.Line reads it: a letter that
+		// shows nothing (a Hangul filler) is no letter, and a variation
+		// selector or combining grapheme joiner is no mark.
+		mark := untrusted.Mark(r)
+		letter := unicode.IsLetter(r) && untrusted.Visible(r)
 		switch {
 		case mark && !afterLetter:
 			return "", fmt.Errorf("may not have an accent or mark that follows no letter")
-		case !mark && !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '\'' && r != '.':
+		case !mark && !letter && r != ' ' && r != '-' && r != '\'' && r != '.':
 			return "", fmt.Errorf("may hold only letters, spaces, hyphens, apostrophes and dots")
 		}
-		afterLetter = mark || unicode.IsLetter(r)
+		afterLetter = mark || letter
 	}
 	return name, nil
 }

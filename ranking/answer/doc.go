@@ -182,11 +182,12 @@
 // change case now and then; real ids never differ only in case, and if two
 // did, neither would match loosely.
 //
-// Reasons are cleaned (CleanReason): control and format characters
-// removed, runs of white space (newlines included) made one space,
-// trimmed, and cut to MaxReasonRunes runes; markdown emphasis and leading
-// dashes or colons are dropped from reasons in lists, and a placeholder
-// reason is none (reasons.go). A pick's Reason may be empty; the caller
+// Reasons are cleaned (CleanReason): only runes a person sees are kept
+// (untrusted.Line: control and format characters, variation selectors and
+// other invisible runes removed), runs of white space (newlines included)
+// made one space, trimmed, and cut to MaxReasonRunes runes; markdown
+// emphasis and leading dashes or colons are dropped from reasons in lists,
+// and a placeholder reason is none (reasons.go). A pick's Reason may be empty; the caller
 // then says why in its own words.
 //
 // # Bounds

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flightserver/flightserver/internal/untrusted"
 )
 
 // reasonText is the reason in what follows an id in a list: markdown
@@ -37,17 +39,13 @@ func joinReason(reason, more string) string {
 // CleanReason cuts a reason to it.
 const MaxReasonRunes = 160
 
-// CleanReason makes a model's reason fit one line for people: control and
-// format characters dropped, white space runs (newlines included) made one
-// space, trimmed, and cut to MaxReasonRunes with an ellipsis. Invalid UTF-8
-// becomes U+FFFD.
+// CleanReason makes a model's reason fit one line for people: only what
+// untrusted.Line keeps (runes a person sees; control and format characters,
+// variation selectors and other invisible runes dropped), white space runs
+// (newlines included) made one space, trimmed, and cut to MaxReasonRunes
+// with an ellipsis. Invalid UTF-8 becomes U+FFFD.
 func CleanReason(s string) string {
-	s = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || unicode.IsGraphic(r) {
-			return r
-		}
-		return -1
-	}, s)), " ")
+	s = strings.Join(strings.Fields(untrusted.Line(s)), " ")
 	if utf8.RuneCountInString(s) <= MaxReasonRunes {
 		return s
 	}

@@ -2,8 +2,9 @@ package answer
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/flightserver/flightserver/internal/untrusted"
 )
 
 // What a prompt shows a model, as far as the reader depends on it: the
@@ -22,21 +23,23 @@ const (
 )
 
 // CleanField makes a value from flight data safe for one column of one data
-// line: it keeps only printable, non-space runes other than the separators
-// ("|", "+", ",", ":") and '<' and '>', and at most max of them. Newlines,
-// control and format characters (zero-width, bidi overrides) are dropped, so
-// the value can neither end its line nor close the data block. Invalid UTF-8
+// line: it keeps only what untrusted.Line keeps (runes a person sees, marks
+// on the letter they follow) other than spaces, the separators ("|", "+",
+// ",", ":") and '<' and '>', and at most max of them. Newlines, control and
+// format characters (zero-width, bidi overrides), variation selectors and
+// other invisible runes are dropped, so the value can neither end its line
+// nor close the data block, nor carry text no person sees. Invalid UTF-8
 // becomes U+FFFD.
 func CleanField(s string, max int) string {
 	ok := func(r rune) bool {
-		return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !strings.ContainsRune("|+,:<>", r)
+		return r != ' ' && !strings.ContainsRune("|+,:<>", r)
 	}
-	if len(s) <= max && isASCIIAll(s, ok) {
+	if len(s) <= max && isASCIIAll(s, func(r rune) bool { return r > ' ' && r < 0x7f && ok(r) }) {
 		return s // the usual case: nothing to do
 	}
 	var b strings.Builder
 	n := 0
-	for _, r := range s {
+	for _, r := range untrusted.Line(s) {
 		if n == max {
 			break
 		}
