@@ -25,6 +25,7 @@ const (
 	listRanked                    // a numbered list, or a markdown table
 	listLoose                     // bullets, "Best: <id>" lines, lines that start with an id
 	sentence                      // prose that names its picks (see fromSentence)
+	verdicts                      // entries their own verdict turned down (see withoutTurned); set aside, never read
 )
 
 // entry is one pick as written: hasID is false when the entry gives no id
@@ -32,16 +33,22 @@ const (
 type entry struct {
 	id, reason string
 	hasID      bool
+	turned     bool // a field beside the id turns the flight down (see verdictOf)
 	rank       float64
 	hasRank    bool
 }
 
-// keep adds r to out unless it should be set aside: entries that are
-// placeholders are dropped, and a reading of nothing else is set aside; an
-// echo of the candidates is set aside. Entries that all carry a rank are put
+// keep adds r to out unless it should be set aside: entries whose own
+// verdict turns their flight down are set aside (see withoutTurned), and so
+// are placeholders; a reading of nothing else is set aside, and so is an
+// echo of the candidates. Entries that all carry a rank are put
 // in its order (stable, so equal ranks keep the answer's order).
 func (p *parser) keep(out *[]reading, r reading) {
-	kept, ok := p.withoutPlaceholders(r.entries)
+	kept, ok := p.withoutTurned(r.entries)
+	if !ok {
+		return
+	}
+	kept, ok = p.withoutPlaceholders(kept)
 	if !ok {
 		return
 	}

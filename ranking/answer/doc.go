@@ -86,8 +86,17 @@
 // A loose item whose words before its id turn it down ("- Avoid: <id>",
 // "Not recommended: <id>", "- Don't book <id>"), and a bare JSON entry or
 // list that such words lead to in its clause ("Do not choose {…}",
-// "Rejected: […]"), are turned down, not read. The words are sentence.go's
-// rejectWords and badWords, or a "n't".
+// "Rejected: […]"), are turned down, not read; so is a numbered item led by
+// them ("3. Avoid <id>"). The words are sentence.go's rejectWords and
+// badWords, or a "n't".
+//
+// An entry whose own verdict turns its flight down is no pick and is
+// dropped from its list: a reason whose whole first clause is a plain
+// verdict ("<id>: not recommended", "3. <id> – avoid", "Don't book this
+// one" in a table's reason column) or a field beside the id
+// ({"recommended":false}, {"verdict":"avoid"}). A reason that only starts
+// with a negative ("no layovers", "not the cheapest, but…") is a reason
+// (verdict.go). Such a flight counts as turned down below.
 //
 // Prose with no JSON and no list at all is read last, as a sentence that
 // names its picks in order ("I'd go with <id>, then <id>, and keep <id> as

@@ -41,6 +41,10 @@ func TestParseAnswerInputs(t *testing.T) {
 		{name: "one category label is one pick", inputs: []any{obj(`{"cheapest":{"id":"` + id(5) + `"},"note":"x"}`)}, want: "K0005:"},
 		{name: "two calls that agree", inputs: []any{obj(answer(id(5))), obj(answer(id(5), id(1)))}, want: "K0005:r1 K0001:r2"},
 		{name: "an id's case changed", inputs: []any{obj(answer(strings.ToLower(id(4))))}, want: "K0004:r1"},
+		{name: "an entry marked not recommended is dropped", inputs: []any{obj(`{"picks":[{"id":"` + id(5) + `","reason":"w"},{"id":"` + id(1) + `","recommended":false}]}`)}, want: "K0005:w"},
+		{name: "an entry whose verdict is avoid is dropped", inputs: []any{obj(`{"picks":[{"id":"` + id(5) + `"},{"id":"` + id(1) + `","verdict":"Avoid"},{"id":"` + id(3) + `","reason":"skip this one"}]}`)}, want: "K0005:"},
+		{name: "every entry turned down", inputs: []any{obj(`{"picks":[{"id":"` + id(1) + `","recommended":"no"}]}`)},
+			err: `answer turns down "` + id(1) + `" and picks no flight`},
 		{name: "placeholders dropped", inputs: []any{obj(`{"picks":[{"id":"` + id(1) + `","reason":"<under 15 words>"},{"id":"..."}]}`)}, want: "K0001:"},
 
 		{name: "two calls that disagree", inputs: []any{obj(answer(id(5))), obj(answer(id(1)))},

@@ -505,6 +505,7 @@ func (p *parser) entryOf(v any, depth int) (e entry, ok bool) {
 	if r := p.reasonOf(o); r != "" {
 		e.reason = r
 	}
+	e.turned = e.turned || verdictOf(o)
 	for _, k := range rankKeys {
 		if r, isRank := rankOf(o[k]); isRank {
 			e.rank, e.hasRank = r, true

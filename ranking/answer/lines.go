@@ -159,7 +159,12 @@ func (lr *lineReader) numberedItem(num int, text string, indent int) {
 		lr.list = len(lr.ranked) - 1
 	}
 	lr.lastNum = num
-	if id, _, end, ok := lr.head(text, maxHeadWords); ok {
+	if id, start, end, ok := lr.head(text, maxHeadWords); ok {
+		if rejecting(text[:start]) { // "3. Avoid <id>", "4. Not recommended: <id>"
+			lr.p.turnDown(reading{kind: listRanked, entries: []entry{{id: id, hasID: true}}})
+			lr.open = false
+			return
+		}
 		lr.startItem(lr.list, lr.add(lr.list, entry{id: id, hasID: true, reason: reasonText(text[end:])}), indent, "")
 		return
 	}

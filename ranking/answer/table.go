@@ -63,7 +63,7 @@ func headerColumns(cells []string) (idCol, reasonCol int) {
 	return idCol, reasonCol
 }
 
-var reasonHeadings = []string{"reason", "why", "rationale", "explanation", "justification", "note", "comment", "summary", "highlight"}
+var reasonHeadings = []string{"reason", "why", "rationale", "explanation", "justification", "note", "comment", "summary", "highlight", "verdict", "assessment"}
 
 // isTableRow reports whether a line (trimmed) is a row of a markdown table:
 // it starts with '|' or has two of them.
