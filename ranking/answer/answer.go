@@ -117,7 +117,7 @@ func parseText(text string, ids []string, rules blockRules) (_ []Pick, unclosed 
 	r, found, err := p.fromJSON(body)
 	switch {
 	case found && err == nil:
-		err = p.listsAgree(r, outside(body, p.jsonSpans))
+		r, err = p.listsAgree(r, outside(body, p.jsonSpans))
 	case err == nil:
 		r, found, err = p.fromLists(body)
 	}

@@ -69,23 +69,44 @@ func (p *parser) keep(out *[]reading, r reading) {
 // and so do a top three and a full ranking that starts with them); the
 // longest is then the reading. Bare objects and loose list items are taken
 // together in the answer's order instead: one object a line is a list too.
+// Readings of weaker kinds count for nothing, but must agree with the one
+// that counts (see agrees), or the answer is refused: a bare ["<id>"] beside
+// {"picks":[…]} that names another flight is another answer.
 func (p *parser) choose(rs []reading) (reading, bool, error) {
 	if len(rs) == 0 {
 		return reading{}, false, nil
 	}
 	best := slices.MinFunc(rs, func(a, b reading) int { return cmp.Compare(a.kind, b.kind) }).kind
-	var same []reading
+	var same, weaker []reading
 	for _, r := range rs {
 		if r.kind == best {
 			same = append(same, r)
+		} else {
+			weaker = append(weaker, r)
 		}
 	}
-	if best == jsonSingle || best == listLoose {
-		all := reading{kind: best}
+	chosen, err := p.chooseAmong(best, same)
+	if err != nil {
+		return reading{}, false, err
+	}
+	want := p.signature(chosen)
+	for _, r := range together(weaker) {
+		if err := p.agrees(want, r, "in one list", "in another"); err != nil {
+			return reading{}, false, err
+		}
+	}
+	return p.withReasons(chosen, rs), true, nil
+}
+
+// chooseAmong is the reading that readings of one kind, same, give together
+// (see choose).
+func (p *parser) chooseAmong(kind readingKind, same []reading) (reading, error) {
+	if loose(kind) {
+		all := reading{kind: kind}
 		for _, r := range same {
 			all.entries = append(all.entries, r.entries...)
 		}
-		return all, true, nil
+		return all, nil
 	}
 	chosen, first := same[0], p.signature(same[0])
 	for _, r := range same[1:] {
@@ -99,11 +120,76 @@ func (p *parser) choose(rs []reading) (reading, bool, error) {
 		case k == len(first): // r agrees, and goes on
 			chosen, first = r, other
 		default:
-			return reading{}, false, answerErr("answer gives two lists of picks that disagree (pick %d is %s in one, %s in the other), so neither counts",
+			return reading{}, answerErr("answer gives two lists of picks that disagree (pick %d is %s in one, %s in the other), so neither counts",
 				k+1, sigAt(first, k), sigAt(other, k))
 		}
 	}
-	return p.withReasons(chosen, same), true, nil
+	return chosen, nil
+}
+
+// loose reports whether readings of a kind are remarks taken together in
+// the answer's order, not rankings of their own: bare JSON objects and
+// loose list items.
+func loose(kind readingKind) bool { return kind == jsonSingle || kind == listLoose }
+
+// together is rs with the readings of each loose kind joined into one, in
+// the answer's order, and the others as they are.
+func together(rs []reading) []reading {
+	var out []reading
+	at := make(map[readingKind]int)
+	for _, r := range rs {
+		if !loose(r.kind) {
+			out = append(out, r)
+			continue
+		}
+		if k, ok := at[r.kind]; ok {
+			out[k].entries = append(slices.Clip(out[k].entries), r.entries...)
+			continue
+		}
+		at[r.kind] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+// agrees refuses other, a reading found beside the one that counts, whose
+// signature is want, when it names other picks. A ranking (a JSON list, a
+// numbered list, a table) must name the same flights in the same order as
+// far as the shorter goes: it restates the picks, or gives the top ones.
+// Loose remarks (bare objects, bullets, labelled lines) must name only
+// picks, in the picks' order: "Why: - <id>: nonstop - <id>: cheapest" under
+// a ranking explains some of its picks. in and inOther name the two places
+// for the error.
+func (p *parser) agrees(want []string, other reading, in, inOther string) error {
+	got := p.signature(other)
+	if !loose(other.kind) {
+		k := 0
+		for k < min(len(want), len(got)) && want[k] == got[k] {
+			k++
+		}
+		if k < min(len(want), len(got)) {
+			return answerErr("answer names different flights %s and %s (pick %d is %s in one, %s in the other), so neither counts",
+				in, inOther, k+1, sigAt(want, k), sigAt(got, k))
+		}
+		return nil
+	}
+	at := 0
+	for _, id := range got {
+		if id == "" {
+			continue
+		}
+		k := slices.Index(want[at:], id)
+		switch {
+		case k >= 0:
+			at += k + 1
+		case slices.Contains(want, id):
+			return answerErr("answer names its picks in two orders (%s after %s %s, before it %s), so neither counts",
+				untrusted.Quote(id), sigAt(want, at-1), in, inOther)
+		default:
+			return answerErr("answer names %s beside its picks but not among them, so the picks are unclear", untrusted.Quote(id))
+		}
+	}
+	return nil
 }
 
 // withReasons is r with the reasons its entries lack taken from the other
@@ -216,33 +302,25 @@ func (p *parser) checkTurned(r reading) error {
 }
 
 // listsAgree refuses a JSON reading, r, when the lists in the text outside
-// the JSON (numbered lists, tables, loose items) name other picks: each must
-// name the same flights in the same order as r, as far as the shorter goes
-// (the list restates the JSON, or gives its top picks). A list that names
-// different flights is another answer, and which the model meant is not
-// for the reader to guess.
-func (p *parser) listsAgree(r reading, text string) error {
+// the JSON (numbered lists, tables, loose items) name other picks (see
+// agrees): a list that names different flights is another answer, and
+// which the model meant is not for the reader to guess. Lists that agree
+// give r the reasons it lacks.
+func (p *parser) listsAgree(r reading, text string) (reading, error) {
 	ranked, loose := p.lineReadings(text)
 	want := p.signature(r)
+	agreeing := []reading{r}
 	for _, l := range append(ranked, loose) {
 		var kept []reading
 		if p.keep(&kept, l); len(kept) == 0 {
 			continue
 		}
-		got := p.signature(kept[0])
-		if len(got) == 0 {
-			continue
+		if err := p.agrees(want, kept[0], "in its JSON", "in its list"); err != nil {
+			return reading{}, err
 		}
-		k := 0
-		for k < min(len(want), len(got)) && want[k] == got[k] {
-			k++
-		}
-		if k < min(len(want), len(got)) {
-			return answerErr("answer names different flights in its JSON and in its list (pick %d is %s in one, %s in the other), so neither counts",
-				k+1, sigAt(want, k), sigAt(got, k))
-		}
+		agreeing = append(agreeing, kept[0])
 	}
-	return nil
+	return p.withReasons(r, agreeing), nil
 }
 
 // outside is text with the spans blanked out, its line breaks kept.

@@ -3,8 +3,8 @@ package answer
 import "testing"
 
 // The package doc's table of which reading wins, row by row: the stronger
-// reading counts and the weaker is not read, and readings of one row agree
-// or the answer is refused.
+// reading counts, a weaker one that names other picks refuses the answer,
+// and readings of one row agree or the answer is refused.
 func TestWhichReadingWins(t *testing.T) {
 	a, b, c := id(1), id(2), id(3)
 	for _, tc := range []struct {
@@ -13,13 +13,22 @@ func TestWhichReadingWins(t *testing.T) {
 		err        string // the whole Error reason
 	}{
 		{name: "fences before the whole text", text: `{"picks":["` + b + `"]}` + "\n```json\n" + `{"picks":["` + a + `"]}` + "\n```", want: "K0001:"},
-		{name: "1 keyed list before 2 bare list", text: `["` + b + `"] {"picks":["` + a + `"]}`, want: "K0001:"},
-		{name: "2 bare list before 3 bare entries", text: `{"id":"` + b + `"} ["` + a + `"]`, want: "K0001:"},
+		{name: "1 keyed list before 2 bare list that agrees", text: `["` + a + `"] {"picks":["` + a + `","` + b + `"]}`, want: "K0001: K0002:"},
+		{name: "1 keyed list and 2 bare list that disagree", text: `["` + b + `"] {"picks":["` + a + `"]}`,
+			err: `answer names different flights in one list and in another (pick 1 is "` + a + `" in one, "` + b + `" in the other), so neither counts`},
+		{name: "2 bare list before 3 bare entries that explain it", text: `{"id":"` + b + `","why":"y"} ["` + a + `","` + b + `"]`, want: "K0001: K0002:y"},
+		{name: "2 bare list and 3 a bare entry of another flight", text: `{"id":"` + b + `"} ["` + a + `"]`,
+			err: `answer names "` + b + `" beside its picks but not among them, so the picks are unclear`},
+		{name: "1 keyed list and 3 bare entries in another order", text: `{"picks":["` + a + `","` + b + `"]}` + "\n" + `{"id":"` + b + `"}` + "\n" + `{"id":"` + a + `"}`,
+			err: `answer names its picks in two orders ("` + a + `" after "` + b + `" in one list, before it in another), so neither counts`},
 		{name: "3 bare entries taken together", text: `{"id":"` + a + `","why":"x"}` + "\n" + `{"id":"` + b + `"}`, want: "K0001:x K0002:"},
-		{name: "JSON before 4 numbered list that restates it", text: "1. " + a + " - cheap\n2. " + b + "\n\n" + `{"picks":["` + a + `","` + b + `"]}`, want: "K0001: K0002:"},
+		{name: "JSON before 4 numbered list that restates it, with a reason", text: "1. " + a + " - cheap\n2. " + b + "\n\n" + `{"picks":["` + a + `","` + b + `"]}`, want: "K0001:cheap K0002:"},
 		{name: "JSON and 4 numbered list that disagree", text: "1. " + b + " - cheap\n2. " + c + "\n\n" + `{"picks":["` + a + `"]}`,
 			err: `answer names different flights in its JSON and in its list (pick 1 is "` + a + `" in one, "` + b + `" in the other), so neither counts`},
-		{name: "4 numbered list before 5 loose items", text: "- " + b + " - cheap\n\n1. " + a + " - fast", want: "K0001:fast"},
+		{name: "4 numbered list before 5 loose items that explain it", text: "1. " + a + "\n2. " + b + "\n3. " + c + "\n\nWhy:\n- " + a + ": fast\n- " + c + ": cheap", want: "K0001:fast K0002: K0003:cheap"},
+		{name: "4 numbered list and 5 a loose item of another flight", text: "- " + b + " - cheap\n\n1. " + a + " - fast",
+			err: `answer names "` + b + `" beside its picks but not among them, so the picks are unclear`},
+		{name: "JSON and 5 loose items that explain it", text: `{"picks":["` + a + `","` + b + `","` + c + `"]}` + "\n\nWhy:\n- " + a + ": fast\n- " + c + ": cheap", want: "K0001:fast K0002: K0003:cheap"},
 		{name: "4 a table and a list that agree", text: "| id | why |\n|---|---|\n| " + a + " | fast |\n\n1. " + a + "\n2. " + b, want: "K0001:fast K0002:"},
 		{name: "5 loose items taken together", text: "- " + a + " - x\n- " + b + " - y", want: "K0001:x K0002:y"},
 		{name: "5 loose items before 6 a sentence", text: "Best overall: " + a + "\n\nI'd go with " + b + ".", want: "K0001:"},

@@ -112,18 +112,23 @@
 // answer: 1. <id>". Placeholders and echoes are set aside first (see
 // below), and JSON is read from the code fences when they hold any, else
 // from the whole text. Then the strongest row of this table that has a
-// reading decides, and the readings of weaker rows count for nothing
-// (choose.go; rows 4 and 5 count only when rows 1 to 3 have nothing,
-// row 6 only when no row has anything), with two exceptions that refuse
-// the answer instead: a list or loose item outside the JSON that names
-// other flights than the JSON reading does (the same flights in the same
-// order, as far as the shorter goes, is a restatement, and the JSON
-// counts), and a flight turned down that the reading names, or that was
-// turned down in a reading at least as strong as it (see checkTurned):
-// lead words are read without the sentence around them, and "Best without
-// a layover:" is a pick, so the reader refuses rather than drop a line and
-// re-rank the rest on a guess; a weaker remark beside a stronger reading
-// ({"picks":[…]} and then "- Avoid: <id>") does not refuse it:
+// reading decides (choose.go; rows 4 and 5 count only when rows 1 to 3 have
+// nothing, row 6 only when no row has anything), and every weaker reading
+// must agree with it or the answer is refused (see agrees): a ranking (a
+// JSON list, a numbered list, a table) must name the same flights in the
+// same order as far as the shorter goes, as it does when it restates the
+// picks or gives the top ones; loose remarks (bare objects, bullets,
+// labelled lines) must name only picks, in the picks' order, as "Why: -
+// <id>: nonstop" under a ranking does. A weaker reading that agrees gives
+// the picks the reasons they lack. A weaker reading that names other picks
+// is another answer, and which the model meant is not for the reader to
+// guess. A flight turned down refuses the answer when the reading names it,
+// or when it was turned down in a reading at least as strong as it (see
+// checkTurned): lead words are read without the sentence around them, and
+// "Best without a layover:" is a pick, so the reader refuses rather than
+// drop a line and re-rank the rest on a guess; a weaker remark beside a
+// stronger reading ({"picks":[…]} and then "- Avoid: <id>") does not refuse
+// it:
 //
 //	   reading                                   when there are several
 //	1. a keyed JSON list: {"picks":[…]},         they must agree; the longest counts,

@@ -10,7 +10,8 @@ import (
 
 // fromLists reads the answer line by line for lists of picks (see
 // lineReader). Numbered lists and tables are the strong kind and must agree
-// with one another; loose items count only when neither names a flight.
+// with one another; loose items count only when neither names a flight,
+// and must otherwise agree with them (see agrees).
 func (p *parser) fromLists(body string) (reading, bool, error) {
 	ranked, loose := p.lineReadings(body)
 	var rs []reading
@@ -19,8 +20,8 @@ func (p *parser) fromLists(body string) (reading, bool, error) {
 			p.keep(&rs, r)
 		}
 	}
-	if len(rs) == 0 && len(loose.entries) > 0 {
-		p.keep(&rs, loose)
+	if len(loose.entries) > 0 {
+		p.keep(&rs, loose) // counts only when no ranked list does (see choose)
 	}
 	return p.choose(rs)
 }
