@@ -288,7 +288,7 @@ func buildNetwork(c *Catalog) *network {
 			if thin && c.airlines[bd.airline].Kind != LowCost {
 				perWeek = max(perWeek, 7)
 			}
-			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]))
+			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]), n.thinMarket(key[0], key[1], km))
 			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most))})
 		}
 	}
@@ -686,14 +686,18 @@ func hubPull(hub, spoke int, km float64) float64 {
 // maxPerDay is the most departures a day one airline flies on a leg of km:
 // shuttles on short hops, a few long hauls, and over longRouteKm one a
 // day, or two on a trunk (see longTrunk); no more than two long hauls on a
-// low-cost airline's narrowbodies.
-func maxPerDay(km float64, kind AirlineKind, trunk bool) int {
+// low-cost airline's narrowbodies. In a thin market (see thinMarket) a
+// long haul is flown three times a day at most, however big its ends: the
+// hubs' size is their connecting traffic, which does not fly between two
+// of them (Turkish Airlines flies Istanbul to Singapore about daily, not
+// six times).
+func maxPerDay(km float64, kind AirlineKind, trunk, thin bool) int {
 	switch {
 	case kind == LowCost && km >= 4000:
 		return 2
 	case km < 1500:
 		return 10
-	case km < 9000:
+	case km < thinLongKm, km < 9000 && !thin:
 		return 8
 	case km <= longRouteKm:
 		return 3
@@ -701,6 +705,17 @@ func maxPerDay(km float64, kind AirlineKind, trunk bool) int {
 		return 2
 	}
 	return 1
+}
+
+// thinLongKm is the shortest long haul whose frequency a thin market
+// caps (see maxPerDay).
+const thinLongKm = 4000
+
+// thinMarket reports whether airports x and y, km apart, are in markets
+// that fly to each other no more than their sizes say: another country in
+// another region, of affinity crossRegionAffinity or less.
+func (n *network) thinMarket(x, y int, km float64) bool {
+	return n.affinity(n.airports[x], n.airports[y], km) <= crossRegionAffinity
 }
 
 // longTrunk reports whether airline ai's leg between airports a and b

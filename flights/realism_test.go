@@ -52,6 +52,12 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "LTN", d: "HKG"},
 		{o: "OSL", d: "SIN", not: []string{"SK"}}, // SAS does not fly to Singapore
 		{o: "CPH", d: "SIN", not: []string{"SK"}},
+		// EgyptAir's North American gateways are New York, Washington
+		// and Toronto, not every US hub.
+		{o: "CAI", d: "JFK", want: []string{"MS"}},
+		{o: "CAI", d: "YYZ", want: []string{"MS"}},
+		{o: "CAI", d: "ATL", not: []string{"MS"}}, {o: "CAI", d: "SEA", not: []string{"MS"}},
+		{o: "CAI", d: "MIA", not: []string{"MS"}}, {o: "CAI", d: "YVR", not: []string{"MS"}},
 		{o: "LHR", d: "SVO"}, {o: "LGW", d: "DME"}, {o: "LHR", d: "VKO"},
 		{o: "TLV", d: "RUH"}, {o: "TLV", d: "JED"},
 		{o: "DEL", d: "ISB"}, {o: "BOM", d: "KHI"},
@@ -682,6 +688,13 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"JED", "IAD", 3, 7},
 		{"RUH", "IAD", 3, 7},
 		{"DEL", "EWR", 7, 7 * 2}, // Air India and United, daily
+		// Long hauls in a thin market between two big transfer hubs:
+		// three a day an airline at most (these were 82, 56, 90 and 112
+		// a week, six and eight a day an airline).
+		{"IST", "SIN", 7, 7 * 6},
+		{"IST", "HKG", 7, 7 * 3},
+		{"IST", "ICN", 7, 7 * 6},
+		{"DXB", "SIN", 7 * 2, 7 * 6},
 		{"HND", "SYD", 7 * 3, 7 * 3},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
