@@ -375,9 +375,17 @@ func (n *network) hubTrunk(ai, a, b int, km float64) bool {
 }
 
 // bigHubs reports whether airports x and y are both network airlines'
-// hubs of Tier 4 or more (25 million passengers a year).
+// hubs, and big ones for the trip between them: within a country of Tier
+// 4 or more (25 million passengers a year), between two countries of
+// IntlTier 2 or more as well (3 million international ones). Phoenix and
+// Salt Lake City are big domestic hubs with few international passengers:
+// a hub of theirs is no trunk to another country's.
 func (n *network) bigHubs(x, y int) bool {
-	return n.anyHub[x] && n.anyHub[y] && n.airports[x].Tier >= 4 && n.airports[y].Tier >= 4
+	a, b := n.airports[x], n.airports[y]
+	if !n.anyHub[x] || !n.anyHub[y] || a.Tier < 4 || b.Tier < 4 {
+		return false
+	}
+	return a.Country == b.Country || a.IntlTier >= 2 && b.IntlTier >= 2
 }
 
 // thinHubTrunk reports whether the route between airports x and y, km

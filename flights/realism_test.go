@@ -52,6 +52,10 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "LTN", d: "HKG"},
 		{o: "OSL", d: "SIN", not: []string{"SK"}}, // SAS does not fly to Singapore
 		{o: "CPH", d: "SIN", not: []string{"SK"}},
+		// Big domestic hubs with few international passengers are no
+		// trunk to another country's hubs (Phoenix had a dozen European
+		// and Asian airlines' long hauls, 11 a week each).
+		{o: "PHX", d: "FRA"}, {o: "PHX", d: "CDG"}, {o: "PHX", d: "IST"}, {o: "PHX", d: "HND"}, {o: "SLC", d: "AMS", not: []string{"KL"}},
 		// EgyptAir's North American gateways are New York, Washington
 		// and Toronto, not every US hub.
 		{o: "CAI", d: "JFK", want: []string{"MS"}},
