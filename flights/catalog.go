@@ -106,7 +106,9 @@ type Airline struct {
 	Cabins []Cabin
 	// Markets are where it flies beyond its home country: region names
 	// (see data/regions.csv), country codes, and airport codes for the
-	// long-haul gateways it serves; empty means everywhere.
+	// long-haul gateways it serves; empty means everywhere. A country code
+	// after a minus ("-TR") leaves that country out of the regions named.
+	// A country or an airport named outright is served all the same.
 	Markets []string
 }
 

@@ -539,11 +539,14 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 	for _, tc := range []struct {
 		name                                 string
 		regions, partners, noService, limits string
+		airlines                             string // instead of the airlines above
 		want                                 string
 	}{
 		{name: "country in two regions", regions: regions + "atlantic,GB\n", want: "already in europe"},
 		{name: "airport in no region", regions: "region,countries\nnorthamerica,US\n", want: "LHR is in GB, which is in no region"},
 		{name: "market not a region", regions: "region,countries\namericas,US\neurope,GB\n", want: `market "northamerica"`},
+		{name: "market leaves out no country code", regions: regions, airlines: "iata,name,alliance,hubs,kind,focus,range_km,cabins,markets\nAA,American Airlines,oneworld,JFK,network,,13500,Y,europe -X1\n", want: `market "-X1" is not`},
+		{name: "market leaves a country out of no region", regions: regions, airlines: "iata,name,alliance,hubs,kind,focus,range_km,cabins,markets\nAA,American Airlines,oneworld,JFK,network,,13500,Y,GB -GB\n", want: `"-GB" excludes GB from no region`},
 		{name: "partner unknown", regions: regions, partners: partners + "Atlantic,AA XX\n", want: "XX is not a known airline"},
 		{name: "partnership of one", regions: regions, partners: partners + "Alone,AA\n", want: "fewer than two"},
 		{name: "no-service pair without a reason", regions: regions, noService: noService + "GB,US,\n", want: "no reason"},
@@ -556,6 +559,10 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		{name: "limit twice", regions: regions, limits: limits + "LGA,2414,US,,,,perimeter\nLGA,2414,US,,,,perimeter\n", want: "listed twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			airlines := airlines
+			if tc.airlines != "" {
+				airlines = []byte(tc.airlines)
+			}
 			_, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Regions: []byte(tc.regions),
 				Partners: []byte(tc.partners), NoService: []byte(tc.noService), Limits: []byte(tc.limits)})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -496,13 +496,15 @@ func stationWeight(k stationKind) float64 {
 }
 
 // serves reports whether airline al sells flights to airport a: in its home
-// country, or in a region, country or gateway its markets name.
+// country, or in a region, country or gateway its markets name, but not in
+// a country of that region they exclude ("europe -TR": no US airline flies
+// to Turkey).
 func (c *Catalog) serves(al *Airline, a *Airport, gateway bool) bool {
 	if c.servesByName(al, a, gateway) {
 		return true
 	}
 	region := c.regionOf[a.Country]
-	return region != "" && slices.Contains(al.Markets, region)
+	return region != "" && slices.Contains(al.Markets, region) && !slices.Contains(al.Markets, "-"+a.Country)
 }
 
 // servesByName reports whether airline al serves airport a other than
@@ -826,8 +828,12 @@ func (c *Catalog) readNetworkRules(src Sources) error {
 			switch {
 			case c.regions[m] != nil, c.airports[m] != nil && len(m) == 3:
 			case len(m) == 2 && knownCountry(m) == nil:
+			case len(m) == 3 && m[0] == '-' && knownCountry(m[1:]) == nil:
+				if r := c.regionOf[m[1:]]; r == "" || !slices.Contains(al.Markets, r) {
+					return fmt.Errorf("airlines: %s: market %q excludes %s from no region its markets name; name the region too, or drop %q", al.Code, m, m[1:], m)
+				}
 			default:
-				return fmt.Errorf("airlines: %s: market %q is not a region of regions.csv, a country code or an airport code", al.Code, m)
+				return fmt.Errorf("airlines: %s: market %q is not a region of regions.csv, a country code, an airport code or a country to leave out (-TR)", al.Code, m)
 			}
 		}
 	}

@@ -56,6 +56,11 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		// trunk to another country's hubs (Phoenix had a dozen European
 		// and Asian airlines' long hauls, 11 a week each).
 		{o: "PHX", d: "FRA"}, {o: "PHX", d: "CDG"}, {o: "PHX", d: "IST"}, {o: "PHX", d: "HND"}, {o: "SLC", d: "AMS", not: []string{"KL"}},
+		// No US airline flies to Turkey, Delta to Hong Kong, nor American
+		// to Osaka ("europe -TR", "eastasia -HK" in their markets).
+		{o: "JFK", d: "IST", want: []string{"TK"}, only: true}, {o: "LAX", d: "IST", want: []string{"TK"}, only: true},
+		{o: "ORD", d: "IST", want: []string{"TK"}, not: []string{"AA", "UA"}}, {o: "ATL", d: "IST", not: []string{"DL"}},
+		{o: "HKG", d: "LAX", want: []string{"CX"}, not: []string{"DL"}}, {o: "HKG", d: "SEA", not: []string{"DL"}}, {o: "KIX", d: "MIA"},
 		// EgyptAir's North American gateways are New York, Washington
 		// and Toronto, not every US hub.
 		{o: "CAI", d: "JFK", want: []string{"MS"}},
