@@ -34,6 +34,7 @@ type entry struct {
 	id, reason string
 	hasID      bool
 	turned     bool // a field beside the id turns the flight down (see verdictOf)
+	best       bool // its label calls it the best of all ("Best: <id>"; see callsBest)
 	rank       float64
 	hasRank    bool
 }
@@ -106,7 +107,7 @@ func (p *parser) chooseAmong(kind readingKind, same []reading) (reading, error) 
 		for _, r := range same {
 			all.entries = append(all.entries, r.entries...)
 		}
-		return all, nil
+		return p.bestFirst(all)
 	}
 	chosen, first := same[0], p.signature(same[0])
 	for _, r := range same[1:] {
@@ -125,6 +126,40 @@ func (p *parser) chooseAmong(kind readingKind, same []reading) (reading, error) 
 		}
 	}
 	return chosen, nil
+}
+
+// bestFirst is r, loose items taken together, with the one its labels call
+// the best of all put first: "- <id>: cheapest\n- <id>: fastest\nBest
+// overall: <id>" picks the last. Two flights each called the best are two
+// answers, and refused.
+func (p *parser) bestFirst(r reading) (reading, error) {
+	at := -1
+	for i, e := range r.entries {
+		if !e.best {
+			continue
+		}
+		if at >= 0 && p.canonical(r.entries[at].id) != p.canonical(e.id) {
+			return reading{}, answerErr("answer calls both %s and %s its best, so the picks are unclear",
+				untrusted.Quote(r.entries[at].id), untrusted.Quote(e.id))
+		}
+		if at < 0 {
+			at = i
+		}
+	}
+	if at > 0 {
+		e := r.entries[at]
+		r.entries = append([]entry{e}, slices.Delete(slices.Clone(r.entries), at, at+1)...)
+	}
+	return r, nil
+}
+
+// canonical is the candidate's id that id names, or id itself when it
+// names none.
+func (p *parser) canonical(id string) string {
+	if i, ok := p.lookup(id); ok {
+		return p.ids[i]
+	}
+	return id
 }
 
 // loose reports whether readings of a kind are remarks taken together in
@@ -158,8 +193,9 @@ func together(rs []reading) []reading {
 // far as the shorter goes: it restates the picks, or gives the top ones.
 // Loose remarks (bare objects, bullets, labelled lines) must name only
 // picks, in the picks' order: "Why: - <id>: nonstop - <id>: cheapest" under
-// a ranking explains some of its picks. in and inOther name the two places
-// for the error.
+// a ranking explains some of its picks; and one labelled the best of all
+// ("Best: <id>") must be its first. in and inOther name the two places for
+// the error.
 func (p *parser) agrees(want []string, other reading, in, inOther string) error {
 	got := p.signature(other)
 	if !loose(other.kind) {
@@ -172,6 +208,12 @@ func (p *parser) agrees(want []string, other reading, in, inOther string) error 
 				in, inOther, k+1, sigAt(want, k), sigAt(got, k))
 		}
 		return nil
+	}
+	for _, e := range other.entries {
+		if e.best && len(want) > 0 && p.canonical(e.id) != want[0] {
+			return answerErr("answer calls %s its best but ranks %s first, so the picks are unclear",
+				untrusted.Quote(e.id), sigAt(want, 0))
+		}
 	}
 	at := 0
 	for _, id := range got {

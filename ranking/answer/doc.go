@@ -119,7 +119,11 @@
 // same order as far as the shorter goes, as it does when it restates the
 // picks or gives the top ones; loose remarks (bare objects, bullets,
 // labelled lines) must name only picks, in the picks' order, as "Why: -
-// <id>: nonstop" under a ranking does. A weaker reading that agrees gives
+// <id>: nonstop" under a ranking does, and a line that calls a flight the
+// best of all ("Best:", "Top pick:", "My recommendation:", not "Best
+// value:") must name the ranking's first. Among loose items alone, the one
+// so labelled is the first pick, wherever it stands, and two flights each
+// called the best refuse the answer. A weaker reading that agrees gives
 // the picks the reasons they lack. A weaker reading that names other picks
 // is another answer, and which the model meant is not for the reader to
 // guess. A flight turned down refuses the answer when the reading names it,

@@ -239,7 +239,7 @@ func (lr *lineReader) looseItem(s string, indent int) {
 		return
 	}
 	if len(ids) == 1 {
-		lr.startItem(-1, lr.add(-1, entry{id: id, hasID: true, reason: reasonText(s[first:])}), indent, "")
+		lr.startItem(-1, lr.add(-1, entry{id: id, hasID: true, best: callsBest(s[:start]), reason: reasonText(s[first:])}), indent, "")
 		return
 	}
 	for _, id := range ids {
@@ -405,6 +405,23 @@ func (lr *lineReader) looseHead(s string) bool {
 	}
 	low := strings.ToLower(prefix)
 	return slices.ContainsFunc(pickLabels, func(w string) bool { return strings.Contains(low, w) })
+}
+
+// callsBest reports whether label, the words before a loose item's id,
+// calls it the best of all: "Best:", "**Top pick:**", "My recommendation:",
+// but not "Best value:" or "Best nonstop:", which are the best of a kind.
+func callsBest(label string) bool {
+	l := strings.ToLower(strings.Trim(label, " \t*_`\"'#:-–—"))
+	l = strings.Join(strings.Fields(strings.NewReplacer("*", " ", "_", " ").Replace(l)), " ")
+	return slices.Contains(bestLabels, strings.TrimSuffix(l, ":"))
+}
+
+// bestLabels are the labels that call a flight the best of all.
+var bestLabels = []string{
+	"best", "best overall", "overall best", "best pick", "best choice", "best option", "best flight",
+	"top pick", "top choice", "top recommendation", "my pick", "my top pick", "my choice", "pick",
+	"winner", "first choice", "1st choice", "number one", "recommended", "recommendation",
+	"my recommendation", "final answer", "final pick", "final choice", "answer", "overall",
 }
 
 // pickLabels are the words that make "Label: <id>" a pick.
