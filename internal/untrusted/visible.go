@@ -16,7 +16,8 @@ import (
 // Visible are letters, numbers, punctuation and symbols. Combining marks
 // show only on what they follow: they stay directly after a letter or
 // number, or after another mark that stayed (Devanagari's vowel signs,
-// stacked accents). White space is a space. Never kept: controls (Cc),
+// stacked accents), MaxMarks at most on one letter: a deeper stack ("Zalgo"
+// text) is no writing system's, and spills over the lines around it. White space is a space. Never kept: controls (Cc),
 // format characters (Cf: bidi overrides and isolates, zero-width spaces and
 // joiners, the tag block, the soft hyphen), variation selectors, the other
 // default-ignorable code points that Unicode files as letters or marks (the
@@ -45,6 +46,12 @@ func Mark(r rune) bool {
 	return unicode.Is(unicode.M, r) && !hidden(r)
 }
 
+// MaxMarks is how many combining marks Line keeps on one letter or number:
+// more than the deepest stacks of real writing (a fully pointed Hebrew
+// letter with its cantillation, a Tibetan stack with its vowel sign: four
+// or five), a fraction of what flooding text piles up.
+const MaxMarks = 8
+
 // hidden reports whether r is a letter, mark or symbol that shows nothing.
 func hidden(r rune) bool {
 	return r == 0x2800 || r == 0x1D159 ||
@@ -54,9 +61,9 @@ func hidden(r rune) bool {
 
 // Line is s with only what a person sees in one line of text: Visible
 // runes, Marks directly after a Visible letter or number in s (or after a
-// Mark kept there), and
-// each white space rune (a space separator, a tab, a newline, a line or
-// paragraph separator) as one ' '. Everything else is dropped, invalid
+// Mark kept there), MaxMarks of them at most, and each white space rune
+// (a space separator, a tab, a newline, a line or paragraph separator) as
+// one ' '. Everything else is dropped, invalid
 // UTF-8 becomes U+FFFD, and the result is always valid UTF-8. It neither
 // trims, nor joins spaces, nor cuts: each caller has its own limits.
 func Line(s string) string {
@@ -66,19 +73,21 @@ func Line(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	base := false // the rune before is a letter, number or mark, kept
+	marks := 0    // the marks kept on it
 	for _, r := range s {
 		switch {
 		case unicode.IsSpace(r):
 			b.WriteByte(' ')
 			base = false
 		case Mark(r):
-			if base {
+			if base && marks < MaxMarks {
 				b.WriteRune(r)
-			} // else base stays false: a mark after a dropped one is dropped
+				marks++
+			} // else: a mark after a dropped one, or past MaxMarks, is dropped
 
 		case Visible(r):
 			b.WriteRune(r)
-			base = unicode.In(r, unicode.L, unicode.N)
+			base, marks = unicode.In(r, unicode.L, unicode.N), 0
 		default:
 			base = false
 		}
