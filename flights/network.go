@@ -274,7 +274,11 @@ func buildNetwork(c *Catalog) *network {
 	var shares []share
 	for _, key := range pairs { // in the order found: deterministic
 		km := n.km(key[0], key[1])
-		perDay := n.demandPerDay(n.airports[key[0]], n.airports[key[1]], km)
+		var flyers []int
+		for _, bd := range bids[key] {
+			flyers = append(flyers, bd.airline)
+		}
+		perDay := n.demandPerDay(n.airports[key[0]], n.airports[key[1]], km, n.fedAtBothEnds(key, flyers))
 		thin := n.thinHubTrunk(key[0], key[1], km)
 		total := 0.0
 		for _, bd := range bids[key] {
@@ -564,7 +568,20 @@ var regionAffinity = map[[2]string]float64{
 	{"africa", "middleeast"}:         1,
 }
 
-func (n *network) demandPerDay(a, b *Airport, km float64) float64 {
+// fedAtBothEnds reports whether airlines that may fly the pair of airports
+// key include one with a hub at each end (one airline with both, or two):
+// only then do both hubs' banks feed it (see demandPerDay).
+func (n *network) fedAtBothEnds(key [2]int, airlines []int) bool {
+	var at [2]bool
+	for _, ai := range airlines {
+		for k, x := range key {
+			at[k] = at[k] || n.station[ai][x] == hub
+		}
+	}
+	return at[0] && at[1]
+}
+
+func (n *network) demandPerDay(a, b *Airport, km float64, fedBoth bool) float64 {
 	c := n.c
 	ta, tb := a.IntlTier, b.IntlTier
 	affinity := n.affinity(a, b, km)
@@ -584,12 +601,14 @@ func (n *network) demandPerDay(a, b *Airport, km float64) float64 {
 		// Both ends feed it connecting passengers: a trunk between two
 		// big hubs in a dense market (affinity above crossRegionAffinity:
 		// a country, a region, the North Atlantic, the transpacific) is
-		// flown three times a day, however far. In a thin market (India
+		// flown three times a day, however far, when an airline of each
+		// hub may fly it (fedBoth: Alaska's Seattle feeds no long haul,
+		// and no US airline's hub feeds Istanbul). In a thin market (India
 		// to Copenhagen or Manila, Jeddah to Washington) it fills what
 		// the hubs' sizes say, and each airline flies it daily at least
 		// (see thinHubTrunk).
 		d *= 1.5
-		if n.bigHubs(x, y) && affinity > crossRegionAffinity {
+		if n.bigHubs(x, y) && affinity > crossRegionAffinity && fedBoth {
 			d = math.Max(d, 3)
 		}
 	}

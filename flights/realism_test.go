@@ -56,6 +56,9 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		// trunk to another country's hubs (Phoenix had a dozen European
 		// and Asian airlines' long hauls, 11 a week each).
 		{o: "PHX", d: "FRA"}, {o: "PHX", d: "CDG"}, {o: "PHX", d: "IST"}, {o: "PHX", d: "HND"}, {o: "SLC", d: "AMS", not: []string{"KL"}},
+		// Seattle is Alaska's hub, and Alaska flies no long hauls: no
+		// trunk from it to Latin America's or China's hubs.
+		{o: "SEA", d: "BOG"}, {o: "SEA", d: "GRU"}, {o: "SEA", d: "SCL"}, {o: "SEA", d: "CAN"},
 		// No US airline flies to Turkey, Delta to Hong Kong, nor American
 		// to Osaka ("europe -TR", "eastasia -HK" in their markets).
 		{o: "JFK", d: "IST", want: []string{"TK"}, only: true}, {o: "LAX", d: "IST", want: []string{"TK"}, only: true},
@@ -705,6 +708,16 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"IST", "ICN", 7, 7 * 6},
 		{"DXB", "SIN", 7 * 2, 7 * 6},
 		{"HND", "SYD", 7 * 3, 7 * 3},
+		// A trunk's three a day are its two hubs' banks feeding it: not
+		// where no airline of one hub flies it (Alaska's Seattle to
+		// Europe and Asia, Vietnam Airlines' Hanoi to Sydney, Turkish to
+		// Denver: all of these were 21 a week).
+		{"SEA", "MUC", 3, 7 * 2},
+		{"SEA", "MAD", 3, 7 * 2},
+		{"HAN", "SYD", 3, 7},
+		{"SGN", "SYD", 3, 7 * 2},
+		{"DEN", "IST", 3, 7 * 2},
+		{"DEN", "MAN", 0, 7 * 2},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
 			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
