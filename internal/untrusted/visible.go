@@ -16,15 +16,17 @@ import (
 // Visible are letters, numbers, punctuation and symbols. Combining marks
 // show only on what they follow: they stay directly after a letter or
 // number, or after another mark that stayed (Devanagari's vowel signs,
-// stacked accents), MaxMarks at most on one letter: a deeper stack ("Zalgo"
-// text) is no writing system's, and spills over the lines around it. White space is a space. Never kept: controls (Cc),
-// format characters (Cf: bidi overrides and isolates, zero-width spaces and
-// joiners, the tag block, the soft hyphen), variation selectors, the other
-// default-ignorable code points that Unicode files as letters or marks (the
-// Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the combining grapheme
-// joiner U+034F, Khmer's inherent vowels), the blank symbols U+2800 (braille
-// pattern blank) and U+1D159 (musical null notehead), private use,
-// surrogates, noncharacters and unassigned code points.
+// stacked accents), MaxMarks at most on one letter: a deeper stack
+// ("Zalgo" text) is no writing system's, and spills over the lines around
+// it. White space is a space. Never kept: controls (Cc), format
+// characters (Cf: bidi overrides and isolates, zero-width spaces and
+// joiners, the tag block, the soft hyphen), variation selectors, the
+// other default-ignorable code points that Unicode files as letters or
+// marks (the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the
+// combining grapheme joiner U+034F, Khmer's inherent vowels), the blank
+// symbols U+2800 (braille pattern blank) and U+1D159 (musical null
+// notehead), private use, surrogates, noncharacters and unassigned code
+// points.
 //
 // The zero-width joiner goes too, so an emoji sequence joined by it (👨‍👩‍👧)
 // shows as its parts (👨👩👧), and U+FE0F no longer asks for an emoji's
@@ -63,9 +65,9 @@ func hidden(r rune) bool {
 // runes, Marks directly after a Visible letter or number in s (or after a
 // Mark kept there), MaxMarks of them at most, and each white space rune
 // (a space separator, a tab, a newline, a line or paragraph separator) as
-// one ' '. Everything else is dropped, invalid
-// UTF-8 becomes U+FFFD, and the result is always valid UTF-8. It neither
-// trims, nor joins spaces, nor cuts: each caller has its own limits.
+// one ' '. Everything else is dropped, invalid UTF-8 becomes U+FFFD, and
+// the result is always valid UTF-8. It neither trims, nor joins spaces,
+// nor cuts: each caller has its own limits.
 func Line(s string) string {
 	if isPlain(s) {
 		return s // the usual case: nothing to do
@@ -84,7 +86,6 @@ func Line(s string) string {
 				b.WriteRune(r)
 				marks++
 			} // else: a mark after a dropped one, or past MaxMarks, is dropped
-
 		case Visible(r):
 			b.WriteRune(r)
 			base, marks = unicode.In(r, unicode.L, unicode.N), 0
