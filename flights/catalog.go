@@ -40,6 +40,12 @@ type Airport struct {
 	// bands: what long-haul demand is reckoned from. Tier when the data
 	// gives none.
 	IntlTier int
+	// ODTier is its size by the international passengers who begin or end
+	// their journey there, not those who only change planes, in the same
+	// bands: what the demand between two places is reckoned from, where
+	// IntlTier says how big a gateway it is. A transfer hub's is lower
+	// (Doha's passengers mostly connect). IntlTier when the data gives none.
+	ODTier int
 	// TaxiDelay is the minutes a departure's taxi out takes beyond what is
 	// usual for an airport of its tier (the New York airports' are the
 	// longest in the US).
@@ -214,7 +220,7 @@ func NewCatalogFrom(src Sources) (*Catalog, error) {
 func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 	c := &Catalog{airports: map[string]*Airport{}, byCode: map[string]*Airline{}}
 	zones := map[string]*zone{}
-	err := readColumns(src.Airports, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, []string{"tier", "intl_tier", "taxi_delay"}, func(line int, f []string) error {
+	err := readColumns(src.Airports, []string{"iata", "name", "city", "country", "lat", "lon", "tz"}, []string{"tier", "intl_tier", "taxi_delay", "od_tier"}, func(line int, f []string) error {
 		a := &Airport{Code: f[0], Name: f[1], City: f[2], Country: f[3], TZ: f[6], Tier: DefaultTier}
 		if !isCode(a.Code, 3) {
 			return fmt.Errorf("iata %q is not three upper-case letters", a.Code)
@@ -238,6 +244,12 @@ func newCatalog(src Sources, checkZones bool) (*Catalog, error) {
 		if f[8] != "" {
 			if a.IntlTier, err = strconv.Atoi(f[8]); err != nil || a.IntlTier < 1 || a.IntlTier > 5 {
 				return fmt.Errorf("airport %s: intl_tier %q is not a number from 1 to 5", a.Code, f[8])
+			}
+		}
+		a.ODTier = a.IntlTier
+		if f[10] != "" {
+			if a.ODTier, err = strconv.Atoi(f[10]); err != nil || a.ODTier < 1 || a.ODTier > a.IntlTier {
+				return fmt.Errorf("airport %s: od_tier %q is not a number from 1 to its intl_tier, %d", a.Code, f[10], a.IntlTier)
 			}
 		}
 		if f[9] != "" {

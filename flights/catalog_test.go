@@ -107,6 +107,8 @@ func TestNewCatalogRejectsBadData(t *testing.T) {
 		{"duplicate airline", airportsHeader + good, airlinesHeader + "BA,x,none,LHR\nBA,y,none,JFK\n", "listed twice"},
 		{"tier out of range", "iata,name,city,country,lat,lon,tz,tier\nAAA,x,y,US,1,1,UTC,6\n", airlinesHeader, "tier"},
 		{"intl tier not a number", "iata,name,city,country,lat,lon,tz,tier,intl_tier\nAAA,x,y,US,1,1,UTC,3,big\n", airlinesHeader, "intl_tier"},
+		{"od tier above the intl tier", "iata,name,city,country,lat,lon,tz,tier,intl_tier,taxi_delay,od_tier\nAAA,x,y,US,1,1,UTC,3,2,,3\n", airlinesHeader, "od_tier \"3\" is not a number from 1 to its intl_tier, 2"},
+		{"od tier not a number", "iata,name,city,country,lat,lon,tz,tier,intl_tier,taxi_delay,od_tier\nAAA,x,y,US,1,1,UTC,3,2,,most\n", airlinesHeader, "od_tier"},
 		{"optional column out of order", "iata,name,city,country,lat,lon,tz,intl_tier\n", airlinesHeader, "followed by the first columns"},
 		{"unknown kind", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,flag,,,,\n", "kind"},
 		{"unknown focus city", airportsHeader + good, networkHeader + "BA,British Airways,oneworld,LHR,network,XXX,,,\n", "focus city XXX"},

@@ -534,7 +534,9 @@ func (c *Catalog) limitsAllow(a, other *Airport, al *Airline, km float64) bool {
 // Demand: how many departures a day a pair of airports fills, across every
 // airline that flies it. A gravity model: the product of the airports'
 // sizes (see tierWeight: by all passengers within a country, by
-// international ones across a border), most for pairs 600 to 6,000 km
+// international ones across a border, where one end's connecting
+// passengers count and not both ends': IntlTier at one, ODTier at the
+// other, whichever gives more), most for pairs 600 to 6,000 km
 // apart (shorter ones lose travellers to the road and the train, longer
 // ones are dearer and fly bigger aircraft), times the affinity of the two
 // markets: a country's domestic market is the densest, then a region's
@@ -583,12 +585,19 @@ func (n *network) fedAtBothEnds(key [2]int, airlines []int) bool {
 
 func (n *network) demandPerDay(a, b *Airport, km float64, fedBoth bool) float64 {
 	c := n.c
-	ta, tb := a.IntlTier, b.IntlTier
+	// ta and tb size the passengers who begin or end their journey at
+	// each end (ODTier abroad); ga and gb with those who connect there
+	// (IntlTier abroad).
+	ta, tb, ga, gb := a.ODTier, b.ODTier, a.IntlTier, b.IntlTier
 	affinity := n.affinity(a, b, km)
 	if a.Country == b.Country {
 		ta, tb = a.Tier, b.Tier
+		ga, gb = ta, tb
 	}
-	d := tierWeight[ta] * tierWeight[tb] / (tierWeight[5] * tierWeight[5]) * affinity * demandScale
+	// A hub's connecting passengers fly to the other end, not on through
+	// it: Emirates' from Asia fly to Istanbul, not on to Turkish's
+	// Europe, which they reach over Dubai itself.
+	d := max(tierWeight[ga]*tierWeight[tb], tierWeight[ta]*tierWeight[gb]) / (tierWeight[5] * tierWeight[5]) * affinity * demandScale
 	switch {
 	case km < 600:
 		d *= 0.6 + 0.4*(km-minLegKm)/(600-minLegKm)
@@ -613,10 +622,10 @@ func (n *network) demandPerDay(a, b *Airport, km float64, fedBoth bool) float64 
 		}
 	}
 	if ha {
-		d = math.Max(d, hubPull(ta, tb, km))
+		d = math.Max(d, hubPull(ga, tb, km))
 	}
 	if hb {
-		d = math.Max(d, hubPull(tb, ta, km))
+		d = math.Max(d, hubPull(gb, ta, km))
 	}
 	// A small airport's traffic goes to the few places it can: a market of
 	// small airports (a small country, islands) is denser than their
@@ -637,11 +646,12 @@ func (n *network) demandPerDay(a, b *Airport, km float64, fedBoth bool) float64 
 var departuresPerDay = [6]float64{0, 12, 45, 110, 220, 400}
 
 // attraction is how much of x's traffic y draws: its size (by all
-// passengers within a country, international ones abroad), the affinity of
+// passengers within a country, abroad by the international ones who begin
+// or end their journey there: ODTier), the affinity of
 // the two markets, and less the further it is.
 func (n *network) attraction(x, y int, km float64) float64 {
 	a, b := n.airports[x], n.airports[y]
-	t := b.IntlTier
+	t := b.ODTier
 	if a.Country == b.Country {
 		t = b.Tier
 	}

@@ -718,6 +718,14 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"SGN", "SYD", 3, 7 * 2},
 		{"DEN", "IST", 3, 7 * 2},
 		{"DEN", "MAN", 0, 7 * 2},
+		// Between two transfer hubs, one end's connecting passengers
+		// fly, not both ends' (ODTier): these were 162, 140 and 140.
+		{"DXB", "IST", 7 * 3, 7 * 14},
+		{"AUH", "DOH", 7 * 2, 7 * 11},
+		{"FRA", "ZRH", 7 * 5, 7 * 12},
+		// A hub's connections to a spoke still fly it.
+		{"ADD", "IAD", 3, 7 * 2},
+		{"DXB", "MCO", 3, 7},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
 			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
