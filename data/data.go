@@ -13,7 +13,9 @@ import _ "embed"
 // zone),tier (1 to 5: under 3, 3-10, 10-25, 25-50, over 50 million
 // passengers a year),intl_tier (the same bands for international
 // passengers),taxi_delay (minutes of taxi out beyond the tier's
-// usual, at congested airports; empty for none).
+// usual, at congested airports; empty for none),od_tier (the same bands
+// for the international passengers who begin or end their journey there,
+// at the big transfer hubs; empty for intl_tier).
 //
 //go:embed airports.csv
 var AirportsCSV []byte
