@@ -274,11 +274,16 @@ func buildNetwork(c *Catalog) *network {
 	var shares []share
 	for _, key := range pairs { // in the order found: deterministic
 		km := n.km(key[0], key[1])
-		var flyers []int
+		// Whether an airline with a hub at each end may fly it (one
+		// airline with both, or two): only then do both hubs' banks feed
+		// it (see demandPerDay).
+		var hubAt [2]bool
 		for _, bd := range bids[key] {
-			flyers = append(flyers, bd.airline)
+			for k, x := range key {
+				hubAt[k] = hubAt[k] || n.station[bd.airline][x] == hub
+			}
 		}
-		perDay := n.demandPerDay(n.airports[key[0]], n.airports[key[1]], km, n.fedAtBothEnds(key, flyers))
+		perDay := n.demandPerDay(n.airports[key[0]], n.airports[key[1]], km, hubAt[0] && hubAt[1])
 		thin := n.thinHubTrunk(key[0], key[1], km)
 		total := 0.0
 		for _, bd := range bids[key] {
@@ -570,21 +575,7 @@ var regionAffinity = map[[2]string]float64{
 	{"africa", "middleeast"}:         1,
 }
 
-// fedAtBothEnds reports whether airlines that may fly the pair of airports
-// key include one with a hub at each end (one airline with both, or two):
-// only then do both hubs' banks feed it (see demandPerDay).
-func (n *network) fedAtBothEnds(key [2]int, airlines []int) bool {
-	var at [2]bool
-	for _, ai := range airlines {
-		for k, x := range key {
-			at[k] = at[k] || n.station[ai][x] == hub
-		}
-	}
-	return at[0] && at[1]
-}
-
 func (n *network) demandPerDay(a, b *Airport, km float64, fedBoth bool) float64 {
-	c := n.c
 	// ta and tb size the passengers who begin or end their journey at
 	// each end (ODTier abroad); ga and gb with those who connect there
 	// (IntlTier abroad).
@@ -637,7 +628,6 @@ func (n *network) demandPerDay(a, b *Airport, km float64, fedBoth bool) float64 
 	share := func(from, to int, t int) float64 {
 		return departuresPerDay[t] * n.attraction(from, to, km) / n.outbound[from][k]
 	}
-	_ = c
 	return math.Max(d, 0.5*math.Sqrt(share(x, y, ta)*share(y, x, tb)))
 }
 

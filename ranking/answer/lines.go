@@ -413,7 +413,7 @@ func (lr *lineReader) looseHead(s string) bool {
 func callsBest(label string) bool {
 	l := strings.ToLower(strings.Trim(label, " \t*_`\"'#:-–—"))
 	l = strings.Join(strings.Fields(strings.NewReplacer("*", " ", "_", " ").Replace(l)), " ")
-	return slices.Contains(bestLabels, strings.TrimSuffix(l, ":"))
+	return slices.Contains(bestLabels, l)
 }
 
 // bestLabels are the labels that call a flight the best of all.
