@@ -719,14 +719,17 @@ func hubPull(hub, spoke int, km float64) float64 {
 // long haul is flown three times a day at most, however big its ends: the
 // hubs' size is their connecting traffic, which does not fly between two
 // of them (Turkish Airlines flies Istanbul to Singapore about daily, not
-// six times).
+// six times). Over denseLongKm it is three a day in any market: the
+// shuttles of eight a day across an ocean are the North Atlantic's
+// shortest trunks (London and Paris to New York), and no airline flies
+// Istanbul to New York or Frankfurt to Toronto eight times a day.
 func maxPerDay(km float64, kind AirlineKind, trunk, thin bool) int {
 	switch {
 	case kind == LowCost && km >= 4000:
 		return 2
 	case km < 1500:
 		return 10
-	case km < thinLongKm, km < 9000 && !thin:
+	case km < thinLongKm, km < denseLongKm && !thin:
 		return 8
 	case km <= longRouteKm:
 		return 3
@@ -737,8 +740,12 @@ func maxPerDay(km float64, kind AirlineKind, trunk, thin bool) int {
 }
 
 // thinLongKm is the shortest long haul whose frequency a thin market
-// caps (see maxPerDay).
-const thinLongKm = 4000
+// caps, and denseLongKm the shortest that every market caps (see
+// maxPerDay).
+const (
+	thinLongKm  = 4000
+	denseLongKm = 6000
+)
 
 // thinMarket reports whether airports x and y, km apart, are in markets
 // that fly to each other no more than their sizes say: another country in

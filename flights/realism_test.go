@@ -726,10 +726,44 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		// A hub's connections to a spoke still fly it.
 		{"ADD", "IAD", 3, 7 * 2},
 		{"DXB", "MCO", 3, 7},
+		// Over 6,000 km an airline flies three a day at most, in any
+		// market: Turkish's Istanbul to New York, Lufthansa's and Air
+		// Canada's Frankfurt to Toronto, Emirates' Dubai to Lisbon were
+		// 56 a week, eight a day an airline.
+		{"IST", "JFK", 7, 7 * 3},
+		{"FRA", "YYZ", 7 * 2, 7 * 6},
+		{"FRA", "JFK", 7 * 3, 7 * 9},
+		{"DXB", "LIS", 7, 7 * 5},
+		// Under it a dense market's trunks still fly many a day.
+		{"CDG", "JFK", 7 * 8, 7 * 24},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
 			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
 		}
+	}
+}
+
+// An airline flies a leg of over denseLongKm (6,000 km) three times a day
+// at most, whatever the pair's demand: the real exceptions are few
+// (Singapore Airlines to Sydney and Melbourne, four a day), and the
+// synthetic ones were many (Turkish's Istanbul to New York, Washington,
+// Chicago and Toronto at seven or eight a day, Lufthansa's Frankfurt to
+// New York and Toronto, KLM's Amsterdam to Los Angeles).
+func TestLongHaulsAtMostThreeADayPerAirline(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	long := 0
+	for _, r := range n.routes {
+		if r.km <= denseLongKm || r.from > r.to {
+			continue
+		}
+		long++
+		if r.perWeek > 21 {
+			t.Errorf("%s %s-%s (%.0f km): %d a week, more than three a day", c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code, r.km, r.perWeek)
+		}
+	}
+	if long < 500 {
+		t.Errorf("%d airlines' pairs over %d km, want hundreds", long, denseLongKm)
 	}
 }
 
