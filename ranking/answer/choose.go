@@ -34,7 +34,7 @@ type entry struct {
 	id, reason string
 	hasID      bool
 	turned     bool // a field beside the id turns the flight down (see verdictOf)
-	best       bool // its label calls it the best of all ("Best: <id>"; see callsBest)
+	place      int  // the place its label gives it: 1 "Best: <id>", 2 "Runner-up: <id>" (see placeOf); 0 none
 	rank       float64
 	hasRank    bool
 }
@@ -107,7 +107,7 @@ func (p *parser) chooseAmong(kind readingKind, same []reading) (reading, error) 
 		for _, r := range same {
 			all.entries = append(all.entries, r.entries...)
 		}
-		return p.bestFirst(all)
+		return p.byPlace(all)
 	}
 	chosen, first := same[0], p.signature(same[0])
 	for _, r := range same[1:] {
@@ -128,28 +128,55 @@ func (p *parser) chooseAmong(kind readingKind, same []reading) (reading, error) 
 	return chosen, nil
 }
 
-// bestFirst is r, loose items taken together, with the one its labels call
-// the best of all put first: "- <id>: cheapest\n- <id>: fastest\nBest
-// overall: <id>" picks the last. Two flights each called the best are two
+// byPlace is r, loose items taken together, with those its labels give a
+// place put in it: "- <id>: cheapest\n- <id>: fastest\nBest overall: <id>"
+// picks the last first, and "Runner-up: <id>" is second wherever it
+// stands. Two flights given one place, or one flight two places, are two
 // answers, and refused.
-func (p *parser) bestFirst(r reading) (reading, error) {
-	at := -1
-	for i, e := range r.entries {
-		if !e.best {
+func (p *parser) byPlace(r reading) (reading, error) {
+	var placed []entry // by place, from 1
+	for _, e := range r.entries {
+		if e.place == 0 {
 			continue
 		}
-		if at >= 0 && p.canonical(r.entries[at].id) != p.canonical(e.id) {
-			return reading{}, answerErr("answer calls both %s and %s its best, so the picks are unclear",
-				untrusted.Quote(r.entries[at].id), untrusted.Quote(e.id))
+		for len(placed) < e.place {
+			placed = append(placed, entry{})
 		}
-		if at < 0 {
-			at = i
+		if o := placed[e.place-1]; o.place != 0 && p.canonical(o.id) != p.canonical(e.id) {
+			return reading{}, answerErr("answer calls both %s and %s its %s, so the picks are unclear",
+				untrusted.Quote(o.id), untrusted.Quote(e.id), placeName(e.place))
+		}
+		placed[e.place-1] = e
+	}
+	if len(placed) == 0 {
+		return r, nil
+	}
+	for i, e := range placed {
+		for _, o := range placed[i+1:] {
+			if e.place != 0 && o.place != 0 && p.canonical(e.id) == p.canonical(o.id) {
+				return reading{}, answerErr("answer calls %s both its %s and its %s, so the picks are unclear",
+					untrusted.Quote(e.id), placeName(e.place), placeName(o.place))
+			}
 		}
 	}
-	if at > 0 {
-		e := r.entries[at]
-		r.entries = append([]entry{e}, slices.Delete(slices.Clone(r.entries), at, at+1)...)
+	// The placed entries where their labels say, the others in the
+	// answer's order around them; a place past the end goes last.
+	var rest []entry
+	for _, e := range r.entries {
+		if e.place == 0 {
+			rest = append(rest, e)
+		}
 	}
+	out := make([]entry, 0, len(r.entries))
+	for _, e := range placed {
+		for e.place > len(out)+1 && len(rest) > 0 {
+			out, rest = append(out, rest[0]), rest[1:]
+		}
+		if e.place != 0 {
+			out = append(out, e)
+		}
+	}
+	r.entries = append(out, rest...)
 	return r, nil
 }
 
@@ -193,8 +220,9 @@ func together(rs []reading) []reading {
 // far as the shorter goes: it restates the picks, or gives the top ones.
 // Loose remarks (bare objects, bullets, labelled lines) must name only
 // picks, in the picks' order: "Why: - <id>: nonstop - <id>: cheapest" under
-// a ranking explains some of its picks; and one labelled the best of all
-// ("Best: <id>") must be its first. in and inOther name the two places for
+// a ranking explains some of its picks; and one its label gives a place
+// ("Best: <id>", "Runner-up: <id>"; see placeOf) must be the ranking's
+// pick at that place. in and inOther name the two places for
 // the error.
 func (p *parser) agrees(want []string, other reading, in, inOther string) error {
 	got := p.signature(other)
@@ -209,10 +237,15 @@ func (p *parser) agrees(want []string, other reading, in, inOther string) error 
 		}
 		return nil
 	}
+	other, err := p.byPlace(other) // "Runner-up: B" before "Best: A" is in order
+	if err != nil {
+		return err
+	}
+	got = p.signature(other)
 	for _, e := range other.entries {
-		if e.best && len(want) > 0 && p.canonical(e.id) != want[0] {
-			return answerErr("answer calls %s its best but ranks %s first, so the picks are unclear",
-				untrusted.Quote(e.id), sigAt(want, 0))
+		if e.place > 0 && e.place <= len(want) && p.canonical(e.id) != want[e.place-1] {
+			return answerErr("answer calls %s its %s but ranks %s %s, so the picks are unclear",
+				untrusted.Quote(e.id), placeName(e.place), sigAt(want, e.place-1), ordinal(e.place))
 		}
 	}
 	at := 0

@@ -119,11 +119,13 @@
 // same order as far as the shorter goes, as it does when it restates the
 // picks or gives the top ones; loose remarks (bare objects, bullets,
 // labelled lines) must name only picks, in the picks' order, as "Why: -
-// <id>: nonstop" under a ranking does, and a line that calls a flight the
-// best of all ("Best:", "Top pick:", "My recommendation:", not "Best
-// value:") must name the ranking's first. Among loose items alone, the one
-// so labelled is the first pick, wherever it stands, and two flights each
-// called the best refuse the answer. A weaker reading that agrees gives
+// <id>: nonstop" under a ranking does, and a line whose label gives a
+// flight a place must name the ranking's pick at that place: the best of
+// all ("Best:", "Top pick:", "My recommendation:", not "Best value:") its
+// first, "Runner-up:" or "Second choice:" its second, "Third choice:" its
+// third. Among loose items alone, the ones so labelled take those places,
+// wherever they stand, and two flights given one place (or one flight two)
+// refuse the answer. A weaker reading that agrees gives
 // the picks the reasons they lack. A weaker reading that names other picks
 // is another answer, and which the model meant is not for the reader to
 // guess. A flight turned down refuses the answer when the reading names it,

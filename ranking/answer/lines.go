@@ -239,7 +239,7 @@ func (lr *lineReader) looseItem(s string, indent int) {
 		return
 	}
 	if len(ids) == 1 {
-		lr.startItem(-1, lr.add(-1, entry{id: id, hasID: true, best: callsBest(s[:start]), reason: reasonText(s[first:])}), indent, "")
+		lr.startItem(-1, lr.add(-1, entry{id: id, hasID: true, place: placeOf(s[:start]), reason: reasonText(s[first:])}), indent, "")
 		return
 	}
 	for _, id := range ids {
@@ -407,21 +407,52 @@ func (lr *lineReader) looseHead(s string) bool {
 	return slices.ContainsFunc(pickLabels, func(w string) bool { return strings.Contains(low, w) })
 }
 
-// callsBest reports whether label, the words before a loose item's id,
-// calls it the best of all: "Best:", "**Top pick:**", "My recommendation:",
-// but not "Best value:" or "Best nonstop:", which are the best of a kind.
-func callsBest(label string) bool {
+// placeOf is the place label, the words before a loose item's id, gives
+// it among the picks: 1 for the best of all ("Best:", "**Top pick:**", "My
+// recommendation:"), 2 for "Runner-up:" or "Second choice:", 3 for "Third
+// choice:"; 0 for any other label, "Best value:" and "Best nonstop:"
+// among them, which are the best of a kind.
+func placeOf(label string) int {
 	l := strings.ToLower(strings.Trim(label, " \t*_`\"'#:-–—"))
-	l = strings.Join(strings.Fields(strings.NewReplacer("*", " ", "_", " ").Replace(l)), " ")
-	return slices.Contains(bestLabels, l)
+	l = strings.Join(strings.Fields(strings.NewReplacer("*", " ", "_", " ", "-", " ").Replace(l)), " ")
+	for i, labels := range placeLabels {
+		if slices.Contains(labels, l) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
-// bestLabels are the labels that call a flight the best of all.
-var bestLabels = []string{
+// placeLabels are the labels that give a flight a place: the best of all,
+// the second, the third. Within a label a hyphen is a space.
+var placeLabels = [...][]string{{
 	"best", "best overall", "overall best", "best pick", "best choice", "best option", "best flight",
 	"top pick", "top choice", "top recommendation", "my pick", "my top pick", "my choice", "pick",
 	"winner", "first choice", "1st choice", "number one", "recommended", "recommendation",
 	"my recommendation", "final answer", "final pick", "final choice", "answer", "overall",
+}, {
+	"runner up", "runnerup", "second", "2nd", "second choice", "2nd choice", "second pick", "2nd pick",
+	"second best", "2nd best", "second option", "2nd option", "number two", "my second choice",
+}, {
+	"third", "3rd", "third choice", "3rd choice", "third pick", "3rd pick", "third best", "3rd best",
+	"third option", "3rd option", "number three", "my third choice",
+}}
+
+// placeName is how an error names a place placeOf gives: "its best",
+// "its second".
+func placeName(place int) string {
+	if place == 1 {
+		return "best"
+	}
+	return ordinal(place)
+}
+
+// ordinal is "first", "second", "third", then "pick 4" and on.
+func ordinal(place int) string {
+	if place >= 1 && place <= 3 {
+		return [...]string{"first", "second", "third"}[place-1]
+	}
+	return "pick " + strconv.Itoa(place)
 }
 
 // pickLabels are the words that make "Label: <id>" a pick.
