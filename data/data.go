@@ -80,6 +80,14 @@ var PartnersCSV []byte
 //go:embed no_service.csv
 var NoServiceCSV []byte
 
+// AffinitiesCSV lists the country pairs whose markets fly to each other
+// more, or less, than their regions' affinity says: country,with
+// (space-separated ISO codes),affinity (the demand model's multiplier, 0
+// to 6: a country's own market is 6, a region's 3),reason.
+//
+//go:embed affinities.csv
+var AffinitiesCSV []byte
+
 // AirportLimitsCSV lists what some airports cannot take:
 // iata,max_km (the longest leg; 0 for no limit),countries (the only
 // countries it has flights to, space-separated; empty for any),exempt

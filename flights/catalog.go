@@ -160,12 +160,13 @@ type Catalog struct {
 
 	// The network model's data (see network.go): regions by name and by
 	// country, partnerships beyond alliances, country pairs without
-	// service, and the network itself, built when the first search needs
-	// it.
+	// service and with an affinity of their own, and the network itself,
+	// built when the first search needs it.
 	regions   map[string][]string
 	regionOf  map[string]string
-	partners  map[[2]string]string // by the two airlines' codes, sorted: the partnership's name
-	noService map[[2]string]string // by the two countries, sorted: the reason
+	partners  map[[2]string]string  // by the two airlines' codes, sorted: the partnership's name
+	noService map[[2]string]string  // by the two countries, sorted: the reason
+	affinity  map[[2]string]float64 // by the two countries, sorted: their markets' affinity
 	network   func() *network
 	seasons   *seasonCache
 }
@@ -184,7 +185,7 @@ var Embedded = sync.OnceValues(func() (*Catalog, error) {
 func embeddedSources() Sources {
 	return Sources{Airports: data.AirportsCSV, Airlines: data.AirlinesCSV,
 		Metros: data.MetrosCSV, Cities: data.CitiesCSV, Countries: data.CountriesCSV,
-		Regions: data.RegionsCSV, Partners: data.PartnersCSV, NoService: data.NoServiceCSV, Limits: data.AirportLimitsCSV}
+		Regions: data.RegionsCSV, Partners: data.PartnersCSV, NoService: data.NoServiceCSV, Affinities: data.AffinitiesCSV, Limits: data.AirportLimitsCSV}
 }
 
 // Sources is the CSV data a catalog is built from, in the formats the data
@@ -197,9 +198,9 @@ func embeddedSources() Sources {
 type Sources struct {
 	Airports, Airlines        []byte
 	Metros, Cities, Countries []byte
-	// Regions, Partners, NoService and Limits are the network model's
-	// rules: see data/README.md.
-	Regions, Partners, NoService, Limits []byte
+	// Regions, Partners, NoService, Affinities and Limits are the network
+	// model's rules: see data/README.md.
+	Regions, Partners, NoService, Affinities, Limits []byte
 }
 
 // NewCatalog builds a catalog from airports and airlines only, as tests with

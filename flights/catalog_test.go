@@ -533,16 +533,17 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		"BA,British Airways,oneworld,LHR,network,,13000,Y W J F,northamerica\n" +
 		"AA,American Airlines,oneworld,JFK,network,LGA,13500,Y W J F,europe\n")
 	const (
-		regions   = "region,countries\nnorthamerica,US\neurope,GB\n"
-		partners  = "name,airlines\n"
-		noService = "country,with,reason\n"
-		limits    = "iata,max_km,countries,exempt,curfew,kinds,note\n"
+		regions    = "region,countries\nnorthamerica,US\neurope,GB\n"
+		partners   = "name,airlines\n"
+		noService  = "country,with,reason\n"
+		affinities = "country,with,affinity,reason\n"
+		limits     = "iata,max_km,countries,exempt,curfew,kinds,note\n"
 	)
 	for _, tc := range []struct {
-		name                                 string
-		regions, partners, noService, limits string
-		airlines                             string // instead of the airlines above
-		want                                 string
+		name                                             string
+		regions, partners, noService, affinities, limits string
+		airlines                                         string // instead of the airlines above
+		want                                             string
 	}{
 		{name: "country in two regions", regions: regions + "atlantic,GB\n", want: "already in europe"},
 		{name: "airport in no region", regions: "region,countries\nnorthamerica,US\n", want: "LHR is in GB, which is in no region"},
@@ -553,6 +554,13 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		{name: "partnership of one", regions: regions, partners: partners + "Alone,AA\n", want: "fewer than two"},
 		{name: "no-service pair without a reason", regions: regions, noService: noService + "GB,US,\n", want: "no reason"},
 		{name: "no-service with itself", regions: regions, noService: noService + "GB,GB,closed\n", want: "not another known country"},
+		{name: "affinity without a reason", regions: regions, affinities: affinities + "GB,US,3,\n", want: "no reason"},
+		{name: "affinity not a number", regions: regions, affinities: affinities + "GB,US,lots,ties\n", want: `affinity "lots" is not a number`},
+		{name: "affinity above a country's own", regions: regions, affinities: affinities + "GB,US,7,ties\n", want: "at most 6"},
+		{name: "affinity of nothing", regions: regions, affinities: affinities + "GB,US,0,ties\n", want: "above 0"},
+		{name: "affinity with itself", regions: regions, affinities: affinities + "US,US,3,ties\n", want: "not another known country"},
+		{name: "affinity with an unknown country", regions: regions, affinities: affinities + "US,G1,3,ties\n", want: "not another known country"},
+		{name: "affinity twice", regions: regions, affinities: affinities + "US,GB,3,ties\nGB,US,3,ties\n", want: "listed twice"},
 		{name: "limit of an unknown airport", regions: regions, limits: limits + "XXX,0,,,,,\n", want: "XXX is not a known airport"},
 		{name: "limit without a note", regions: regions, limits: limits + "LGA,2414,,,,,\n", want: "needs a note"},
 		{name: "bad curfew", regions: regions, limits: limits + "LHR,0,,,23:30,,night\n", want: "curfew"},
@@ -566,16 +574,25 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 				airlines = []byte(tc.airlines)
 			}
 			_, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Regions: []byte(tc.regions),
-				Partners: []byte(tc.partners), NoService: []byte(tc.noService), Limits: []byte(tc.limits)})
+				Partners: []byte(tc.partners), NoService: []byte(tc.noService), Affinities: []byte(tc.affinities), Limits: []byte(tc.limits)})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one mentioning %q", err, tc.want)
 			}
 		})
 	}
 	c, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Regions: []byte(regions),
-		Partners: []byte(partners + "Atlantic,AA BA\n"), NoService: []byte(noService), Limits: []byte(limits + "LGA,2414,US,,,,perimeter rule\n")})
+		Partners: []byte(partners + "Atlantic,AA BA\n"), NoService: []byte(noService),
+		Affinities: []byte(affinities + "GB,US,2.5,ties\n"), Limits: []byte(limits + "LGA,2414,US,,,,perimeter rule\n")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A country pair's affinity is its own, not its regions' (2).
+	n := c.network()
+	if got := n.affinity(c.Airport("JFK"), c.Airport("LHR"), 5540); got != 2.5 {
+		t.Errorf("affinity of JFK and LHR = %v, want the pair's 2.5", got)
+	}
+	if got := n.affinity(c.Airport("LHR"), c.Airport("JFK"), 5540); got != 2.5 {
+		t.Errorf("affinity of LHR and JFK = %v, want the pair's 2.5", got)
 	}
 	if got := nonstopAirlines(c, "JFK", "LHR"); !slices.Equal(got, []string{"AA", "BA"}) {
 		t.Errorf("JFK-LHR flown by %v, want AA and BA", got)

@@ -70,8 +70,12 @@ type network struct {
 	// airline's base feeds no connections to others).
 	nightHub, anyHub []bool
 	// country[x] numbers airport x's country, so that the planner
-	// compares countries as integers (see comesBack).
-	country []int16
+	// compares countries as integers (see comesBack); pairAffinity[i*
+	// countries+j] is countries i and j's affinity where
+	// data/affinities.csv gives one, 0 where it does not.
+	country      []int16
+	countries    int
+	pairAffinity []float64
 }
 
 type stationKind uint8
@@ -175,6 +179,15 @@ func buildNetwork(c *Catalog) *network {
 			countries[a.Country] = k
 		}
 		n.country[x] = k
+	}
+	n.countries = len(countries)
+	n.pairAffinity = make([]float64, n.countries*n.countries)
+	for pair, v := range c.affinity {
+		i, ok1 := countries[pair[0]]
+		j, ok2 := countries[pair[1]]
+		if ok1 && ok2 { // a country without airports has no pairs
+			n.pairAffinity[int(i)*n.countries+int(j)], n.pairAffinity[int(j)*n.countries+int(i)] = v, v
+		}
 	}
 	n.dist = make([]float64, size*size)
 	for a := range size {
@@ -656,14 +669,20 @@ func (n *network) attraction(x, y int, km float64) float64 {
 }
 
 // affinity is how much two airports' markets fly to each other beyond
-// their sizes (see demandPerDay).
+// their sizes (see demandPerDay): their countries' own where
+// data/affinities.csv gives one (Mexico and the United States fly to each
+// other more than Latin America and North America do), else their
+// regions'.
 func (n *network) affinity(a, b *Airport, km float64) float64 {
-	switch ra, rb := n.region[n.index[a.Code]], n.region[n.index[b.Code]]; {
+	x, y := n.index[a.Code], n.index[b.Code]
+	switch ra, rb := n.region[x], n.region[y]; {
 	case a.Country == b.Country:
 		if km > 2500 {
 			return domesticAffinity * math.Pow(2500/km, 1.5) // a long domestic flight competes with connections
 		}
 		return domesticAffinity
+	case n.pairAffinity[int(n.country[x])*n.countries+int(n.country[y])] > 0:
+		return n.pairAffinity[int(n.country[x])*n.countries+int(n.country[y])]
 	case ra < 0 || rb < 0:
 		return crossRegionAffinity
 	default:
@@ -901,6 +920,35 @@ func (c *Catalog) readNetworkRules(src Sources) error {
 		})
 		if err != nil {
 			return fmt.Errorf("no_service: %w", err)
+		}
+	}
+	if len(src.Affinities) > 0 {
+		c.affinity = map[[2]string]float64{}
+		err := readCSV(src.Affinities, []string{"country", "with", "affinity", "reason"}, func(_ int, f []string) error {
+			if err := knownCountry(f[0]); err != nil {
+				return err
+			}
+			v, err := strconv.ParseFloat(f[2], 64)
+			if err != nil || !(v > 0 && v <= domesticAffinity) {
+				return fmt.Errorf("%s: affinity %q is not a number above 0 and at most %v (a country's own market)", f[0], f[2], float64(domesticAffinity))
+			}
+			if f[3] == "" {
+				return fmt.Errorf("%s: no reason given", f[0])
+			}
+			for _, other := range strings.Fields(f[1]) {
+				if err := knownCountry(other); err != nil || other == f[0] {
+					return fmt.Errorf("%s with %q: not another known country", f[0], other)
+				}
+				pair := sortedPair(f[0], other)
+				if _, ok := c.affinity[pair]; ok {
+					return fmt.Errorf("%s with %s listed twice", f[0], other)
+				}
+				c.affinity[pair] = v
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("affinities: %w", err)
 		}
 	}
 	if len(src.Limits) > 0 {

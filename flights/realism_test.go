@@ -736,6 +736,15 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"DXB", "LIS", 7, 7 * 5},
 		// Under it a dense market's trunks still fly many a day.
 		{"CDG", "JFK", 7 * 8, 7 * 24},
+		// Mexico and the United States are each other's biggest
+		// international market (data/affinities.csv): New York and Los
+		// Angeles to Mexico City about ten and twelve a day, Los
+		// Angeles to Cancún six (these were 15, 29 and none a week).
+		{"JFK", "MEX", 7 * 6, 7 * 14},
+		{"LAX", "MEX", 7 * 8, 7 * 16},
+		{"LAX", "CUN", 7 * 4, 7 * 10},
+		{"DFW", "MEX", 7 * 4, 7 * 10},
+		{"YYZ", "MEX", 7 * 2, 7 * 6},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
 			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
