@@ -245,7 +245,7 @@ func (p *parser) agrees(want []string, other reading, in, inOther string) error 
 	for _, e := range other.entries {
 		if e.place > 0 && e.place <= len(want) && p.canonical(e.id) != want[e.place-1] {
 			return answerErr("answer calls %s its %s but ranks %s %s, so the picks are unclear",
-				untrusted.Quote(e.id), placeName(e.place), sigAt(want, e.place-1), ordinal(e.place))
+				untrusted.Quote(e.id), placeName(e.place), sigAt(want, e.place-1), ordinals[e.place-1])
 		}
 	}
 	at := 0

@@ -444,16 +444,11 @@ func placeName(place int) string {
 	if place == 1 {
 		return "best"
 	}
-	return ordinal(place)
+	return ordinals[place-1]
 }
 
-// ordinal is "first", "second", "third", then "pick 4" and on.
-func ordinal(place int) string {
-	if place >= 1 && place <= 3 {
-		return [...]string{"first", "second", "third"}[place-1]
-	}
-	return "pick " + strconv.Itoa(place)
-}
+// ordinals name the places placeOf gives, in a ranking: "ranks <id> second".
+var ordinals = [len(placeLabels)]string{"first", "second", "third"}
 
 // pickLabels are the words that make "Label: <id>" a pick.
 var pickLabels = []string{
