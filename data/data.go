@@ -82,8 +82,8 @@ var NoServiceCSV []byte
 
 // AffinitiesCSV lists the country pairs whose markets fly to each other
 // more, or less, than their regions' affinity says: country,with
-// (space-separated ISO codes),affinity (the demand model's multiplier, 0
-// to 6: a country's own market is 6, a region's 3),reason.
+// (space-separated ISO codes),affinity (the demand model's multiplier,
+// above 0 and at most 6: a country's own market is 6, a region's 3),reason.
 //
 //go:embed affinities.csv
 var AffinitiesCSV []byte

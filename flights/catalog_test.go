@@ -560,6 +560,7 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		{name: "affinity of nothing", regions: regions, affinities: affinities + "GB,US,0,ties\n", want: "above 0"},
 		{name: "affinity with itself", regions: regions, affinities: affinities + "US,US,3,ties\n", want: "not another known country"},
 		{name: "affinity with an unknown country", regions: regions, affinities: affinities + "US,G1,3,ties\n", want: "not another known country"},
+		{name: "affinity with no country", regions: regions, affinities: affinities + "US,,3,ties\n", want: "with names no country"},
 		{name: "affinity twice", regions: regions, affinities: affinities + "US,GB,3,ties\nGB,US,3,ties\n", want: "listed twice"},
 		{name: "limit of an unknown airport", regions: regions, limits: limits + "XXX,0,,,,,\n", want: "XXX is not a known airport"},
 		{name: "limit without a note", regions: regions, limits: limits + "LGA,2414,,,,,\n", want: "needs a note"},

@@ -675,14 +675,15 @@ func (n *network) attraction(x, y int, km float64) float64 {
 // regions'.
 func (n *network) affinity(a, b *Airport, km float64) float64 {
 	x, y := n.index[a.Code], n.index[b.Code]
+	pair := n.pairAffinity[int(n.country[x])*n.countries+int(n.country[y])]
 	switch ra, rb := n.region[x], n.region[y]; {
 	case a.Country == b.Country:
 		if km > 2500 {
 			return domesticAffinity * math.Pow(2500/km, 1.5) // a long domestic flight competes with connections
 		}
 		return domesticAffinity
-	case n.pairAffinity[int(n.country[x])*n.countries+int(n.country[y])] > 0:
-		return n.pairAffinity[int(n.country[x])*n.countries+int(n.country[y])]
+	case pair > 0:
+		return pair
 	case ra < 0 || rb < 0:
 		return crossRegionAffinity
 	default:
@@ -934,6 +935,9 @@ func (c *Catalog) readNetworkRules(src Sources) error {
 			}
 			if f[3] == "" {
 				return fmt.Errorf("%s: no reason given", f[0])
+			}
+			if len(strings.Fields(f[1])) == 0 {
+				return fmt.Errorf("%s: with names no country", f[0])
 			}
 			for _, other := range strings.Fields(f[1]) {
 				if err := knownCountry(other); err != nil || other == f[0] {
