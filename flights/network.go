@@ -30,6 +30,10 @@ import (
 //     a major gateway (IntlTier 4 or more), is in a country or a gateway
 //     its markets name, not only in a region they name: Turkish Airlines'
 //     latinamerica does not take it to Lima (see servesByName);
+//   - a leg over dailyLongKm from a focus city goes to one of its own
+//     stations, a country or gateway its markets name, or a partner's hub
+//     (see partnerHub); it sells the others over a hub, and keeps its
+//     share of their passengers;
 //   - neither airport's limits forbid it (perimeter rules, domestic-only
 //     fields, short runways) and the two countries are not a pair without
 //     service;
@@ -253,6 +257,7 @@ func buildNetwork(c *Catalog) *network {
 		airline int
 		weight  float64
 		gateway bool
+		flies   bool // else it sells the pair over a hub (see eligible)
 	}
 	bids := map[[2]int][]bid{}
 	var pairs [][2]int
@@ -266,7 +271,7 @@ func buildNetwork(c *Catalog) *network {
 				if x == s || (n.station[ai][x] != notStation && x < s) {
 					continue // each pair of stations once
 				}
-				w, ok := n.eligible(ai, al, s, x)
+				w, flies, ok := n.eligible(ai, al, s, x)
 				if !ok {
 					continue
 				}
@@ -274,7 +279,7 @@ func buildNetwork(c *Catalog) *network {
 				if bids[key] == nil {
 					pairs = append(pairs, key)
 				}
-				bids[key] = append(bids[key], bid{ai, w, n.gateway[ai][x] || n.gateway[ai][s]})
+				bids[key] = append(bids[key], bid{ai, w, n.gateway[ai][x] || n.gateway[ai][s], flies})
 			}
 		}
 	}
@@ -303,6 +308,9 @@ func buildNetwork(c *Catalog) *network {
 			total += bd.weight
 		}
 		for _, bd := range bids[key] {
+			if !bd.flies {
+				continue
+			}
 			perWeek := 7 * perDay * bd.weight / total
 			if bd.gateway && km > ultraLongKm {
 				perWeek = max(perWeek, 7) // the ultra long hauls it is known for
@@ -461,40 +469,59 @@ func (n *network) addRoute(from, to, airline int, km float64, block, perWeek int
 	n.routes = append(n.routes, route{from: int16(from), to: int16(to), airline: int32(airline), km: km, block: int32(block), perWeek: int32(perWeek)})
 }
 
-// eligible reports whether airline al (index ai) may fly from its station s
-// to x, and its weight in that market: a hub counts for more than a focus
-// city, and both ends being its stations for more still.
-func (n *network) eligible(ai int, al *Airline, s, x int) (float64, bool) {
+// eligible reports whether airline al (index ai) sells the pair of its
+// station s and x, its weight in that market (a hub counts for more than a
+// focus city, and both ends being its stations for more still), and
+// whether it flies the pair nonstop: one it sells but does not fly (see
+// partnerHub) keeps its share of the pair's passengers, who connect.
+func (n *network) eligible(ai int, al *Airline, s, x int) (w float64, flies, ok bool) {
 	c := n.c
 	from, to := n.airports[s], n.airports[x]
 	km := n.km(s, x)
 	ownStation := n.station[ai][x] != notStation
 	switch {
 	case km < minLegKm || km > float64(min(al.RangeKm, maxLegKm)):
-		return 0, false
+		return 0, false, false
 	case al.Kind == LongHaulOnly && km < longHaulMinKm:
-		return 0, false
+		return 0, false, false
 	case !ownStation && !c.serves(al, to, n.gateway[ai][x]):
-		return 0, false
+		return 0, false, false
 	case km > ultraLongKm && !ownStation && (!n.gateway[ai][x] || n.station[ai][s] != hub):
-		return 0, false
+		return 0, false, false
 	case km > longRouteKm && (!n.longHaulEnd(ai, s) || !n.longHaulEnd(ai, x)):
-		return 0, false
+		return 0, false, false
 	case km > longRouteKm && !ownStation && to.IntlTier < 4 && !c.servesByName(al, to, n.gateway[ai][x]):
-		return 0, false
+		return 0, false, false
 	case !c.limitsAllow(from, to, al, km) || !c.limitsAllow(to, from, al, km):
-		return 0, false
+		return 0, false, false
 	case c.noService[sortedPair(from.Country, to.Country)] != "":
-		return 0, false
+		return 0, false, false
 	}
-	w := stationWeight(n.station[ai][s]) + stationWeight(n.station[ai][x])
+	w = stationWeight(n.station[ai][s]) + stationWeight(n.station[ai][x])
 	switch {
 	case al.Kind == LowCost && km > 4000:
 		w *= 0.3 // a few long hauls on narrowbodies
 	case al.Kind == LowCost:
 		w *= 0.8
 	}
-	return w, true
+	flies = km <= dailyLongKm || n.station[ai][s] != focusCity || ownStation || c.servesByName(al, to, n.gateway[ai][x]) || n.partnerHub(ai, x)
+	return w, flies, true
+}
+
+// partnerHub reports whether airport x is the hub of an airline that
+// sells connections with airline ai: from a focus city an airline flies a
+// leg of over dailyLongKm only to one of its own stations, a country or
+// gateway its markets name, or a partner's hub, whose banks fill it
+// (American and Delta fly Los Angeles to London, Paris and Amsterdam, not
+// to Frankfurt or Budapest). To the others it sells connections: its
+// share of their passengers does not go to the airlines that fly them.
+func (n *network) partnerHub(ai, x int) bool {
+	for bi, ok := range n.partner[ai] {
+		if ok && n.station[bi][x] == hub {
+			return true
+		}
+	}
+	return false
 }
 
 // longHaulEnd reports whether airport x may be an end of airline ai's leg
@@ -733,7 +760,7 @@ func hubPull(hub, spoke int, km float64) float64 {
 }
 
 // maxPerDay is the most departures a day one airline flies on a leg of km:
-// shuttles on short hops, a few long hauls, and over longRouteKm one a
+// shuttles on short hops, a few long hauls, and over dailyLongKm one a
 // day, or two on a trunk (see longTrunk); no more than two long hauls on a
 // low-cost airline's narrowbodies. In a thin market (see thinMarket) a
 // long haul is flown three times a day at most, however big its ends: the
@@ -742,7 +769,11 @@ func hubPull(hub, spoke int, km float64) float64 {
 // six times). Over denseLongKm it is three a day in any market: the
 // shuttles of eight a day across an ocean are the North Atlantic's
 // shortest trunks (London and Paris to New York), and no airline flies
-// Istanbul to New York or Frankfurt to Toronto eight times a day.
+// Istanbul to New York or Frankfurt to Toronto eight times a day. Over
+// dailyLongKm a leg is half a day's flying each way: Lufthansa flies
+// Frankfurt to Los Angeles once a day, Singapore Airlines Barcelona to
+// Singapore less; the few that fly more are the trunks between two major
+// gateways (British Airways' London to Singapore twice).
 func maxPerDay(km float64, kind AirlineKind, trunk, thin bool) int {
 	switch {
 	case kind == LowCost && km >= 4000:
@@ -751,7 +782,7 @@ func maxPerDay(km float64, kind AirlineKind, trunk, thin bool) int {
 		return 10
 	case km < thinLongKm, km < denseLongKm && !thin:
 		return 8
-	case km <= longRouteKm:
+	case km <= dailyLongKm:
 		return 3
 	case trunk:
 		return 2
@@ -760,11 +791,13 @@ func maxPerDay(km float64, kind AirlineKind, trunk, thin bool) int {
 }
 
 // thinLongKm is the shortest long haul whose frequency a thin market
-// caps, and denseLongKm the shortest that every market caps (see
+// caps, denseLongKm the shortest that every market caps at three a day,
+// and dailyLongKm the shortest flown once a day, twice on a trunk (see
 // maxPerDay).
 const (
 	thinLongKm  = 4000
 	denseLongKm = 6000
+	dailyLongKm = 9000
 )
 
 // thinMarket reports whether airports x and y, km apart, are in markets
@@ -777,7 +810,7 @@ func (n *network) thinMarket(x, y int, km float64) bool {
 // longTrunk reports whether airline ai's leg between airports a and b
 // joins one of its hubs to another airport and both are major
 // international gateways (IntlTier 4 or more): the only legs of over
-// longRouteKm an airline flies twice a day (Cathay Pacific from Hong Kong
+// dailyLongKm an airline flies twice a day (Cathay Pacific from Hong Kong
 // to New York and Los Angeles).
 func (n *network) longTrunk(ai, a, b int) bool {
 	if n.airports[a].IntlTier < 4 || n.airports[b].IntlTier < 4 {

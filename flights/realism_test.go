@@ -124,6 +124,19 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "SIN", d: "MAD", not: []string{"SQ"}}, {o: "SIN", d: "SVO", not: []string{"SQ"}},
 		{o: "HKG", d: "LIS"}, {o: "HKG", d: "OSL"}, {o: "HKG", d: "SVO", not: []string{"CX"}},
 		{o: "RUH", d: "YUL"}, {o: "JED", d: "YYZ", not: []string{"AC"}},
+		// From a focus city an airline flies the longest hauls (over
+		// dailyLongKm) to its partners' hubs and the countries and
+		// gateways its markets name, and sells the rest over a hub:
+		// American and Delta at Los Angeles fly to London, Paris and
+		// Amsterdam, not to Frankfurt, Munich, Zurich, Vienna, Budapest
+		// or Lisbon; ANA's Osaka has no long hauls to Europe.
+		{o: "LAX", d: "FRA", want: []string{"LH"}, not: []string{"AA", "DL"}},
+		{o: "LAX", d: "MUC", not: []string{"AA", "DL"}}, {o: "LAX", d: "ZRH", not: []string{"AA", "DL"}},
+		{o: "LAX", d: "VIE", not: []string{"AA", "DL"}}, {o: "LAX", d: "BUD", not: []string{"AA", "DL"}},
+		{o: "LAX", d: "LIS", not: []string{"AA", "DL"}}, {o: "LAX", d: "CDG", want: []string{"AF", "DL"}, not: []string{"AA"}},
+		{o: "LAX", d: "LHR", want: []string{"AA", "BA", "VS"}}, {o: "JFK", d: "TLV", want: []string{"AA", "DL"}},
+		{o: "KIX", d: "LHR", not: []string{"NH"}}, {o: "KIX", d: "CDG", not: []string{"NH"}},
+		{o: "ORY", d: "SIN", not: []string{"AF"}}, {o: "ORY", d: "HKG", not: []string{"AF"}},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
@@ -237,6 +250,9 @@ func TestEveryRouteKeepsItsAirlinesRules(t *testing.T) {
 			}
 			if r.km > longRouteKm && end.IntlTier < 4 && !c.servesByName(al, end, n.gateway[r.airline][x]) {
 				t.Errorf("%s: %s (IntlTier %d) is in its markets only by region %s", name, end.Code, end.IntlTier, c.regionOf[end.Country])
+			}
+			if r.km > dailyLongKm && n.station[r.airline][r.from] != hub && n.station[r.airline][r.to] != hub && !c.servesByName(al, end, n.gateway[r.airline][x]) && !n.partnerHub(int(r.airline), x) {
+				t.Errorf("%s: from a focus city to %s, in its markets only by region %s and no partner's hub", name, end.Code, c.regionOf[end.Country])
 			}
 		}
 	}
@@ -734,6 +750,15 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"FRA", "YYZ", 7 * 2, 7 * 6},
 		{"FRA", "JFK", 7 * 3, 7 * 9},
 		{"DXB", "LIS", 7, 7 * 5},
+		// Over 9,000 km daily, twice on a trunk, and only from a focus
+		// city to a partner's hub (these were 74, 42, 54 and 21 a week:
+		// American, Delta, Lufthansa and United at three a day to
+		// Frankfurt; Lufthansa flies it daily).
+		{"LAX", "FRA", 7, 7 * 4},
+		{"SFO", "FRA", 7 * 2, 7 * 4},
+		{"LAX", "MUC", 7, 7 * 4},
+		{"LAX", "VIE", 0, 7 * 2},
+		{"LHR", "SIN", 7 * 2, 7 * 6},
 		// Under it a dense market's trunks still fly many a day.
 		{"CDG", "JFK", 7 * 8, 7 * 24},
 		// Mexico and the United States are each other's biggest
@@ -776,17 +801,20 @@ func TestLongHaulsAtMostThreeADayPerAirline(t *testing.T) {
 	}
 }
 
-// An airline flies a leg of over longRouteKm at most once a day, twice
-// between two major international gateways from its own hub (Cathay
-// Pacific's Hong Kong to New York): however big the pair's demand, an
-// airline does not fly three 11,000 km legs a day, and the rest of the
-// pair's passengers fly another airline or connect.
-func TestUltraLongHaulsAtMostDailyPerAirline(t *testing.T) {
+// An airline flies a leg of over dailyLongKm (9,000 km) at most once a
+// day, twice between two major international gateways from its own hub
+// (Cathay Pacific's Hong Kong to London and New York): however big the
+// pair's demand, an airline does not fly three half-day legs a day, and
+// the rest of the pair's passengers fly another airline or connect (there
+// were 133 airlines' pairs of 9,000-11,000 km at two or three a day,
+// Lufthansa's Frankfurt to Los Angeles and Singapore Airlines' Barcelona
+// to Singapore among them).
+func TestLongestHaulsAtMostDailyPerAirline(t *testing.T) {
 	c := mustCatalog(t)
 	n := c.network()
 	daily, twice := 0, 0
 	for _, r := range n.routes {
-		if r.km <= longRouteKm || r.from > r.to {
+		if r.km <= dailyLongKm || r.from > r.to {
 			continue
 		}
 		al := c.airlines[r.airline].Code
@@ -804,7 +832,10 @@ func TestUltraLongHaulsAtMostDailyPerAirline(t *testing.T) {
 			daily++
 		}
 	}
-	t.Logf("airlines' pairs over %d km: %d at most daily, %d more often", longRouteKm, daily, twice)
+	t.Logf("airlines' pairs over %d km: %d at most daily, %d more often", dailyLongKm, daily, twice)
+	if daily < 300 || twice < 50 {
+		t.Errorf("%d airlines' pairs over %d km at most daily and %d more often, want hundreds and dozens", daily, dailyLongKm, twice)
+	}
 }
 
 // Block times against typical published ones (airline timetables of
