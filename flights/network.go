@@ -31,9 +31,10 @@ import (
 //     its markets name, not only in a region they name: Turkish Airlines'
 //     latinamerica does not take it to Lima (see servesByName);
 //   - a leg over dailyLongKm from a focus city goes to one of its own
-//     stations, a country or gateway its markets name, or a partner's hub
-//     (see partnerHub); it sells the others over a hub, and keeps its
-//     share of their passengers;
+//     stations, a country or gateway its markets name, or a partner's hub,
+//     and a long haul to another region's airport has enough international
+//     passengers; it sells the others over a hub, and keeps its share of
+//     their passengers (see fliesTo);
 //   - neither airport's limits forbid it (perimeter rules, domestic-only
 //     fields, short runways) and the two countries are not a pair without
 //     service;
@@ -504,8 +505,28 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (w float64, flies, ok 
 	case al.Kind == LowCost:
 		w *= 0.8
 	}
-	flies = km <= dailyLongKm || n.station[ai][s] != focusCity || ownStation || c.servesByName(al, to, n.gateway[ai][x]) || n.partnerHub(ai, x)
-	return w, flies, true
+	return w, ownStation || n.fliesTo(ai, al, s, x, km), true
+}
+
+// fliesTo reports whether airline al (index ai), which sells the pair of
+// its station s and airport x (not its station), km apart, flies it
+// nonstop, or sells it over a hub. It sells these over a hub:
+//
+//   - from a focus city, a leg of over dailyLongKm to an airport in a
+//     region its markets name, and no partner's hub (see partnerHub);
+//   - a long haul (over thinLongKm) to another region's airport with few
+//     international passengers (IntlTier 1): Anchorage's are Alaska's
+//     and Canada's, not Lufthansa's from Frankfurt or Cathay Pacific's
+//     from Hong Kong.
+func (n *network) fliesTo(ai int, al *Airline, s, x int, km float64) bool {
+	to := n.airports[x]
+	switch {
+	case km > dailyLongKm && n.station[ai][s] == focusCity && !n.c.servesByName(al, to, n.gateway[ai][x]) && !n.partnerHub(ai, x):
+		return false
+	case km > thinLongKm && to.IntlTier <= 1 && n.region[s] != n.region[x]:
+		return false
+	}
+	return true
 }
 
 // partnerHub reports whether airport x is the hub of an airline that
@@ -513,8 +534,7 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (w float64, flies, ok 
 // leg of over dailyLongKm only to one of its own stations, a country or
 // gateway its markets name, or a partner's hub, whose banks fill it
 // (American and Delta fly Los Angeles to London, Paris and Amsterdam, not
-// to Frankfurt or Budapest). To the others it sells connections: its
-// share of their passengers does not go to the airlines that fly them.
+// to Frankfurt or Budapest).
 func (n *network) partnerHub(ai, x int) bool {
 	for bi, ok := range n.partner[ai] {
 		if ok && n.station[bi][x] == hub {

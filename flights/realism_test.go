@@ -137,6 +137,11 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "LAX", d: "LHR", want: []string{"AA", "BA", "VS"}}, {o: "JFK", d: "TLV", want: []string{"AA", "DL"}},
 		{o: "KIX", d: "LHR", not: []string{"NH"}}, {o: "KIX", d: "CDG", not: []string{"NH"}},
 		{o: "ORY", d: "SIN", not: []string{"AF"}}, {o: "ORY", d: "HKG", not: []string{"AF"}},
+		// Anchorage's few international passengers fly to Canada, not on
+		// Europe's and Asia's hub airlines to their hubs.
+		{o: "ANC", d: "FRA"}, {o: "ANC", d: "LHR"}, {o: "ANC", d: "CDG"}, {o: "ANC", d: "AMS"},
+		{o: "ANC", d: "IST"}, {o: "ANC", d: "HKG"}, {o: "ANC", d: "SEA", want: []string{"AS", "DL"}},
+		{o: "ANC", d: "YVR", want: []string{"AC", "AS"}},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
@@ -253,6 +258,13 @@ func TestEveryRouteKeepsItsAirlinesRules(t *testing.T) {
 			}
 			if r.km > dailyLongKm && n.station[r.airline][r.from] != hub && n.station[r.airline][r.to] != hub && !c.servesByName(al, end, n.gateway[r.airline][x]) && !n.partnerHub(int(r.airline), x) {
 				t.Errorf("%s: from a focus city to %s, in its markets only by region %s and no partner's hub", name, end.Code, c.regionOf[end.Country])
+			}
+			other := from
+			if end == from {
+				other = to
+			}
+			if r.km > thinLongKm && end.IntlTier <= 1 && c.regionOf[end.Country] != c.regionOf[other.Country] {
+				t.Errorf("%s: a long haul from %s to %s, which has few international passengers (IntlTier %d)", name, c.regionOf[other.Country], end.Code, end.IntlTier)
 			}
 		}
 	}
