@@ -7,12 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -342,91 +339,15 @@ func TestStdioOversizedMessage(t *testing.T) {
 	_ = baseIn.Close()
 	collect(t, baseLines, 10*time.Second)
 	waitExit(t, base, baseLogs)
-	peak, basePeak := peakRSS(t, cmd), peakRSS(t, base)
+	peak, ok := peakRSS(t, cmd)
+	basePeak, _ := peakRSS(t, base)
+	if !ok {
+		t.Skipf("the line was answered; this platform gives no peak RSS to tell whether it was held")
+	}
 	t.Logf("peak RSS %d MiB, %d MiB without the line", peak>>20, basePeak>>20)
 	if peak > basePeak+40<<20 {
 		t.Errorf("peak RSS %d MiB for a 100 MB line, %d MiB without: the line was held", peak>>20, basePeak>>20)
 	}
-}
-
-// peakRSS is an exited process's peak resident set.
-func peakRSS(t *testing.T, cmd *exec.Cmd) int64 {
-	t.Helper()
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Fatal("no rusage")
-	}
-	return ru.Maxrss * 1024 // kilobytes on Linux
-}
-
-// SIGINT (Ctrl-C in a terminal) ends the server and is logged as what it
-// is, not as stdin closing.
-func TestStdioSIGINT(t *testing.T) {
-	cmd, stdin, lines, logs := rawStdio(t)
-	defer stdin.Close()
-	handshake(t, stdin, lines, `{}`)
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	waitExit(t, cmd, logs)
-	if !strings.Contains(logs.String(), "interrupted by a signal") || strings.Contains(logs.String(), "stdin closed") {
-		t.Errorf("log after SIGINT:\n%s", logs.String())
-	}
-}
-
-// On a terminal, the server says once, in plain words, what it is waiting
-// for; with a host on the other end (a pipe) it says nothing of the sort.
-func TestStdioTerminalNotice(t *testing.T) {
-	ptm, pts := openPTY(t)
-	cmd := exec.Command(binary)
-	logs := &serverbin.Log{}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, pts, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pts.Close()
-	defer ptm.Close()
-	go func() { _, _ = io.Copy(io.Discard, ptm) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"message":"starting"`) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	_ = cmd.Process.Signal(os.Interrupt)
-	waitExit(t, cmd, logs)
-	out := logs.String()
-	if strings.Count(out, "speaks MCP") != 1 || !strings.Contains(out, "go run ./cmd/flightdemo") || !strings.Contains(out, "Ctrl-C") {
-		t.Errorf("stderr on a terminal:\n%s", out)
-	}
-	if strings.Contains(out, "no state key configured") {
-		t.Errorf("a terminal user was warned about the state key:\n%s", out)
-	}
-	_, _, _, piped := rawStdio(t)
-	time.Sleep(300 * time.Millisecond)
-	if strings.Contains(piped.String(), "speaks MCP") {
-		t.Errorf("the notice went to a host:\n%s", piped.String())
-	}
-}
-
-// openPTY opens a pseudo-terminal pair (Linux /dev/ptmx).
-func openPTY(t *testing.T) (*os.File, *os.File) {
-	t.Helper()
-	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("open /dev/ptmx: %v", err)
-	}
-	var unlock int32
-	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, ptm.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno != 0 {
-		t.Fatalf("unlock pty: %v", errno)
-	}
-	var n uint32
-	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, ptm.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); errno != 0 {
-		t.Fatalf("pty number: %v", errno)
-	}
-	pts, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("open pts: %v", err)
-	}
-	return ptm, pts
 }
 
 // Messages mcp-go never answers do not count as calls in flight when stdin
