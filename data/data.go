@@ -88,6 +88,14 @@ var NoServiceCSV []byte
 //go:embed affinities.csv
 var AffinitiesCSV []byte
 
+// BilateralsCSV lists the country pairs whose air transport agreement caps
+// the flights between them: country,with (space-separated ISO codes),
+// per_week (the departures a week, each way, that one country's airlines
+// may fly between the two in all; each side the same),source.
+//
+//go:embed bilaterals.csv
+var BilateralsCSV []byte
+
 // AirportLimitsCSV lists what some airports cannot take:
 // iata,max_km (the longest leg; 0 for no limit),countries (the only
 // countries it has flights to, space-separated; empty for any),exempt

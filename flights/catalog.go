@@ -160,13 +160,15 @@ type Catalog struct {
 
 	// The network model's data (see network.go): regions by name and by
 	// country, partnerships beyond alliances, country pairs without
-	// service and with an affinity of their own, and the network itself,
+	// service, with an affinity of their own and with an agreement that
+	// caps their flights, and the network itself,
 	// built when the first search needs it.
 	regions   map[string][]string
 	regionOf  map[string]string
 	partners  map[[2]string]string  // by the two airlines' codes, sorted: the partnership's name
 	noService map[[2]string]string  // by the two countries, sorted: the reason
 	affinity  map[[2]string]float64 // by the two countries, sorted: their markets' affinity
+	bilateral map[[2]string]int     // by the two countries, sorted: each side's flights a week at most
 	network   func() *network
 	seasons   *seasonCache
 }
@@ -185,7 +187,7 @@ var Embedded = sync.OnceValues(func() (*Catalog, error) {
 func embeddedSources() Sources {
 	return Sources{Airports: data.AirportsCSV, Airlines: data.AirlinesCSV,
 		Metros: data.MetrosCSV, Cities: data.CitiesCSV, Countries: data.CountriesCSV,
-		Regions: data.RegionsCSV, Partners: data.PartnersCSV, NoService: data.NoServiceCSV, Affinities: data.AffinitiesCSV, Limits: data.AirportLimitsCSV}
+		Regions: data.RegionsCSV, Partners: data.PartnersCSV, NoService: data.NoServiceCSV, Affinities: data.AffinitiesCSV, Bilaterals: data.BilateralsCSV, Limits: data.AirportLimitsCSV}
 }
 
 // Sources is the CSV data a catalog is built from, in the formats the data
@@ -198,9 +200,9 @@ func embeddedSources() Sources {
 type Sources struct {
 	Airports, Airlines        []byte
 	Metros, Cities, Countries []byte
-	// Regions, Partners, NoService, Affinities and Limits are the network
-	// model's rules: see data/README.md.
-	Regions, Partners, NoService, Affinities, Limits []byte
+	// Regions, Partners, NoService, Affinities, Bilaterals and Limits are
+	// the network model's rules: see data/README.md.
+	Regions, Partners, NoService, Affinities, Bilaterals, Limits []byte
 }
 
 // NewCatalog builds a catalog from airports and airlines only, as tests with

@@ -537,13 +537,14 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		partners   = "name,airlines\n"
 		noService  = "country,with,reason\n"
 		affinities = "country,with,affinity,reason\n"
+		bilaterals = "country,with,per_week,source\n"
 		limits     = "iata,max_km,countries,exempt,curfew,kinds,note\n"
 	)
 	for _, tc := range []struct {
-		name                                             string
-		regions, partners, noService, affinities, limits string
-		airlines                                         string // instead of the airlines above
-		want                                             string
+		name                                                         string
+		regions, partners, noService, affinities, bilaterals, limits string
+		airlines                                                     string // instead of the airlines above
+		want                                                         string
 	}{
 		{name: "country in two regions", regions: regions + "atlantic,GB\n", want: "already in europe"},
 		{name: "airport in no region", regions: "region,countries\nnorthamerica,US\n", want: "LHR is in GB, which is in no region"},
@@ -562,6 +563,14 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		{name: "affinity with an unknown country", regions: regions, affinities: affinities + "US,G1,3,ties\n", want: "not another known country"},
 		{name: "affinity with no country", regions: regions, affinities: affinities + "US,,3,ties\n", want: "with names no country"},
 		{name: "affinity twice", regions: regions, affinities: affinities + "US,GB,3,ties\nGB,US,3,ties\n", want: "listed twice"},
+		{name: "bilateral without a source", regions: regions, bilaterals: bilaterals + "GB,US,12,\n", want: "no source"},
+		{name: "bilateral not a number", regions: regions, bilaterals: bilaterals + "GB,US,twelve,agreement\n", want: `per_week "twelve" is not a whole number`},
+		{name: "bilateral of a part of a flight", regions: regions, bilaterals: bilaterals + "GB,US,1.5,agreement\n", want: `per_week "1.5"`},
+		{name: "bilateral of no flights", regions: regions, bilaterals: bilaterals + "GB,US,0,agreement\n", want: "no_service.csv"},
+		{name: "bilateral with itself", regions: regions, bilaterals: bilaterals + "US,US,12,agreement\n", want: "not another known country"},
+		{name: "bilateral with an unknown country", regions: regions, bilaterals: bilaterals + "X1,US,12,agreement\n", want: "X1"},
+		{name: "bilateral with no country", regions: regions, bilaterals: bilaterals + "US,,12,agreement\n", want: "with names no country"},
+		{name: "bilateral twice", regions: regions, bilaterals: bilaterals + "US,GB,12,agreement\nGB,US,14,agreement\n", want: "listed twice"},
 		{name: "limit of an unknown airport", regions: regions, limits: limits + "XXX,0,,,,,\n", want: "XXX is not a known airport"},
 		{name: "limit without a note", regions: regions, limits: limits + "LGA,2414,,,,,\n", want: "needs a note"},
 		{name: "bad curfew", regions: regions, limits: limits + "LHR,0,,,23:30,,night\n", want: "curfew"},
@@ -575,7 +584,7 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 				airlines = []byte(tc.airlines)
 			}
 			_, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Regions: []byte(tc.regions),
-				Partners: []byte(tc.partners), NoService: []byte(tc.noService), Affinities: []byte(tc.affinities), Limits: []byte(tc.limits)})
+				Partners: []byte(tc.partners), NoService: []byte(tc.noService), Affinities: []byte(tc.affinities), Bilaterals: []byte(tc.bilaterals), Limits: []byte(tc.limits)})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one mentioning %q", err, tc.want)
 			}
@@ -586,6 +595,26 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		Affinities: []byte(affinities + "GB,US,2.5,ties\n"), Limits: []byte(limits + "LGA,2414,US,,,,perimeter rule\n")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// An agreement of three flights a week each side: American and
+	// British Airways fly JFK-LHR three times a week, where they flew it
+	// more without one.
+	capped, err := NewCatalogFrom(Sources{Airports: airports, Airlines: airlines, Regions: []byte(regions),
+		Partners: []byte(partners + "Atlantic,AA BA\n"), NoService: []byte(noService),
+		Affinities: []byte(affinities + "GB,US,2.5,ties\n"), Bilaterals: []byte(bilaterals + "GB,US,3,agreement\n"), Limits: []byte(limits + "LGA,2414,US,,,,perimeter rule\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perWeek := func(c *Catalog) map[string]int32 {
+		n := c.network()
+		got := map[string]int32{}
+		for _, id := range n.routesBetween(n.index["JFK"], n.index["LHR"]) {
+			got[c.airlines[n.routes[id].airline].Code] = n.routes[id].perWeek
+		}
+		return got
+	}
+	if free, held := perWeek(c), perWeek(capped); !(free["AA"] > 3 && free["BA"] > 3) || held["AA"] != 3 || held["BA"] != 3 {
+		t.Errorf("JFK-LHR a week: %v without an agreement, %v with one of 3 each side; want more than 3 each, then 3 each", free, held)
 	}
 	// A country pair's affinity is its own, not its regions' (2).
 	n := c.network()

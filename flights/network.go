@@ -289,6 +289,7 @@ func buildNetwork(c *Catalog) *network {
 		pair    [2]int
 		airline int
 		perWeek float64
+		demand  float64 // perWeek before an airline's cap on the leg (maxPerDay)
 	}
 	var shares []share
 	for _, key := range pairs { // in the order found: deterministic
@@ -320,7 +321,7 @@ func buildNetwork(c *Catalog) *network {
 				perWeek = max(perWeek, 7)
 			}
 			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]), n.thinMarket(key[0], key[1], km))
-			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most))})
+			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most)), perWeek})
 		}
 	}
 	// A share makes a route if it fills enough departures; and an airline
@@ -368,10 +369,23 @@ func buildNetwork(c *Catalog) *network {
 			}
 		}
 	}
+	// Each kept share's departures a week, whole; then the bilateral
+	// agreements' caps (see capBilaterals).
+	perWeek := make([]int, len(shares))
+	for i, sh := range shares {
+		if !keep[i] {
+			continue
+		}
+		perWeek[i] = int(math.Round(sh.perWeek))
+		if n.hubTrunk(sh.airline, sh.pair[0], sh.pair[1], n.km(sh.pair[0], sh.pair[1])) {
+			perWeek[i] = max(perWeek[i], 7)
+		}
+	}
+	n.capBilaterals(len(shares), func(i int) ([2]int, int, float64) { return shares[i].pair, shares[i].airline, shares[i].demand }, perWeek)
 	var last [2]int // the pair whose block times there and back are known
 	var there, back int
 	for i, sh := range shares { // each pair's shares are together
-		if !keep[i] {
+		if perWeek[i] == 0 {
 			continue
 		}
 		a, b := n.airports[sh.pair[0]], n.airports[sh.pair[1]]
@@ -380,17 +394,76 @@ func buildNetwork(c *Catalog) *network {
 			last = sh.pair
 			there, back = blockMinutesBothWays(a, b, km)
 		}
-		perWeek := int(math.Round(sh.perWeek))
-		if n.hubTrunk(sh.airline, sh.pair[0], sh.pair[1], km) {
-			perWeek = max(perWeek, 7)
-		}
-		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek)
-		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek)
+		n.addRoute(sh.pair[0], sh.pair[1], sh.airline, km, there, perWeek[i])
+		n.addRoute(sh.pair[1], sh.pair[0], sh.airline, km, back, perWeek[i])
 	}
 	n.pairs = groupRows(size*size, len(n.routes), func(id int) int { return int(n.routes[id].from)*size + int(n.routes[id].to) })
 	n.outConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(x, h)) > 0 })
 	n.inConnect = n.connectRows(func(x, h int) bool { return len(n.routesBetween(h, x)) > 0 })
 	return n
+}
+
+// capBilaterals holds the flights between two countries whose agreement
+// caps them (data/bilaterals.csv) to the cap on each side: the departures
+// a week, each way, that one country's airlines fly between the two in
+// all. Of the shares 0..count-1 (each a pair of airports, an airline and
+// its share of the pair's demand, flown perWeek[i] times a week, 0 for
+// not at all) each side flies the most flown first, the most demanded of
+// equals: first each at most daily, while the cap lasts, so that the
+// agreement's flights reach several cities (Turkish Airlines' twelve a
+// week to Canada are Toronto daily and Montreal five times), then each
+// as often as it would uncapped, with what is left. A share that what is
+// left cannot make a route (minPerWeek, minPerWeekLong) is not flown. An
+// airline's side is its first hub's country; an airline of a third
+// country flying between them is not counted (no agreement here grants
+// that).
+func (n *network) capBilaterals(count int, share func(i int) (pair [2]int, airline int, demand float64), perWeek []int) {
+	c := n.c
+	if len(c.bilateral) == 0 {
+		return
+	}
+	type capped struct {
+		i, want, least int
+		side           [3]string // the two countries, sorted, and the airline's
+	}
+	var all []capped
+	for i := range count {
+		pair, ai, _ := share(i)
+		from, to := n.airports[pair[0]].Country, n.airports[pair[1]].Country
+		countries := sortedPair(from, to)
+		home := c.airports[c.airlines[ai].Hubs[0]].Country
+		if perWeek[i] == 0 || c.bilateral[countries] == 0 || (home != from && home != to) {
+			continue
+		}
+		least := minPerWeek
+		if n.km(pair[0], pair[1]) > 3000 {
+			least = minPerWeekLong
+		}
+		all = append(all, capped{i, perWeek[i], least, [3]string{countries[0], countries[1], home}})
+		perWeek[i] = 0
+	}
+	slices.SortStableFunc(all, func(a, b capped) int {
+		_, _, da := share(a.i)
+		_, _, db := share(b.i)
+		return cmp.Or(cmp.Compare(b.want, a.want), cmp.Compare(db, da))
+	})
+	left := map[[3]string]int{}
+	for _, s := range all {
+		left[s.side] = c.bilateral[[2]string{s.side[0], s.side[1]}]
+	}
+	for _, s := range all {
+		if give := min(s.want, 7, left[s.side]); give >= s.least {
+			perWeek[s.i] = give
+			left[s.side] -= give
+		}
+	}
+	for _, s := range all {
+		if perWeek[s.i] > 0 {
+			more := min(s.want-perWeek[s.i], left[s.side])
+			perWeek[s.i] += more
+			left[s.side] -= more
+		}
+	}
 }
 
 // hubTrunk reports whether airline ai's route between airports a and b,
@@ -1006,6 +1079,38 @@ func (c *Catalog) readNetworkRules(src Sources) error {
 		})
 		if err != nil {
 			return fmt.Errorf("affinities: %w", err)
+		}
+	}
+	if len(src.Bilaterals) > 0 {
+		c.bilateral = map[[2]string]int{}
+		err := readCSV(src.Bilaterals, []string{"country", "with", "per_week", "source"}, func(_ int, f []string) error {
+			if err := knownCountry(f[0]); err != nil {
+				return err
+			}
+			v, err := strconv.Atoi(f[2])
+			if err != nil || v < minPerWeek {
+				return fmt.Errorf("%s: per_week %q is not a whole number of flights a week of at least %d (to forbid them, list the pair in no_service.csv)", f[0], f[2], minPerWeek)
+			}
+			if f[3] == "" {
+				return fmt.Errorf("%s: no source given", f[0])
+			}
+			if len(strings.Fields(f[1])) == 0 {
+				return fmt.Errorf("%s: with names no country", f[0])
+			}
+			for _, other := range strings.Fields(f[1]) {
+				if err := knownCountry(other); err != nil || other == f[0] {
+					return fmt.Errorf("%s with %q: not another known country", f[0], other)
+				}
+				pair := sortedPair(f[0], other)
+				if _, ok := c.bilateral[pair]; ok {
+					return fmt.Errorf("%s with %s listed twice", f[0], other)
+				}
+				c.bilateral[pair] = v
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("bilaterals: %w", err)
 		}
 	}
 	if len(src.Limits) > 0 {

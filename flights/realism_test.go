@@ -142,6 +142,12 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "ANC", d: "FRA"}, {o: "ANC", d: "LHR"}, {o: "ANC", d: "CDG"}, {o: "ANC", d: "AMS"},
 		{o: "ANC", d: "IST"}, {o: "ANC", d: "HKG"}, {o: "ANC", d: "SEA", want: []string{"AS", "DL"}},
 		{o: "ANC", d: "YVR", want: []string{"AC", "AS"}},
+		// Canada's agreements: Emirates and Etihad to Toronto, Turkish
+		// Airlines to Toronto and Montreal, not Vancouver or Calgary.
+		{o: "DXB", d: "YYZ", want: []string{"AC", "EK"}}, {o: "AUH", d: "YYZ", want: []string{"EY"}},
+		{o: "IST", d: "YVR"}, {o: "IST", d: "YYC"},
+		// Air Canada left Istanbul in 2017: Turkish flies Canada alone.
+		{o: "YYZ", d: "IST", want: []string{"TK"}, only: true}, {o: "YUL", d: "IST", want: []string{"TK"}, only: true},
 	} {
 		for _, pair := range [][2]string{{tc.o, tc.d}, {tc.d, tc.o}} {
 			got := nonstopAirlines(c, pair[0], pair[1])
@@ -361,6 +367,44 @@ func TestCountryPairsWithoutService(t *testing.T) {
 					t.Errorf("%s: segment %s %s-%s flies between %s and %s", f.ID, s.FlightNumber, s.From, s.To, from.Country, to.Country)
 				}
 			}
+		}
+	}
+}
+
+// An air transport agreement that caps the flights between two countries
+// (data/bilaterals.csv) holds on each side: Canada's with the UAE (21 a
+// week each side) and with Türkiye (12), where Turkish Airlines flew 56 a
+// week to Canada and Air Canada 47 to the Gulf. At least one side flies
+// its whole cap.
+func TestBilateralAgreementsHold(t *testing.T) {
+	c := mustCatalog(t)
+	n := c.network()
+	if len(c.bilateral) < 2 {
+		t.Fatalf("%d agreements read from data/bilaterals.csv, want Canada's with the UAE and Türkiye", len(c.bilateral))
+	}
+	flown := map[[3]string]int{}
+	for _, r := range n.routes {
+		from, to := n.airports[r.from].Country, n.airports[r.to].Country
+		pair := sortedPair(from, to)
+		home := c.airports[c.airlines[r.airline].Hubs[0]].Country
+		if c.bilateral[pair] > 0 && r.from < r.to {
+			if home != from && home != to {
+				t.Errorf("%s %s-%s: an airline of neither country", c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code)
+			}
+			flown[[3]string{pair[0], pair[1], home}] += int(r.perWeek)
+		}
+	}
+	for pair, most := range c.bilateral {
+		both := 0
+		for _, side := range pair {
+			got := flown[[3]string{pair[0], pair[1], side}]
+			both += got
+			if got > most {
+				t.Errorf("%s-%s: %s's airlines fly %d a week, want %d at most", pair[0], pair[1], side, got, most)
+			}
+		}
+		if both < most {
+			t.Errorf("%s-%s: %d a week in all, want at least one side's %d", pair[0], pair[1], both, most)
 		}
 	}
 }
@@ -782,6 +826,10 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"LAX", "CUN", 7 * 4, 7 * 10},
 		{"DFW", "MEX", 7 * 4, 7 * 10},
 		{"YYZ", "MEX", 7 * 2, 7 * 6},
+		// Turkish Airlines' twelve a week to Canada (21 and 21 to Toronto
+		// and Montreal before the agreement's cap).
+		{"YYZ", "IST", 7, 7},
+		{"YUL", "IST", 3, 5},
 	} {
 		if got := perWeek(tc.o, tc.d); got < tc.min || got > tc.max {
 			t.Errorf("%s-%s: %d departures a week, want %d to %d", tc.o, tc.d, got, tc.min, tc.max)
