@@ -547,7 +547,7 @@ func (n *network) addRoute(from, to, airline int, km float64, block, perWeek int
 // station s and x, its weight in that market (a hub counts for more than a
 // focus city, and both ends being its stations for more still), and
 // whether it flies the pair nonstop: one it sells but does not fly (see
-// partnerHub) keeps its share of the pair's passengers, who connect.
+// fliesTo) keeps its share of the pair's passengers, who connect.
 func (n *network) eligible(ai int, al *Airline, s, x int) (w float64, flies, ok bool) {
 	c := n.c
 	from, to := n.airports[s], n.airports[x]
@@ -585,8 +585,10 @@ func (n *network) eligible(ai int, al *Airline, s, x int) (w float64, flies, ok 
 // its station s and airport x (not its station), km apart, flies it
 // nonstop, or sells it over a hub. It sells these over a hub:
 //
-//   - from a focus city, a leg of over dailyLongKm to an airport in a
-//     region its markets name, and no partner's hub (see partnerHub);
+//   - from a focus city, a leg of over dailyLongKm to an airport its
+//     markets name only by region, and no partner's hub: from Los
+//     Angeles American flies to London, Delta to Paris and Amsterdam,
+//     and neither to Frankfurt or Budapest;
 //   - a long haul (over thinLongKm) to another region's airport with few
 //     international passengers (IntlTier 1): Anchorage's are Alaska's
 //     and Canada's, not Lufthansa's from Frankfurt or Cathay Pacific's
@@ -602,12 +604,9 @@ func (n *network) fliesTo(ai int, al *Airline, s, x int, km float64) bool {
 	return true
 }
 
-// partnerHub reports whether airport x is the hub of an airline that
-// sells connections with airline ai: from a focus city an airline flies a
-// leg of over dailyLongKm only to one of its own stations, a country or
-// gateway its markets name, or a partner's hub, whose banks fill it
-// (American and Delta fly Los Angeles to London, Paris and Amsterdam, not
-// to Frankfurt or Budapest).
+// partnerHub reports whether airport x is a hub of an airline that sells
+// connections with airline ai (an alliance, or data/partners.csv), whose
+// banks feed ai's flights there.
 func (n *network) partnerHub(ai, x int) bool {
 	for bi, ok := range n.partner[ai] {
 		if ok && n.station[bi][x] == hub {

@@ -126,10 +126,10 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		{o: "RUH", d: "YUL"}, {o: "JED", d: "YYZ", not: []string{"AC"}},
 		// From a focus city an airline flies the longest hauls (over
 		// dailyLongKm) to its partners' hubs and the countries and
-		// gateways its markets name, and sells the rest over a hub:
-		// American and Delta at Los Angeles fly to London, Paris and
-		// Amsterdam, not to Frankfurt, Munich, Zurich, Vienna, Budapest
-		// or Lisbon; ANA's Osaka has no long hauls to Europe.
+		// gateways its markets name, and sells the rest over a hub: from
+		// Los Angeles American flies to London, Delta to Paris and
+		// Amsterdam, neither to Frankfurt, Munich, Zurich, Vienna,
+		// Budapest or Lisbon; ANA's Osaka has no long hauls to Europe.
 		{o: "LAX", d: "FRA", want: []string{"LH"}, not: []string{"AA", "DL"}},
 		{o: "LAX", d: "MUC", not: []string{"AA", "DL"}}, {o: "LAX", d: "ZRH", not: []string{"AA", "DL"}},
 		{o: "LAX", d: "VIE", not: []string{"AA", "DL"}}, {o: "LAX", d: "BUD", not: []string{"AA", "DL"}},
