@@ -289,7 +289,7 @@ func buildNetwork(c *Catalog) *network {
 		pair    [2]int
 		airline int
 		perWeek float64
-		demand  float64 // perWeek before an airline's cap on the leg (maxPerDay)
+		market  float64 // the pair's departures a day, every airline's (demandPerDay)
 	}
 	var shares []share
 	for _, key := range pairs { // in the order found: deterministic
@@ -321,7 +321,7 @@ func buildNetwork(c *Catalog) *network {
 				perWeek = max(perWeek, 7)
 			}
 			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]), n.thinMarket(key[0], key[1], km))
-			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most)), perWeek})
+			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most)), perDay})
 		}
 	}
 	// A share makes a route if it fills enough departures; and an airline
@@ -381,7 +381,7 @@ func buildNetwork(c *Catalog) *network {
 			perWeek[i] = max(perWeek[i], 7)
 		}
 	}
-	n.capBilaterals(len(shares), func(i int) ([2]int, int, float64) { return shares[i].pair, shares[i].airline, shares[i].demand }, perWeek)
+	n.capBilaterals(len(shares), func(i int) ([2]int, int, float64) { return shares[i].pair, shares[i].airline, shares[i].market }, perWeek)
 	var last [2]int // the pair whose block times there and back are known
 	var there, back int
 	for i, sh := range shares { // each pair's shares are together
@@ -407,28 +407,31 @@ func buildNetwork(c *Catalog) *network {
 // caps them (data/bilaterals.csv) to the cap on each side: the departures
 // a week, each way, that one country's airlines fly between the two in
 // all. Of the shares 0..count-1 (each a pair of airports, an airline and
-// its share of the pair's demand, flown perWeek[i] times a week, 0 for
-// not at all) each side flies the most flown first, the most demanded of
-// equals: first each at most daily, while the cap lasts, so that the
-// agreement's flights reach several cities (Turkish Airlines' twelve a
-// week to Canada are Toronto daily and Montreal five times), then each
-// as often as it would uncapped, with what is left. A share that what is
+// the pair's market, its departures a day by every airline; flown
+// perWeek[i] times a week, 0 for not at all) each side flies between the
+// biggest airports first (by their international passengers, IntlTier),
+// then the biggest markets, then the most flown share: first each at
+// most daily, while the cap lasts, so that the agreement's flights reach
+// several cities (Turkish Airlines' twelve a week to Canada are Toronto
+// daily and Montreal five times), then each as often as it would
+// uncapped, with what is left. A share that what is
 // left cannot make a route (minPerWeek, minPerWeekLong) is not flown. An
 // airline's side is its first hub's country; an airline of a third
 // country flying between them is not counted (no agreement here grants
 // that).
-func (n *network) capBilaterals(count int, share func(i int) (pair [2]int, airline int, demand float64), perWeek []int) {
+func (n *network) capBilaterals(count int, share func(i int) (pair [2]int, airline int, market float64), perWeek []int) {
 	c := n.c
 	if len(c.bilateral) == 0 {
 		return
 	}
 	type capped struct {
 		i, want, least int
+		size, market   float64   // the two airports' international sizes, multiplied; the pair's market
 		side           [3]string // the two countries, sorted, and the airline's
 	}
 	var all []capped
 	for i := range count {
-		pair, ai, _ := share(i)
+		pair, ai, market := share(i)
 		from, to := n.airports[pair[0]].Country, n.airports[pair[1]].Country
 		countries := sortedPair(from, to)
 		home := c.airports[c.airlines[ai].Hubs[0]].Country
@@ -439,13 +442,12 @@ func (n *network) capBilaterals(count int, share func(i int) (pair [2]int, airli
 		if n.km(pair[0], pair[1]) > 3000 {
 			least = minPerWeekLong
 		}
-		all = append(all, capped{i, perWeek[i], least, [3]string{countries[0], countries[1], home}})
+		size := tierWeight[n.airports[pair[0]].IntlTier] * tierWeight[n.airports[pair[1]].IntlTier]
+		all = append(all, capped{i, perWeek[i], least, size, market, [3]string{countries[0], countries[1], home}})
 		perWeek[i] = 0
 	}
 	slices.SortStableFunc(all, func(a, b capped) int {
-		_, _, da := share(a.i)
-		_, _, db := share(b.i)
-		return cmp.Or(cmp.Compare(b.want, a.want), cmp.Compare(db, da))
+		return cmp.Or(cmp.Compare(b.size, a.size), cmp.Compare(b.market, a.market), cmp.Compare(b.want, a.want))
 	})
 	left := map[[3]string]int{}
 	for _, s := range all {

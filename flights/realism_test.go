@@ -146,6 +146,8 @@ func TestNonstopsThatMustAndMustNotExist(t *testing.T) {
 		// Airlines to Toronto and Montreal, not Vancouver or Calgary.
 		{o: "DXB", d: "YYZ", want: []string{"AC", "EK"}}, {o: "AUH", d: "YYZ", want: []string{"EY"}},
 		{o: "IST", d: "YVR"}, {o: "IST", d: "YYC"},
+		{o: "LAX", d: "PVG", want: []string{"MU", "UA"}}, {o: "JFK", d: "PEK", want: []string{"CA"}},
+		{o: "SFO", d: "PVG", want: []string{"MU", "UA"}}, {o: "DEN", d: "PEK"}, {o: "DTW", d: "PEK"}, {o: "MSP", d: "PVG"},
 		// Air Canada left Istanbul in 2017: Turkish flies Canada alone.
 		{o: "YYZ", d: "IST", want: []string{"TK"}, only: true}, {o: "YUL", d: "IST", want: []string{"TK"}, only: true},
 	} {
@@ -374,13 +376,14 @@ func TestCountryPairsWithoutService(t *testing.T) {
 // An air transport agreement that caps the flights between two countries
 // (data/bilaterals.csv) holds on each side: Canada's with the UAE (21 a
 // week each side) and with Türkiye (12), where Turkish Airlines flew 56 a
-// week to Canada and Air Canada 47 to the Gulf. At least one side flies
-// its whole cap.
+// week to Canada and Air Canada 47 to the Gulf, and China's with the
+// United States (50), where each side flew 133-152. At least one side
+// flies its whole cap, and the biggest airports come first.
 func TestBilateralAgreementsHold(t *testing.T) {
 	c := mustCatalog(t)
 	n := c.network()
-	if len(c.bilateral) < 2 {
-		t.Fatalf("%d agreements read from data/bilaterals.csv, want Canada's with the UAE and Türkiye", len(c.bilateral))
+	if len(c.bilateral) < 3 {
+		t.Fatalf("%d agreements read from data/bilaterals.csv, want Canada's with the UAE and Türkiye and China's with the US", len(c.bilateral))
 	}
 	flown := map[[3]string]int{}
 	for _, r := range n.routes {
