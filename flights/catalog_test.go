@@ -555,6 +555,8 @@ func TestNewCatalogRejectsBadNetworkData(t *testing.T) {
 		{name: "partnership of one", regions: regions, partners: partners + "Alone,AA\n", want: "fewer than two"},
 		{name: "no-service pair without a reason", regions: regions, noService: noService + "GB,US,\n", want: "no reason"},
 		{name: "no-service with itself", regions: regions, noService: noService + "GB,GB,closed\n", want: "not another known country"},
+		{name: "no-service with no country", regions: regions, noService: noService + "GB,,closed\n", want: "with names no country"},
+		{name: "no-service twice", regions: regions, noService: noService + "GB,US,closed\nUS,GB,sanctions\n", want: "listed twice"},
 		{name: "affinity without a reason", regions: regions, affinities: affinities + "GB,US,3,\n", want: "no reason"},
 		{name: "affinity not a number", regions: regions, affinities: affinities + "GB,US,lots,ties\n", want: `affinity "lots" is not a number`},
 		{name: "affinity above a country's own", regions: regions, affinities: affinities + "GB,US,7,ties\n", want: "at most 6"},

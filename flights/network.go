@@ -913,6 +913,53 @@ func (n *network) longTrunk(ai, a, b int) bool {
 	return n.station[ai][a] == hub || n.station[ai][b] == hub
 }
 
+// knownCountry says what is wrong with a country code: not two letters,
+// or, where the catalog has countries.csv, not in it.
+func (c *Catalog) knownCountry(code string) error {
+	if !isCode(code, 2) {
+		return fmt.Errorf("%q is not a two-letter country code", code)
+	}
+	if len(c.countries) > 0 && c.countries[code] == nil {
+		return fmt.Errorf("country %s is not in countries.csv", code)
+	}
+	return nil
+}
+
+// readCountryPairs reads a file of country pairs with the columns header:
+// country, with (one or more other countries, space-separated), the
+// file's own, and last a reason or source, which every row gives. It
+// puts value's reading of each row (its fields; an error says what is
+// wrong with them) into pairs under the two countries, sorted; a pair
+// listed twice, in either order, is refused.
+func readCountryPairs[T any](c *Catalog, src []byte, header []string, pairs map[[2]string]T, value func(f []string) (T, error)) error {
+	return readCSV(src, header, func(_ int, f []string) error {
+		if err := c.knownCountry(f[0]); err != nil {
+			return err
+		}
+		v, err := value(f)
+		if err != nil {
+			return err
+		}
+		if f[len(f)-1] == "" {
+			return fmt.Errorf("%s: no %s given", f[0], header[len(header)-1])
+		}
+		if len(strings.Fields(f[1])) == 0 {
+			return fmt.Errorf("%s: with names no country", f[0])
+		}
+		for _, other := range strings.Fields(f[1]) {
+			if err := c.knownCountry(other); err != nil || other == f[0] {
+				return fmt.Errorf("%s with %q: not another known country", f[0], other)
+			}
+			pair := sortedPair(f[0], other)
+			if _, ok := pairs[pair]; ok {
+				return fmt.Errorf("%s with %s listed twice", f[0], other)
+			}
+			pairs[pair] = v
+		}
+		return nil
+	})
+}
+
 func sortedPair(a, b string) [2]string {
 	if b < a {
 		a, b = b, a
@@ -960,15 +1007,7 @@ func parseWindow(s string) (*window, error) {
 func (c *Catalog) readNetworkRules(src Sources) error {
 	c.regions, c.regionOf = map[string][]string{}, map[string]string{}
 	c.partners, c.noService = map[[2]string]string{}, map[[2]string]string{}
-	knownCountry := func(code string) error {
-		if !isCode(code, 2) {
-			return fmt.Errorf("%q is not a two-letter country code", code)
-		}
-		if len(c.countries) > 0 && c.countries[code] == nil {
-			return fmt.Errorf("country %s is not in countries.csv", code)
-		}
-		return nil
-	}
+	knownCountry := c.knownCountry
 	if len(src.Regions) > 0 {
 		err := readCSV(src.Regions, []string{"region", "countries"}, func(_ int, f []string) error {
 			name := f[0]
@@ -1031,52 +1070,19 @@ func (c *Catalog) readNetworkRules(src Sources) error {
 		}
 	}
 	if len(src.NoService) > 0 {
-		err := readCSV(src.NoService, []string{"country", "with", "reason"}, func(_ int, f []string) error {
-			if err := knownCountry(f[0]); err != nil {
-				return err
-			}
-			if f[2] == "" {
-				return fmt.Errorf("%s: no reason given", f[0])
-			}
-			for _, other := range strings.Fields(f[1]) {
-				if err := knownCountry(other); err != nil || other == f[0] {
-					return fmt.Errorf("%s with %q: not another known country", f[0], other)
-				}
-				c.noService[sortedPair(f[0], other)] = f[2]
-			}
-			return nil
-		})
+		err := readCountryPairs(c, src.NoService, []string{"country", "with", "reason"}, c.noService, func(f []string) (string, error) { return f[2], nil })
 		if err != nil {
 			return fmt.Errorf("no_service: %w", err)
 		}
 	}
 	if len(src.Affinities) > 0 {
 		c.affinity = map[[2]string]float64{}
-		err := readCSV(src.Affinities, []string{"country", "with", "affinity", "reason"}, func(_ int, f []string) error {
-			if err := knownCountry(f[0]); err != nil {
-				return err
-			}
+		err := readCountryPairs(c, src.Affinities, []string{"country", "with", "affinity", "reason"}, c.affinity, func(f []string) (float64, error) {
 			v, err := strconv.ParseFloat(f[2], 64)
 			if err != nil || !(v > 0 && v <= domesticAffinity) {
-				return fmt.Errorf("%s: affinity %q is not a number above 0 and at most %v (a country's own market)", f[0], f[2], float64(domesticAffinity))
+				return 0, fmt.Errorf("%s: affinity %q is not a number above 0 and at most %v (a country's own market)", f[0], f[2], float64(domesticAffinity))
 			}
-			if f[3] == "" {
-				return fmt.Errorf("%s: no reason given", f[0])
-			}
-			if len(strings.Fields(f[1])) == 0 {
-				return fmt.Errorf("%s: with names no country", f[0])
-			}
-			for _, other := range strings.Fields(f[1]) {
-				if err := knownCountry(other); err != nil || other == f[0] {
-					return fmt.Errorf("%s with %q: not another known country", f[0], other)
-				}
-				pair := sortedPair(f[0], other)
-				if _, ok := c.affinity[pair]; ok {
-					return fmt.Errorf("%s with %s listed twice", f[0], other)
-				}
-				c.affinity[pair] = v
-			}
-			return nil
+			return v, nil
 		})
 		if err != nil {
 			return fmt.Errorf("affinities: %w", err)
@@ -1084,31 +1090,12 @@ func (c *Catalog) readNetworkRules(src Sources) error {
 	}
 	if len(src.Bilaterals) > 0 {
 		c.bilateral = map[[2]string]int{}
-		err := readCSV(src.Bilaterals, []string{"country", "with", "per_week", "source"}, func(_ int, f []string) error {
-			if err := knownCountry(f[0]); err != nil {
-				return err
-			}
+		err := readCountryPairs(c, src.Bilaterals, []string{"country", "with", "per_week", "source"}, c.bilateral, func(f []string) (int, error) {
 			v, err := strconv.Atoi(f[2])
 			if err != nil || v < minPerWeek {
-				return fmt.Errorf("%s: per_week %q is not a whole number of flights a week of at least %d (to forbid them, list the pair in no_service.csv)", f[0], f[2], minPerWeek)
+				return 0, fmt.Errorf("%s: per_week %q is not a whole number of flights a week of at least %d (to forbid them, list the pair in no_service.csv)", f[0], f[2], minPerWeek)
 			}
-			if f[3] == "" {
-				return fmt.Errorf("%s: no source given", f[0])
-			}
-			if len(strings.Fields(f[1])) == 0 {
-				return fmt.Errorf("%s: with names no country", f[0])
-			}
-			for _, other := range strings.Fields(f[1]) {
-				if err := knownCountry(other); err != nil || other == f[0] {
-					return fmt.Errorf("%s with %q: not another known country", f[0], other)
-				}
-				pair := sortedPair(f[0], other)
-				if _, ok := c.bilateral[pair]; ok {
-					return fmt.Errorf("%s with %s listed twice", f[0], other)
-				}
-				c.bilateral[pair] = v
-			}
-			return nil
+			return v, nil
 		})
 		if err != nil {
 			return fmt.Errorf("bilaterals: %w", err)
