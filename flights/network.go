@@ -320,7 +320,7 @@ func buildNetwork(c *Catalog) *network {
 			if thin && c.airlines[bd.airline].Kind != LowCost {
 				perWeek = max(perWeek, 7)
 			}
-			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]), n.thinMarket(key[0], key[1], km))
+			most := maxPerDay(km, c.airlines[bd.airline].Kind, n.longTrunk(bd.airline, key[0], key[1]), n.thinMarket(key[0], key[1], km), n.topGateway(key[0], key[1]))
 			shares = append(shares, share{key, bd.airline, min(perWeek, float64(7*most)), perDay})
 		}
 	}
@@ -863,25 +863,31 @@ func hubPull(hub, spoke int, km float64) float64 {
 // six times). Over denseLongKm it is three a day in any market: the
 // shuttles of eight a day across an ocean are the North Atlantic's
 // shortest trunks (London and Paris to New York), and no airline flies
-// Istanbul to New York or Frankfurt to Toronto eight times a day. Over
-// dailyLongKm a leg is half a day's flying each way: Lufthansa flies
-// Frankfurt to Los Angeles once a day, Singapore Airlines Barcelona to
-// Singapore less; the few that fly more are the trunks between two major
-// gateways (British Airways' London to Singapore twice).
-func maxPerDay(km float64, kind AirlineKind, trunk, thin bool) int {
+// Istanbul to New York or Frankfurt to Toronto eight times a day. And
+// three only to one of the world's top gateways (top: see topGateway);
+// between two others it is twice a day on a trunk and daily otherwise, as
+// over dailyLongKm: Air Canada flies Toronto to Brussels daily, American
+// New York to Barcelona. Over dailyLongKm a leg is half a day's flying
+// each way: Lufthansa flies Frankfurt to Los Angeles once a day,
+// Singapore Airlines Barcelona to Singapore less; the few that fly more
+// are the trunks between two major gateways (British Airways' London to
+// Singapore twice).
+func maxPerDay(km float64, kind AirlineKind, trunk, thin, top bool) int {
+	most := 1
 	switch {
-	case kind == LowCost && km >= 4000:
-		return 2
 	case km < 1500:
-		return 10
+		most = 10
 	case km < thinLongKm, km < denseLongKm && !thin:
-		return 8
-	case km <= dailyLongKm:
-		return 3
+		most = 8
+	case km <= denseLongKm, km <= dailyLongKm && top:
+		most = 3
 	case trunk:
-		return 2
+		most = 2
 	}
-	return 1
+	if kind == LowCost && km >= 4000 {
+		most = min(most, 2)
+	}
+	return most
 }
 
 // thinLongKm is the shortest long haul whose frequency a thin market
@@ -893,6 +899,17 @@ const (
 	denseLongKm = 6000
 	dailyLongKm = 9000
 )
+
+// topGateway reports whether one of airports x and y is among the world's
+// biggest for the trip between them: Tier 5 within a country, IntlTier 5
+// across a border.
+func (n *network) topGateway(x, y int) bool {
+	a, b := n.airports[x], n.airports[y]
+	if a.Country == b.Country {
+		return max(a.Tier, b.Tier) >= 5
+	}
+	return max(a.IntlTier, b.IntlTier) >= 5
+}
 
 // thinMarket reports whether airports x and y, km apart, are in markets
 // that fly to each other no more than their sizes say: another country in

@@ -818,6 +818,12 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 		{"LAX", "MUC", 7, 7 * 4},
 		{"LAX", "VIE", 0, 7 * 2},
 		{"LHR", "SIN", 7 * 2, 7 * 6},
+		// Between two second gateways daily, twice on a trunk (these were
+		// 42, 42, 21 and 35 a week).
+		{"JFK", "BCN", 7, 7 * 2},
+		{"JFK", "MXP", 7, 7 * 3},
+		{"YYZ", "BRU", 3, 7},
+		{"YYZ", "MUC", 7 * 2, 7 * 4}, // Air Canada's and Lufthansa's trunk, twice a day each at most
 		// Under it a dense market's trunks still fly many a day.
 		{"CDG", "JFK", 7 * 8, 7 * 24},
 		// Mexico and the United States are each other's biggest
@@ -845,7 +851,11 @@ func TestFrequenciesScaleWithDemand(t *testing.T) {
 // (Singapore Airlines to Sydney and Melbourne, four a day), and the
 // synthetic ones were many (Turkish's Istanbul to New York, Washington,
 // Chicago and Toronto at seven or eight a day, Lufthansa's Frankfurt to
-// New York and Toronto, KLM's Amsterdam to Los Angeles).
+// New York and Toronto, KLM's Amsterdam to Los Angeles). Three a day only
+// to one of the world's top gateways (see topGateway), twice on a trunk
+// from the airline's hub, daily otherwise: Air Canada's Toronto to
+// Brussels, Düsseldorf and Helsinki, American's New York to Barcelona and
+// Milan were three a day.
 func TestLongHaulsAtMostThreeADayPerAirline(t *testing.T) {
 	c := mustCatalog(t)
 	n := c.network()
@@ -855,8 +865,15 @@ func TestLongHaulsAtMostThreeADayPerAirline(t *testing.T) {
 			continue
 		}
 		long++
-		if r.perWeek > 21 {
-			t.Errorf("%s %s-%s (%.0f km): %d a week, more than three a day", c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code, r.km, r.perWeek)
+		name := fmt.Sprintf("%s %s-%s (%.0f km)", c.airlines[r.airline].Code, n.airports[r.from].Code, n.airports[r.to].Code, r.km)
+		top, trunk := n.topGateway(int(r.from), int(r.to)), n.longTrunk(int(r.airline), int(r.from), int(r.to))
+		switch {
+		case r.perWeek > 21:
+			t.Errorf("%s: %d a week, more than three a day", name, r.perWeek)
+		case r.perWeek > 14 && !top:
+			t.Errorf("%s: %d a week, more than twice a day, and to no top gateway", name, r.perWeek)
+		case r.perWeek > 7 && !top && !trunk:
+			t.Errorf("%s: %d a week, more than daily, to no top gateway and on no trunk", name, r.perWeek)
 		}
 	}
 	if long < 500 {
