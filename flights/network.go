@@ -931,7 +931,7 @@ func (n *network) longTrunk(ai, a, b int) bool {
 }
 
 // knownCountry says what is wrong with a country code: not two letters,
-// or, where the catalog has countries.csv, not in it.
+// or, where the catalog has data/countries.csv, not in it.
 func (c *Catalog) knownCountry(code string) error {
 	if !isCode(code, 2) {
 		return fmt.Errorf("%q is not a two-letter country code", code)
