@@ -43,13 +43,15 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 		runtime.ReadMemStats(&m)
 		// The GOGC in effect (-1: collection off), read rather than
 		// assumed: start-up turns it off for a moment (main).
-		gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-		metrics.Read(gogc)
+		gc := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/goal:bytes"}}
+		metrics.Read(gc)
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"goroutines": runtime.NumGoroutine(),
 			"heapAlloc":  m.HeapAlloc, "heapInuse": m.HeapInuse, "heapObjects": m.HeapObjects,
-			"sys": m.Sys, "numGC": m.NumGC, "gogc": int64(gogc[0].Value.Uint64()),
+			"sys": m.Sys, "numGC": m.NumGC, "gogc": int64(gc[0].Value.Uint64()),
+			// What the last cycle found live, and the next one's goal.
+			"heapLive": gc[1].Value.Uint64(), "heapGoal": gc[2].Value.Uint64(),
 			// 0 would leave the heap profile below empty (main).
 			"memProfileRate": runtime.MemProfileRate,
 		})

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -25,6 +24,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 
+	"github.com/flightserver/flightserver/internal/gcpace"
 	"github.com/flightserver/flightserver/internal/httpguard"
 	"github.com/flightserver/flightserver/telemetry"
 )
@@ -35,11 +35,17 @@ func main() {
 	// collection then frees nothing worth having and delays the first
 	// answer (docs/BENCHMARKS.md#beside-the-peers). Collection is off until
 	// the server is built (startupDone), then back at the GOGC the
-	// environment asked for, after a first cycle at twice it
-	// (resumeCollection). (The catalog is built later, for the first tool
-	// call: tools.Config.LoadCatalog.)
+	// environment asked for, after a first cycle at twice it. With GOGC
+	// unset, each cycle then leaves the heap at least gcHeadroom to grow
+	// before the next (gcpace); a GOGC that is set is kept as it is. (The
+	// catalog is built later, for the first tool call:
+	// tools.Config.LoadCatalog.)
 	gcPercent := debug.SetGCPercent(-1)
-	startupDone = func() { resumeCollection(gcPercent) }
+	headroom := uint64(gcHeadroom)
+	if os.Getenv("GOGC") != "" {
+		headroom = 0
+	}
+	startupDone = func() { gcpace.Resume(gcPercent, headroom) }
 	profileMemory = func(on bool) {
 		if !on {
 			runtime.MemProfileRate = 0
@@ -202,32 +208,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 }
 
-// resumeCollection turns garbage collection back on at percent (GOGC),
-// once the server is built. The packages' initialisation leaves most of the
-// runtime's first heap goal (4 MB at GOGC=100) filled with its garbage, so
-// turned straight back on, collection would start a cycle at once, beside
-// the first answer. Instead the first cycle runs at twice percent (its goal
-// 8 MB at the default), and collection is back at percent as soon as that
-// cycle has ended: what it costs is that one cycle coming later. A percent
-// of 0 or below (GOGC=0, GOGC=off) is set as it is.
-func resumeCollection(percent int) {
-	if percent <= 0 {
-		debug.SetGCPercent(percent)
-		return
-	}
-	// The runtime holds GOGC in an int32: doubled past it, a huge GOGC
-	// would wrap to a negative one, collection off, and no cycle would
-	// ever end to turn it back on.
-	debug.SetGCPercent(int(min(2*int64(percent), math.MaxInt32)))
-	// A cleanup runs once a cycle has found its object unreachable; the
-	// object holds a pointer, so the runtime's tiny allocator (whose
-	// objects' cleanups may never run) does not take it.
-	runtime.AddCleanup(&firstCycle{}, func(percent int) { debug.SetGCPercent(percent) }, percent)
-}
-
-// firstCycle is the object whose collection marks the end of the first
-// garbage collection cycle (resumeCollection).
-type firstCycle struct{ _ *byte }
+// gcHeadroom is how far the heap may grow past what a cycle found live
+// before the next cycle, at least, when GOGC is unset: the runtime's own
+// goal at GOGC=100 leaves a live heap of a few megabytes (the network
+// model, the timetable, the libraries' state) about as much again, so a
+// call's garbage started a cycle every few hundred calls. 8 MiB costs at
+// most that much more at the peak, whatever the load
+// (docs/BENCHMARKS.md, "The eleventh round").
+const gcHeadroom = 8 << 20
 
 // startupDone is called once, when the server is built and about to
 // serve: main turns garbage collection back on there.
