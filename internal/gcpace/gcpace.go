@@ -11,8 +11,9 @@
 // grow by at least the headroom before the next cycle, and never lowers it
 // below the percent it was given: once the live heap is over headroom ÷
 // (percent/100) it is that percent, as the runtime would have it. What the
-// headroom costs is bounded by itself: the heap's peak is at most headroom
-// above what the runtime alone would let it reach. A GOMEMLIMIT still holds
+// headroom costs is bounded by itself: the heap's peak is at most the
+// headroom and an eighth of it above what the runtime alone would let it
+// reach. A GOMEMLIMIT still holds
 // over both.
 package gcpace
 
@@ -87,7 +88,8 @@ func (p *pacer) watch() {
 
 // cycleEnded sets GOGC for what the cycle just found, when it moves by
 // more than an eighth (or from the doubled first cycle's), and watches for
-// the next.
+// the next. Between those moves the headroom is within an eighth of the
+// one asked, either way.
 func (p *pacer) cycleEnded() {
 	metrics.Read(p.scanned)
 	var scanned uint64
