@@ -212,7 +212,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // before the next cycle, at least, when GOGC is unset: the runtime's own
 // goal at GOGC=100 leaves a live heap of a few megabytes (the network
 // model, the timetable, the libraries' state) about as much again, so a
-// call's garbage started a cycle every few hundred calls. 8 MiB costs at
+// call's garbage started a cycle every hundred calls or so. 8 MiB costs at
 // most that much more at the peak, whatever the load
 // (docs/BENCHMARKS.md, "The eleventh round").
 const gcHeadroom = 8 << 20

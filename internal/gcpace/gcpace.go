@@ -11,9 +11,8 @@
 // grow by at least the headroom before the next cycle, and never lowers it
 // below the percent it was given: once the live heap is over headroom ÷
 // (percent/100) it is that percent, as the runtime would have it. What the
-// headroom costs is bounded by itself: the heap's peak is at most the
-// headroom and an eighth of it above what the runtime alone would let it
-// reach. A GOMEMLIMIT still holds
+// headroom costs is bounded by itself: the heap's peak is at most headroom
+// above what the runtime alone would let it reach. A GOMEMLIMIT still holds
 // over both.
 package gcpace
 
@@ -86,10 +85,10 @@ func (p *pacer) watch() {
 	runtime.AddCleanup(&cycleMark{}, func(p *pacer) { p.cycleEnded() }, p)
 }
 
-// cycleEnded sets GOGC for what the cycle just found, when it moves by
-// more than an eighth (or from the doubled first cycle's), and watches for
-// the next. Between those moves the headroom is within an eighth of the
-// one asked, either way.
+// cycleEnded sets GOGC for what the cycle just found, when that differs
+// from the GOGC in effect (the doubled first cycle's, or the last it set),
+// and watches for the next: a heap lock and a sum, a few times a second
+// under load.
 func (p *pacer) cycleEnded() {
 	metrics.Read(p.scanned)
 	var scanned uint64
@@ -103,7 +102,7 @@ func (p *pacer) cycleEnded() {
 		live = v.Uint64()
 	}
 	want := Percent(p.percent, p.headroom, live, scanned)
-	if p.set < 0 || want == p.percent && p.set != want || absDiff(want, p.set) > p.set/8 {
+	if want != p.set {
 		debug.SetGCPercent(want)
 		p.set = want
 	}
@@ -114,10 +113,3 @@ func (p *pacer) cycleEnded() {
 
 // cycleMark is the object whose collection marks the end of a cycle.
 type cycleMark struct{ _ *byte }
-
-func absDiff(a, b int) int {
-	if a > b {
-		return a - b
-	}
-	return b - a
-}
